@@ -1,0 +1,70 @@
+/// Something a person logs: a meal (`breakfast`), exercise (`walk`), `sleep`, a medication.
+public struct Activity: Hashable, Sendable {
+  /// Stable id derived from the name it was created with (see ``ActivityName/derivedID(for:attempt:)``).
+  public var id: String
+  /// The name as typed; matched case-insensitively.
+  public var name: String
+  public var kind: ActivityKind
+  /// The unit quantities are measured in (`km`, `kcal`), if any.
+  public var unit: String?
+  /// A goal such as 150 min per week, if any.
+  public var target: Target?
+  /// Archived activities keep their entries but are hidden from suggestions and refuse new entries.
+  public var archived: Bool
+
+  public init(
+    id: String, name: String, kind: ActivityKind, unit: String? = nil, target: Target? = nil,
+    archived: Bool = false
+  ) {
+    self.id = id
+    self.name = name
+    self.kind = kind
+    self.unit = unit
+    self.target = target
+    self.archived = archived
+  }
+
+  /// The activities every new database starts with (DESIGN §6).
+  public static let defaults: [(name: String, kind: ActivityKind)] = [
+    ("breakfast", .meal), ("lunch", .meal), ("dinner", .meal), ("snack", .meal),
+    ("walk", .exercise), ("run", .exercise), ("workout", .exercise), ("sleep", .sleep),
+  ]
+}
+
+/// Rules for activity names: what is allowed, how names are compared, how ids are derived.
+public enum ActivityName {
+  /// The longest name accepted.
+  public static let maximumLength = 64
+
+  /// Checks a name as typed and returns it trimmed, with runs of spaces collapsed.
+  public static func validated(_ text: String) throws(InputError) -> String {
+    let name = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+    guard !name.isEmpty else { throw InputError("Activity name is empty; give a name such as 'tea'") }
+    guard name.count <= maximumLength else {
+      throw InputError("Activity name is longer than \(maximumLength) characters; use a shorter name")
+    }
+    guard !name.hasPrefix("-") else {
+      throw InputError("Activity name '\(name)' starts with '-'; names cannot look like options")
+    }
+    guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+      throw InputError("Activity name contains a control character; use letters, digits and spaces")
+    }
+    return name
+  }
+
+  /// The form names are compared in: case-folded, so `Breakfast` and `breakfast` are one activity.
+  public static func key(_ name: String) -> String { name.lowercased() }
+
+  /// The id an activity created under `name` gets.
+  ///
+  /// Derived from the name, so the same new activity created on two machines that have not yet
+  /// synced is one activity, not two. `attempt` > 0 gives the fallback ids used when a renamed
+  /// activity already holds the first one.
+  public static func derivedID(for name: String, attempt: Int = 0) -> String {
+    let seed = "lifelog-activity:" + key(name) + (attempt == 0 ? "" : "#\(attempt)")
+    var bytes = Array(SHA256.hash(Array(seed.utf8)).prefix(16))
+    bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8: custom, name-based
+    bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant
+    return UUIDText.format(bytes)
+  }
+}

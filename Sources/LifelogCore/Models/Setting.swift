@@ -1,0 +1,72 @@
+/// The synced settings: their names, defaults and the values each accepts.
+public enum Setting: String, CaseIterable, Sendable {
+  /// Hours between meals before a gap is flagged in the meal report.
+  case mealGapHours
+  /// When a day begins for reports (a 1 a.m. snack belongs to the day before).
+  case dayStartsAt
+  /// The first day of a week for weekly totals.
+  case weekStartsOn
+  /// The person's name, printed on report titles.
+  case name
+
+  /// The value in force when none has been set.
+  public var defaultValue: String {
+    switch self {
+    case .mealGapHours: "3"
+    case .dayStartsAt: "04:00"
+    case .weekStartsOn: "monday"
+    case .name: ""
+    }
+  }
+
+  /// One line saying what the setting does.
+  public var summary: String {
+    switch self {
+    case .mealGapHours: "Hours between meals before the meal report flags a gap (0.5-24)."
+    case .dayStartsAt: "When a day begins for reports, as HH:MM (a 1 a.m. snack counts to the day before)."
+    case .weekStartsOn: "First day of the week for weekly totals (monday-sunday)."
+    case .name: "Your name, printed on report titles (may be empty)."
+    }
+  }
+
+  /// Finds a setting by name, case-insensitively, suggesting the nearest on a typo.
+  public init(named text: String) throws(InputError) {
+    if let setting = Setting.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) {
+      self = setting
+      return
+    }
+    let names = Setting.allCases.map(\.rawValue)
+    let hint = Suggestions.nearest(to: text, in: names).first.map { "did you mean '\($0)'? " } ?? ""
+    throw InputError("Unknown setting '\(text)'; \(hint)known settings: \(names.joined(separator: ", "))")
+  }
+
+  /// Checks `text` for this setting and returns it in canonical form.
+  public func validated(_ text: String) throws(InputError) -> String {
+    let value = text.trimmingSpaces()
+    switch self {
+    case .mealGapHours:
+      guard let hours = Double(value), hours.isFinite, (0.5...24).contains(hours) else {
+        throw InputError("mealGapHours must be a number of hours from 0.5 to 24, such as '3' or '2.5'")
+      }
+      return hours.rounded() == hours ? String(Int(hours)) : String(hours)
+    case .dayStartsAt:
+      guard let clock = try? ClockText.parse(value.lowercased(), original: value), clock.second == 0 else {
+        throw InputError("dayStartsAt must be a time of day such as '04:00'")
+      }
+      return LocalDateTime(date: CivilDate(daysSinceEpoch: 0), hour: clock.hour, minute: clock.minute)
+        .timeDescription
+    case .weekStartsOn:
+      guard let weekday = TimeParser.weekdays[value.lowercased()] else {
+        throw InputError("weekStartsOn must be a weekday such as 'monday' or 'sunday'")
+      }
+      return Setting.weekdayNames[weekday]
+    case .name:
+      guard value.count <= 100, !value.contains(where: \.isNewline) else {
+        throw InputError("name must be one line of at most 100 characters")
+      }
+      return value
+    }
+  }
+
+  static let weekdayNames = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+}

@@ -1,0 +1,150 @@
+import LifelogSQLite
+
+/// Entries: adding, reading, editing, deleting and restoring.
+extension LogStore {
+  static let entryColumns = """
+    e.id, e.activity_id, a.name, a.kind, a.unit, e.at, e.tz_offset, e.duration, e.note, e.quantity,
+    e.tags, e.source, e.deleted
+    """
+
+  /// Adds one entry and returns it as stored.
+  @discardableResult
+  public func add(_ entry: NewEntry) throws -> Entry {
+    try write { try insertRow(entry) }
+    guard let stored = try self.entry(id: entry.id) else {
+      throw StoreError.sqlite(SQLiteError(code: 1, message: "entry vanished after insert"))
+    }
+    return stored
+  }
+
+  /// Adds many entries in one transaction: all of them, or none.
+  public func add(contentsOf entries: [NewEntry]) throws {
+    try write {
+      for entry in entries { try insertRow(entry) }
+    }
+  }
+
+  private func insertRow(_ entry: NewEntry) throws {
+    try database.execute(
+      sql: """
+        INSERT INTO entry (id, activity_id, at, tz_offset, duration, note, quantity, tags, source)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+      arguments: [
+        entry.id, entry.activityID, entry.time.instant, entry.time.offsetMinutes, entry.duration,
+        entry.note, entry.quantity, entry.tags.joined(separator: " "), entry.source,
+      ])
+  }
+
+  /// The entry with exactly this id, deleted or not.
+  public func entry(id: String) throws -> Entry? {
+    try read {
+      try database.cachedStatement(
+        sql: "SELECT \(LogStore.entryColumns) FROM entry e JOIN activity a ON a.id = e.activity_id WHERE e.id = ?"
+      ).first([id], LogStore.decodeEntry)
+    }
+  }
+
+  /// The entries a query selects, oldest first.
+  public func entries(_ query: EntryQuery) throws -> [Entry] {
+    var result: [Entry] = []
+    try forEachEntry(query) { result.append($0) }
+    return result
+  }
+
+  /// Calls `body` with each entry a query selects, oldest first, without holding them all.
+  public func forEachEntry(_ query: EntryQuery, _ body: (Entry) throws -> Void) throws {
+    var conditions = ["e.deleted = ?"]
+    var arguments: [any SQLiteBindable] = [query.deleted]
+    if let from = query.from {
+      conditions.append("e.at >= ?")
+      arguments.append(from)
+    }
+    if let to = query.to {
+      conditions.append("e.at < ?")
+      arguments.append(to)
+    }
+    if let activityID = query.activityID {
+      conditions.append("e.activity_id = ?")
+      arguments.append(activityID)
+    }
+    let base = """
+      SELECT \(LogStore.entryColumns) FROM entry e JOIN activity a ON a.id = e.activity_id
+      WHERE \(conditions.joined(separator: " AND "))
+      """
+    try read {
+      if let limit = query.limit {
+        // The most recent `limit`, found from the end of the time index, then put oldest first.
+        let newest = try database.cachedStatement(sql: base + " ORDER BY e.at DESC, e.id DESC LIMIT ?")
+          .map(arguments + [limit], LogStore.decodeEntry)
+        for entry in newest.reversed() { try body(entry) }
+      } else {
+        try database.cachedStatement(sql: base + " ORDER BY e.at, e.id").forEachRow(arguments) {
+          try body(LogStore.decodeEntry($0))
+        }
+      }
+    }
+  }
+
+  /// Applies `changes` to one entry and returns it as stored.
+  @discardableResult
+  public func update(id: String, with changes: EntryChanges) throws -> Entry {
+    try write {
+      guard var entry = try entry(id: id) else { throw noSuchEntry(id) }
+      if let activityID = changes.activityID { entry.activityID = activityID }
+      if let time = changes.time { entry.time = time }
+      if let duration = changes.duration { entry.duration = duration }
+      if let note = changes.note { entry.note = note }
+      if let quantity = changes.quantity { entry.quantity = quantity }
+      if let tags = changes.tags { entry.tags = tags }
+      try database.execute(
+        sql: """
+          UPDATE entry SET activity_id = ?, at = ?, tz_offset = ?, duration = ?, note = ?, quantity = ?,
+            tags = ? WHERE id = ?
+          """,
+        arguments: [
+          entry.activityID, entry.time.instant, entry.time.offsetMinutes, entry.duration, entry.note,
+          entry.quantity, entry.tags.joined(separator: " "), id,
+        ])
+    }
+    guard let stored = try entry(id: id) else { throw noSuchEntry(id) }
+    return stored
+  }
+
+  /// Marks entries deleted (or restores them), all in one transaction.
+  ///
+  /// - Returns: each entry as it now is, and whether this call changed it (false when it already
+  ///   was in that state).
+  public func setDeleted(_ deleted: Bool, ids: [String]) throws -> [(entry: Entry, changed: Bool)] {
+    try write {
+      var result: [(Entry, Bool)] = []
+      for id in ids {
+        try database.execute(
+          sql: "UPDATE entry SET deleted = ? WHERE id = ? AND deleted != ?", arguments: [deleted, id, deleted])
+        let changed = database.changes > 0
+        guard let entry = try entry(id: id) else { throw noSuchEntry(id) }
+        result.append((entry, changed))
+      }
+      return result
+    }
+  }
+
+  /// The number of live entries.
+  public func entryCount() throws -> Int {
+    try read { try database.cachedStatement(sql: "SELECT count(*) FROM entry WHERE deleted = 0").first { $0[0] } ?? 0 }
+  }
+
+  private func noSuchEntry(_ id: String) -> InputError {
+    InputError("No entry has id '\(id)'; run 'lifelog list' to see ids")
+  }
+
+  static func decodeEntry(_ row: Row) throws -> Entry {
+    let tagsText: String = row[10]
+    return Entry(
+      id: row[0], activityID: row[1], activityName: row[2],
+      kind: ActivityKind(rawValue: row[3]) ?? .other, unit: row[4],
+      time: LoggedTime(instant: row[5], offsetMinutes: row[6]), duration: row[7], note: row[8],
+      quantity: row[9], tags: tagsText.isEmpty ? [] : tagsText.split(separator: " ").map(String.init),
+      source: row[11], deleted: row[12])
+  }
+}

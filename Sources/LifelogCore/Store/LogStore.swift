@@ -1,0 +1,88 @@
+@preconcurrency import Glibc
+import LifelogSQLite
+
+/// The local log: one SQLite database holding activities, entries and settings.
+///
+/// Opening it creates the file on first use (folder 0700, file 0600), refuses a database written
+/// by a newer lifelog before touching it, switches to WAL so readers never block the writer, and
+/// applies pending migrations. Every write runs in one short `BEGIN IMMEDIATE` transaction, so two
+/// lifelog processes writing at once wait for each other instead of failing.
+public final class LogStore {
+  public let database: Database
+  /// The path the store was opened from.
+  public let path: String
+
+  /// Opens (creating when missing) the log at `path`; `:memory:` gives a private in-memory log.
+  ///
+  /// - Parameter schemaVersion: how many migrations to apply (tests build older schemas with it).
+  public init(path: String, schemaVersion: Int? = nil) throws {
+    let schemaVersion = schemaVersion ?? Migration.all.count
+    self.path = path
+    if path != ":memory:" { try LogStore.createFileIfMissing(path) }
+    do {
+      database = try Database(path: path, mode: .readWrite)
+      let migrator = Migrator(database: database, path: path)
+      let applied = try migrator.appliedIdentifiers()
+      try migrator.checkNotNewer(applied: applied)
+      try database.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL")
+      if applied.count < schemaVersion { try migrator.migrate(upTo: schemaVersion) }
+    } catch let error as SQLiteError {
+      throw StoreError.wrapping(error, path: path)
+    }
+  }
+
+  /// The identifiers of the migrations applied to this database, oldest first.
+  public func appliedMigrations() throws -> [String] {
+    try Migrator(database: database, path: path).appliedIdentifiers()
+  }
+
+  /// The identifiers of every migration this lifelog knows, oldest first.
+  public static var knownMigrations: [String] { Migration.all.map(\.identifier) }
+
+  /// Runs `body` in one write transaction, turning a lock held too long into ``StoreError/busy(path:)``.
+  func write<T>(_ body: () throws -> T) throws -> T {
+    do {
+      return try database.inTransaction(body)
+    } catch let error as SQLiteError {
+      throw StoreError.wrapping(error, path: path)
+    }
+  }
+
+  /// Runs `body` against one consistent snapshot of the database.
+  func read<T>(_ body: () throws -> T) throws -> T {
+    do {
+      return try database.inReadTransaction(body)
+    } catch let error as SQLiteError {
+      throw StoreError.wrapping(error, path: path)
+    }
+  }
+
+  /// Creates the database file (0600) and any missing folders above it (0700).
+  private static func createFileIfMissing(_ path: String) throws {
+    if access(path, F_OK) == 0 { return }
+    try createFolders(for: path)
+    let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+    if descriptor >= 0 {
+      close(descriptor)
+    } else if errno != EEXIST {
+      throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+    }
+  }
+
+  private static func createFolders(for path: String) throws {
+    var components = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+    var prefix = ""
+    if components.first == "" {
+      prefix = "/"
+      components = components.dropFirst()
+    }
+    for component in components where !component.isEmpty {
+      prefix += component
+      if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+        throw StoreError.cannotOpen(
+          path: path, reason: "cannot create folder '\(prefix)': \(String(cString: strerror(errno)))")
+      }
+      prefix += "/"
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import LifelogSQLite
+
+/// One forward-only step of the schema, identified by a name recorded once it has run.
+///
+/// Migrations are never edited once released; a new schema change is a new migration appended to
+/// ``Migration/all``.
+struct Migration: Sendable {
+  let identifier: String
+  let apply: @Sendable (Database) throws -> Void
+
+  /// Every migration, oldest first.
+  static let all: [Migration] = [
+    Migration(identifier: "v1-initial", apply: createInitialSchema)
+  ]
+
+  private static func createInitialSchema(_ database: Database) throws {
+    try database.execute(
+      sql: """
+        CREATE TABLE activity (
+          id TEXT PRIMARY KEY NOT NULL,
+          name TEXT NOT NULL,
+          name_key TEXT NOT NULL,
+          kind TEXT NOT NULL CHECK (kind IN ('meal', 'exercise', 'sleep', 'medication', 'other')),
+          unit TEXT,
+          target TEXT,
+          archived INTEGER NOT NULL DEFAULT 0 CHECK (archived IN (0, 1)),
+          deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1))
+        ) STRICT;
+        CREATE INDEX activity_by_name ON activity(name_key);
+        CREATE TABLE entry (
+          id TEXT PRIMARY KEY NOT NULL,
+          activity_id TEXT NOT NULL,
+          at INTEGER NOT NULL,
+          tz_offset INTEGER NOT NULL,
+          duration INTEGER CHECK (duration IS NULL OR duration >= 0),
+          note TEXT,
+          quantity REAL,
+          tags TEXT NOT NULL DEFAULT '',
+          source TEXT,
+          deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1))
+        ) STRICT;
+        CREATE INDEX entry_by_time ON entry(at);
+        CREATE INDEX entry_by_activity ON entry(activity_id, at);
+        CREATE TABLE setting (
+          key TEXT PRIMARY KEY NOT NULL,
+          value TEXT NOT NULL
+        ) STRICT;
+        """)
+    let insert = try database.cachedStatement(
+      sql: "INSERT INTO activity (id, name, name_key, kind) VALUES (?, ?, ?, ?)")
+    for (name, kind) in Activity.defaults {
+      try insert.execute([
+        ActivityName.derivedID(for: name), name, ActivityName.key(name), kind.rawValue,
+      ])
+    }
+  }
+}
+
+/// Brings a database up to the newest schema, one migration per transaction.
+struct Migrator {
+  let database: Database
+  let path: String
+
+  /// The identifiers of the migrations already applied.
+  func appliedIdentifiers() throws -> [String] {
+    guard try database.tableExists("lifelog_migrations") else { return [] }
+    return try database.cachedStatement(sql: "SELECT identifier FROM lifelog_migrations").map { $0[0] }
+  }
+
+  /// Refuses a database that has migrations this lifelog does not know, before touching it.
+  func checkNotNewer(applied: [String]) throws {
+    let known = Set(Migration.all.map(\.identifier))
+    let unknown = applied.filter { !known.contains($0) }
+    if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknownMigrations: unknown) }
+  }
+
+  /// Applies every pending migration; each runs in its own transaction and re-checks, inside the
+  /// lock, that no other process applied it first.
+  func migrate(upTo count: Int = Migration.all.count) throws {
+    try database.execute(
+      sql: "CREATE TABLE IF NOT EXISTS lifelog_migrations (identifier TEXT PRIMARY KEY NOT NULL) STRICT")
+    for migration in Migration.all.prefix(count) {
+      try database.inTransaction {
+        let applied = try appliedIdentifiers()
+        try checkNotNewer(applied: applied)
+        guard !applied.contains(migration.identifier) else { return }
+        try migration.apply(database)
+        try database.execute(
+          sql: "INSERT INTO lifelog_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
+      }
+    }
+  }
+}

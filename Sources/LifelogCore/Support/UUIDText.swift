@@ -1,0 +1,48 @@
+/// Random ids and their text form, without Foundation.
+public enum UUIDText {
+  /// A new random (version 4) UUID in lower-case text form.
+  ///
+  /// Random, not time-ordered: people type the leading digits as a short id, and entries made in
+  /// the same minute must not share them.
+  public static func random<G: RandomNumberGenerator>(using generator: inout G) -> String {
+    var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    bytes[6] = (bytes[6] & 0x0F) | 0x40
+    bytes[8] = (bytes[8] & 0x3F) | 0x80
+    return format(bytes)
+  }
+
+  /// A new random UUID from the system's secure generator.
+  public static func random() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return random(using: &generator)
+  }
+
+  /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` from 16 bytes.
+  static func format(_ bytes: [UInt8]) -> String {
+    let text = hex(bytes)
+    var result = ""
+    result.reserveCapacity(36)
+    for (offset, character) in text.enumerated() {
+      if [8, 12, 16, 20].contains(offset) { result.append("-") }
+      result.append(character)
+    }
+    return result
+  }
+
+  static func hex(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var utf8: [UInt8] = []
+    utf8.reserveCapacity(bytes.count * 2)
+    for byte in bytes {
+      utf8.append(digits[Int(byte >> 4)])
+      utf8.append(digits[Int(byte & 0x0F)])
+    }
+    return String(decoding: utf8, as: UTF8.self)
+  }
+
+  /// The leading hex digits shown as a short id.
+  public static let shortLength = 8
+
+  /// The short id of a full id: its first eight hex digits.
+  public static func short(_ id: String) -> String { String(id.prefix(shortLength)) }
+}

@@ -1,0 +1,71 @@
+/// The strict date forms: `YYYY-MM-DD` and ISO 8601 date-times with an explicit offset.
+enum ISO8601Text {
+  /// Parses `YYYY-MM-DD`; nil when `word` is not shaped like a date, an error when it is shaped
+  /// like one but names no real day (`2025-13-45`).
+  static func parseDate(_ word: some StringProtocol, original: String) throws(InputError)
+    -> CivilDate?
+  {
+    let chars = Array(word)
+    guard chars.count == 10, chars[4] == "-", chars[7] == "-",
+      chars.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || $0.element.isASCIIDigit }),
+      let year = Int(String(chars[0..<4])), let month = Int(String(chars[5..<7])),
+      let day = Int(String(chars[8..<10]))
+    else { return nil }
+    guard let date = CivilDate(year: year, month: month, day: day) else {
+      throw InputError("'\(original)' is not a real date; write YYYY-MM-DD with month 01-12 and a day that month has")
+    }
+    return date
+  }
+
+  /// The index of the `t` (or space) between date and time in `2026-12-01t08:15`, if shaped so.
+  static func separatorIndex(in text: String) -> String.Index? {
+    guard text.count > 11 else { return nil }
+    let index = text.index(text.startIndex, offsetBy: 10)
+    return text[index] == "t" || text[index] == " " ? index : nil
+  }
+
+  /// Parses a lower-cased `YYYY-MM-DD[t ]HH:MM[:SS[.fff]]` followed by `z` or an offset
+  /// (`+01:00`, `+0100`, `+01`). Returns nil when there is no offset (the caller reads it as local
+  /// time), and throws when the text has an offset but something in it is wrong.
+  static func parseWithOffset(_ text: String, original: String) throws(InputError) -> LoggedTime? {
+    guard let separator = separatorIndex(in: text) else { return nil }
+    let rest = text[text.index(after: separator)...]
+    guard let offsetStart = rest.firstIndex(where: { $0 == "z" || $0 == "+" || $0 == "-" }) else {
+      return nil
+    }
+    guard let date = try parseDate(text[..<separator], original: original) else { return nil }
+    var clockPart = rest[..<offsetStart]
+    if let dot = clockPart.firstIndex(of: ".") {
+      let fraction = clockPart[clockPart.index(after: dot)...]
+      guard !fraction.isEmpty, fraction.allSatisfy({ $0 == "0" }) else {
+        throw InputError(
+          "'\(original)' has a fraction of a second; lifelog records times to the second")
+      }
+      clockPart = clockPart[..<dot]
+    }
+    guard clockPart.contains(":"),
+      let clock = try ClockText.parse(String(clockPart), original: original)
+    else {
+      throw InputError("Cannot read the time of day in '\(original)'; write it as HH:MM or HH:MM:SS")
+    }
+    guard let offsetMinutes = parseOffset(rest[offsetStart...]) else {
+      throw InputError("Cannot read the UTC offset in '\(original)'; write it as 'Z', '+01:00' or '-05:00'")
+    }
+    let local = LocalDateTime(date: date, hour: clock.hour, minute: clock.minute, second: clock.second)
+    return LoggedTime(instant: local.secondsAsIfUTC - Int64(offsetMinutes * 60), offsetMinutes: offsetMinutes)
+  }
+
+  /// `z`, `+01:00`, `+0100`, `+01` into minutes east of UTC (within ±18 hours).
+  private static func parseOffset(_ text: Substring) -> Int? {
+    if text == "z" { return 0 }
+    let sign = text.first == "-" ? -1 : 1
+    let digits = text.dropFirst().filter { $0 != ":" }
+    let colons = text.dropFirst().filter { $0 == ":" }.count
+    guard digits.allSatisfy(\.isASCIIDigit), digits.count == 2 || digits.count == 4,
+      colons == 0 || (colons == 1 && digits.count == 4 && text.dropFirst().dropFirst(2).first == ":"),
+      let hours = Int(digits.prefix(2)), let minutes = Int(digits.dropFirst(2).isEmpty ? "0" : String(digits.dropFirst(2))),
+      hours <= 18, minutes < 60
+    else { return nil }
+    return sign * (hours * 60 + minutes)
+  }
+}

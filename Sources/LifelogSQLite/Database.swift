@@ -1,0 +1,97 @@
+import CSQLite
+
+/// One connection to an SQLite database.
+///
+/// Not `Sendable`: a connection belongs to the code that opened it. Statements prepared through
+/// ``cachedStatement(sql:)`` are kept for the life of the connection, so a command that runs the
+/// same query many times prepares it once.
+public final class Database {
+  let handle: OpaquePointer
+  /// The path the connection was opened with.
+  public let path: String
+  private var statementCache: [String: Statement] = [:]
+  var transactionDepth = 0
+
+  /// How a connection may use its file.
+  public enum OpenMode: Sendable {
+    case readOnly
+    case readWrite
+    /// Read and write, creating the file when it is missing.
+    case create
+  }
+
+  /// Opens the database at `path` (`:memory:` for a private in-memory database).
+  ///
+  /// - Parameter busyTimeoutMilliseconds: how long a statement waits for another connection's
+  ///   lock before failing with `SQLITE_BUSY`.
+  public init(path: String, mode: OpenMode = .create, busyTimeoutMilliseconds: Int32 = 10_000)
+    throws(SQLiteError)
+  {
+    var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+    switch mode {
+    case .readOnly: flags |= SQLITE_OPEN_READONLY
+    case .readWrite: flags |= SQLITE_OPEN_READWRITE
+    case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+    }
+    var handle: OpaquePointer?
+    let code = sqlite3_open_v2(path, &handle, flags, nil)
+    guard code == SQLITE_OK, let handle else {
+      let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      sqlite3_close_v2(handle)
+      throw SQLiteError(code: code, message: message)
+    }
+    self.handle = handle
+    self.path = path
+    sqlite3_extended_result_codes(handle, 1)
+    sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+  }
+
+  deinit {
+    statementCache.removeAll()
+    sqlite3_close_v2(handle)
+  }
+
+  /// Runs one or more SQL statements that take no arguments.
+  public func execute(sql: String) throws(SQLiteError) {
+    let code = sqlite3_exec(handle, sql, nil, nil, nil)
+    guard code == SQLITE_OK else { throw error(code: code, sql: sql) }
+  }
+
+  /// Runs one statement with arguments, through the statement cache.
+  public func execute(sql: String, arguments: [any SQLiteBindable]) throws(SQLiteError) {
+    try cachedStatement(sql: sql).execute(arguments)
+  }
+
+  /// Returns a prepared statement for `sql`, preparing it on first use only.
+  public func cachedStatement(sql: String) throws(SQLiteError) -> Statement {
+    if let statement = statementCache[sql] { return statement }
+    let statement = try Statement(database: self, sql: sql, persistent: true)
+    statementCache[sql] = statement
+    return statement
+  }
+
+  /// Prepares a statement that is not cached (for SQL built at run time).
+  public func makeStatement(sql: String) throws(SQLiteError) -> Statement {
+    try Statement(database: self, sql: sql, persistent: false)
+  }
+
+  /// The number of rows changed by the most recent INSERT, UPDATE or DELETE.
+  public var changes: Int { Int(sqlite3_changes(handle)) }
+
+  /// Whether a table of this name exists in the main schema.
+  public func tableExists(_ name: String) throws(SQLiteError) -> Bool {
+    let statement = try cachedStatement(
+      sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?")
+    do {
+      return try statement.first([name]) { _ in true } ?? false
+    } catch let error as SQLiteError {
+      throw error
+    } catch {
+      throw SQLiteError(code: SQLITE_ERROR, message: "\(error)")
+    }
+  }
+
+  func error(code: Int32, sql: String?) -> SQLiteError {
+    SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+  }
+}
