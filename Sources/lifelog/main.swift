@@ -1,1 +1,3 @@
-print("x")
+import LifelogCLI
+
+LifelogCommand.main()

@@ -86,3 +86,10 @@ public final class LogStore {
     }
   }
 }
+
+extension LogStore {
+  /// Runs `body` in one write transaction: everything it writes commits together, or nothing does.
+  public func inTransaction<T>(_ body: () throws -> T) throws -> T {
+    try write(body)
+  }
+}

@@ -1,0 +1,212 @@
+import LifelogCore
+
+extension LifelogCommand {
+  /// `lifelog activity`: the things entries are logged against. Alone, it lists them.
+  struct ActivityGroup: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "activity",
+      abstract: "Add, list, rename and archive activities.",
+      discussion: "'lifelog activity' alone lists the activities.",
+      options: ActivityList.configuration.options,
+      subcommands: [
+        ActivityAdd.self, ActivityList.self, ActivityEdit.self, ActivityRename.self, ActivityArchive.self,
+        ActivityUnarchive.self,
+      ])
+
+    let list: ActivityList
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      list = try ActivityList(parsing: arguments, in: context)
+    }
+
+    func run(in context: Context) throws { try list.run(in: context) }
+  }
+
+  struct ActivityAdd: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "add",
+      abstract: "Create an activity.",
+      arguments: [ArgumentSpec("name", "The name, as it should be shown (matched case-insensitively).")],
+      options: [
+        OptionSpec(["--kind"], value: "kind", help: "meal, exercise, sleep, medication or other.", default: "other"),
+        OptionSpec(["--unit"], value: "unit", help: "The unit quantities are in: km, kcal, glasses, ..."),
+        OptionSpec(["--target"], value: "target", help: "A goal: '150 min/week', '3 times/day', '10 km/week'."),
+      ],
+      examples: [
+        "lifelog activity add tea --kind meal",
+        "lifelog activity add swim --kind exercise --unit km --target '2 km/week'",
+      ])
+
+    let name: String
+    let kind: ActivityKind
+    let unit: String?
+    let target: Target?
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      name = try arguments.checkedPositionals(for: Self.configuration)["name"]?.first ?? ""
+      kind = try arguments.value("--kind").map(ActivityKind.init(parsing:)) ?? .other
+      unit = arguments.value("--unit")
+      target = try arguments.value("--target").map(Target.init(parsing:))
+    }
+
+    func run(in context: Context) throws {
+      let activity = try context.store.addActivity(named: name, kind: kind, unit: unit, target: target)
+      context.output.write("Created activity '\(activity.name)' (\(activity.kind.rawValue))\n")
+    }
+  }
+
+  struct ActivityList: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "list",
+      abstract: "List the activities, with how often each was logged.",
+      options: [OptionSpec(["--format"], value: "format", help: "Output: table, json or csv.", default: "table")],
+      examples: ["lifelog activity list", "lifelog activity list --format json"])
+
+    let format: OutputFormat
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      _ = try arguments.checkedPositionals(for: Self.configuration)
+      format = try OutputFormat(parsing: arguments.value("--format"))
+    }
+
+    func run(in context: Context) throws {
+      let store = try context.store
+      let activities = try store.activities()
+      let usage = try store.activityUsage()
+      let presenter = EntryPresenter(zone: context.zone)
+      let rows = activities.map { activity -> [String] in
+        let (count, last) = usage[activity.id] ?? (0, nil)
+        let lastText = last.map { presenter.when(context.zone.loggedTime(at: $0)) } ?? ""
+        return [
+          activity.name, activity.kind.rawValue, activity.unit ?? "", activity.target?.description ?? "",
+          String(count), lastText, activity.archived ? "archived" : "",
+        ]
+      }
+      switch format {
+      case .table:
+        var table = Table([
+          .init(title: "NAME"), .init(title: "KIND"), .init(title: "UNIT"), .init(title: "TARGET"),
+          .init(title: "ENTRIES", rightAligned: true), .init(title: "LAST"), .init(title: "STATUS"),
+        ])
+        rows.forEach { table.append($0) }
+        context.output.write(table.render(width: context.terminalWidth, bold: context.usesColor))
+      case .csv:
+        context.output.write(CSVText.row(["name", "kind", "unit", "target", "entries", "last", "archived"]))
+        for (activity, row) in zip(activities, rows) {
+          context.output.write(CSVText.row(Array(row.prefix(5)) + [usage[activity.id]?.lastAt.map {
+            context.zone.loggedTime(at: $0).iso8601 } ?? "", activity.archived ? "true" : "false"]))
+        }
+      case .json:
+        let objects = activities.map { activity -> String in
+          var object = JSONObjectWriter()
+          object.add("id", activity.id)
+          object.add("name", activity.name)
+          object.add("kind", activity.kind.rawValue)
+          object.add("unit", activity.unit)
+          object.add("target", activity.target?.description)
+          object.add("archived", activity.archived)
+          object.add("entries", usage[activity.id]?.count ?? 0)
+          object.add("lastAt", usage[activity.id]?.lastAt.map { context.zone.loggedTime(at: $0).iso8601 })
+          return object.result
+        }
+        context.output.write("[\n" + objects.joined(separator: ",\n") + (objects.isEmpty ? "]\n" : "\n]\n"))
+      }
+    }
+  }
+
+  struct ActivityEdit: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "edit",
+      abstract: "Change an activity's kind, unit or target.",
+      arguments: [ArgumentSpec("name", "The activity to change.")],
+      options: [
+        OptionSpec(["--kind"], value: "kind", help: "meal, exercise, sleep, medication or other."),
+        OptionSpec(["--unit"], value: "unit", help: "The unit quantities are in (or none)."),
+        OptionSpec(["--target"], value: "target", help: "A goal such as '150 min/week' (or none)."),
+      ],
+      examples: ["lifelog activity edit walk --target '150 min/week'", "lifelog activity edit walk --unit km"])
+
+    let name: String
+    let kind: ActivityKind?
+    let unit: String??
+    let target: Target??
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      name = try arguments.checkedPositionals(for: Self.configuration)["name"]?.first ?? ""
+      kind = try arguments.value("--kind").map(ActivityKind.init(parsing:))
+      unit = arguments.value("--unit").map { $0.lowercased() == "none" ? nil : $0 }
+      target = try arguments.value("--target").map { text throws -> Target? in
+        text.lowercased() == "none" ? nil : try Target(parsing: text)
+      }
+      if kind == nil, unit == nil, target == nil {
+        throw UsageError("Nothing to change; give at least one of --kind, --unit, --target")
+      }
+    }
+
+    func run(in context: Context) throws {
+      let activity = try context.store.updateActivity(named: name, kind: kind, unit: unit, target: target)
+      let details = [activity.kind.rawValue, activity.unit.map { "unit \($0)" }, activity.target.map { "target \($0)" }]
+      context.output.write("Updated activity '\(activity.name)' (\(details.compactMap { $0 }.joined(separator: ", ")))\n")
+    }
+  }
+
+  struct ActivityRename: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "rename",
+      abstract: "Rename an activity; its entries follow it.",
+      arguments: [ArgumentSpec("old", "The current name."), ArgumentSpec("new", "The new name.")],
+      examples: ["lifelog activity rename workout gym"])
+
+    let oldName: String
+    let newName: String
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      let positionals = try arguments.checkedPositionals(for: Self.configuration)
+      oldName = positionals["old"]?.first ?? ""
+      newName = positionals["new"]?.first ?? ""
+    }
+
+    func run(in context: Context) throws {
+      let activity = try context.store.renameActivity(oldName, to: newName)
+      context.output.write("Renamed activity '\(oldName)' to '\(activity.name)'\n")
+    }
+  }
+
+  struct ActivityArchive: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "archive",
+      abstract: "Archive an activity: its entries stay, new ones are refused.",
+      arguments: [ArgumentSpec("name", "The activity to archive.")],
+      examples: ["lifelog activity archive run"])
+
+    let name: String
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      name = try arguments.checkedPositionals(for: Self.configuration)["name"]?.first ?? ""
+    }
+
+    func run(in context: Context) throws {
+      let activity = try context.store.updateActivity(named: name, archived: true)
+      context.output.write("Archived activity '\(activity.name)'\n")
+    }
+  }
+
+  struct ActivityUnarchive: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "unarchive",
+      abstract: "Bring an archived activity back into use.",
+      arguments: [ArgumentSpec("name", "The activity to unarchive.")],
+      examples: ["lifelog activity unarchive run"])
+
+    let name: String
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      name = try arguments.checkedPositionals(for: Self.configuration)["name"]?.first ?? ""
+    }
+
+    func run(in context: Context) throws {
+      let activity = try context.store.updateActivity(named: name, archived: false)
+      context.output.write("Unarchived activity '\(activity.name)'\n")
+    }
+  }
+}

@@ -1,0 +1,131 @@
+import LifelogCore
+
+extension LifelogCommand {
+  /// `lifelog add`: logs one entry.
+  struct Add: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "add",
+      abstract: "Add an entry to the log.",
+      discussion: """
+        The activity must exist (see 'lifelog activity list') unless --kind is given, which creates
+        it. Words after the activity form the note, so quotes are needed only for shell characters.
+        """,
+      arguments: [
+        ArgumentSpec("activity", "What you did: breakfast, snack, walk, sleep, ..."),
+        ArgumentSpec("note", "A note, e.g. what you ate.", .zeroOrMore),
+      ],
+      options: [
+        OptionSpec(
+          ["--at"], value: "time", help: "When: now, 08:15, 8am, 'yesterday 19:30', 'mon 12:00', -2h, ISO 8601.",
+          default: "now"),
+        OptionSpec(["--duration"], value: "duration", help: "How long: 45m, 1h30m, 90s, 1:30."),
+        OptionSpec(["--qty"], value: "number", help: "How much, in the activity's unit."),
+        OptionSpec(["--tag"], value: "tag", help: "A tag (one word).", repeatable: true),
+        OptionSpec(
+          ["--kind"], value: "kind",
+          help: "Create the activity if new: meal, exercise, sleep, medication, other."),
+        OptionSpec(["--format"], value: "format", help: "Output: text or json.", default: "text"),
+      ],
+      examples: [
+        "lifelog add breakfast \"oatmeal, coffee\"",
+        "lifelog add walk --at 'yesterday 18:00' --duration 45m --qty 4.2",
+        "lifelog add tea --kind meal --at -30m green tea",
+      ])
+
+    let activityName: String
+    let fields: EntryFieldValues
+    let kind: ActivityKind?
+    let json: Bool
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      let positionals = try arguments.checkedPositionals(for: Self.configuration)
+      activityName = positionals["activity"]?.first ?? ""
+      json = try TextOrJSON.parse(arguments.value("--format"))
+      kind = try arguments.value("--kind").map(ActivityKind.init(parsing:))
+      let words = positionals["note"] ?? []
+      fields = try EntryFieldValues(
+        arguments, note: words.isEmpty ? nil : words.joined(separator: " "), parser: context.timeParser)
+    }
+
+    func run(in context: Context) throws {
+      let store = try context.store
+      let presenter = EntryPresenter(zone: context.zone)
+      let (entry, created) = try store.inTransaction { () throws -> (Entry, Activity?) in
+        let (activity, created) = try resolveActivity(in: store)
+        let entry = try store.add(
+          NewEntry(
+            activityID: activity.id, time: fields.time ?? context.timeParser.parseTime("now"),
+            duration: fields.duration ?? nil, note: fields.note ?? nil, quantity: fields.quantity ?? nil,
+            tags: fields.tags ?? []))
+        return (entry, created)
+      }
+      if json {
+        context.output.write(presenter.json(entry) + "\n")
+        return
+      }
+      if let created {
+        context.output.write("Created activity '\(created.name)' (\(created.kind.rawValue))\n")
+      }
+      context.output.write("Added \(presenter.summary(entry))\n")
+    }
+
+    /// The activity to log to; creates it when `--kind` was given and it does not exist yet.
+    private func resolveActivity(in store: LogStore) throws -> (Activity, created: Activity?) {
+      if let existing = try store.activity(named: activityName) {
+        if existing.archived {
+          throw InputError(
+            "Activity '\(existing.name)' is archived; run 'lifelog activity unarchive \(existing.name)' to use it again")
+        }
+        if let kind, kind != existing.kind {
+          throw InputError(
+            "Activity '\(existing.name)' already exists as \(existing.kind.rawValue); drop --kind to log to it")
+        }
+        return (existing, nil)
+      }
+      guard let kind else { return (try store.requireActivity(named: activityName, creatingHint: true), nil) }
+      let activity = try store.addActivity(named: activityName, kind: kind)
+      return (activity, activity)
+    }
+  }
+}
+
+/// The entry fields `add` and `edit` share, read and checked from the command line.
+///
+/// Each is nil when its option was not given; `edit` also accepts `none` to clear a field.
+struct EntryFieldValues {
+  var time: LoggedTime?
+  var duration: Int??
+  var note: String??
+  var quantity: Double??
+  var tags: [String]?
+
+  init(_ arguments: ParsedArguments, note: String?, parser: TimeParser, allowsClearing: Bool = false)
+    throws
+  {
+    if let at = arguments.value("--at") { time = try parser.parseTime(at) }
+    if let text = arguments.value("--duration") {
+      duration = allowsClearing && text.lowercased() == "none" ? .some(nil) : try DurationText.parse(text)
+    }
+    if let text = arguments.value("--qty") {
+      quantity = allowsClearing && text.lowercased() == "none" ? .some(nil) : try EntryFields.quantity(text)
+    }
+    if let note { self.note = .some(try EntryFields.note(note)) }
+    let tagTexts = arguments.all("--tag")
+    if !tagTexts.isEmpty {
+      var tags: [String] = []
+      for text in tagTexts where !tags.contains(try EntryFields.tag(text)) { tags.append(try EntryFields.tag(text)) }
+      self.tags = tags
+    }
+  }
+}
+
+/// `--format text|json` for commands that print one thing.
+enum TextOrJSON {
+  static func parse(_ text: String?) throws(UsageError) -> Bool {
+    switch text?.lowercased() {
+    case nil, "text": return false
+    case "json": return true
+    case let other?: throw UsageError("Unknown format '\(other)'; use 'text' or 'json'")
+    }
+  }
+}

@@ -1,0 +1,73 @@
+@preconcurrency import Glibc
+import LifelogCore
+
+/// What a command runs against: the environment, the clock, the time zone, where output goes, and
+/// the log (opened only when a command first needs it, so `--help` never touches the database).
+public final class Context {
+  public let environment: [String: String]
+  public let output: any TextOutput
+  public let errors: any TextOutput
+  /// Whether standard output is a terminal (tables get colour and fit the width).
+  public let outputIsTerminal: Bool
+  /// The current instant, Unix seconds (`LIFELOG_NOW` overrides it for tests and demos).
+  public let now: Int64
+  public let zone: any TimeZoneRules
+  let zoneName: String
+  var databasePathOverride: String?
+  private var openedStore: LogStore?
+
+  public init(
+    environment: [String: String], output: any TextOutput, errors: any TextOutput,
+    outputIsTerminal: Bool, now: Int64, zone: any TimeZoneRules, zoneName: String
+  ) {
+    self.environment = environment
+    self.output = output
+    self.errors = errors
+    self.outputIsTerminal = outputIsTerminal
+    self.now = now
+    self.zone = zone
+    self.zoneName = zoneName
+  }
+
+  /// Colour only on a terminal, and never when `NO_COLOR` is set (https://no-color.org).
+  var usesColor: Bool {
+    outputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+  }
+
+  var timeParser: TimeParser { TimeParser(now: now, zone: zone, zoneName: zoneName) }
+
+  /// The database path: `--db`, then `LIFELOG_DB`, then `$XDG_DATA_HOME/lifelog/lifelog.db`
+  /// (falling back to `~/.local/share`).
+  var databasePath: String {
+    get throws {
+      if let path = databasePathOverride ?? environment["LIFELOG_DB"], !path.isEmpty { return path }
+      if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/lifelog/lifelog.db" }
+      guard let home = environment["HOME"], !home.isEmpty else {
+        throw InputError("Cannot find the log: HOME is not set; set LIFELOG_DB or pass --db PATH")
+      }
+      return home + "/.local/share/lifelog/lifelog.db"
+    }
+  }
+
+  /// The log, opened (and created or migrated) on first use.
+  var store: LogStore {
+    get throws {
+      if let openedStore { return openedStore }
+      let store = try LogStore(path: try databasePath)
+      openedStore = store
+      return store
+    }
+  }
+
+  /// Closes the log so its file is released before the process or the next shell line goes on.
+  func closeStore() { openedStore = nil }
+
+  /// The terminal's width in columns, when output is a terminal.
+  var terminalWidth: Int? {
+    guard outputIsTerminal else { return nil }
+    if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 20 { return columns }
+    var size = winsize()
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 else { return nil }
+    return Int(size.ws_col)
+  }
+}

@@ -1,0 +1,67 @@
+import LifelogCore
+
+extension LifelogCommand {
+  /// `lifelog edit`: changes fields of one entry.
+  struct Edit: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "edit",
+      abstract: "Change an entry.",
+      discussion: "Fields not named stay as they are. --duration none and --qty none clear a field; --note '' clears the note.",
+      arguments: [ArgumentSpec("id", "The entry's id, or an unambiguous prefix of at least 4 hex digits.")],
+      options: [
+        OptionSpec(["--activity"], value: "name", help: "Move the entry to another activity."),
+        OptionSpec(["--note"], value: "text", help: "Replace the note."),
+        OptionSpec(["--at"], value: "time", help: "Change when it happened."),
+        OptionSpec(["--duration"], value: "duration", help: "Change how long it took (or none)."),
+        OptionSpec(["--qty"], value: "number", help: "Change the quantity (or none)."),
+        OptionSpec(["--tag"], value: "tag", help: "Replace the tags with these.", repeatable: true),
+        OptionSpec(["--format"], value: "format", help: "Output: text or json.", default: "text"),
+      ],
+      examples: [
+        "lifelog edit 1a2b --note \"oatmeal, coffee, banana\"",
+        "lifelog edit 1a2b3c4d --at 'yesterday 8am' --duration 20m",
+      ])
+
+    let id: String
+    let activityName: String?
+    let fields: EntryFieldValues
+    let json: Bool
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      let positionals = try arguments.checkedPositionals(for: Self.configuration)
+      id = positionals["id"]?.first ?? ""
+      activityName = arguments.value("--activity")
+      json = try TextOrJSON.parse(arguments.value("--format"))
+      fields = try EntryFieldValues(
+        arguments, note: arguments.value("--note"), parser: context.timeParser, allowsClearing: true)
+      if activityName == nil, fields.time == nil, fields.duration == nil, fields.note == nil,
+        fields.quantity == nil, fields.tags == nil
+      {
+        throw UsageError("Nothing to change; give at least one of --activity, --note, --at, --duration, --qty, --tag")
+      }
+    }
+
+    func run(in context: Context) throws {
+      let store = try context.store
+      let entry = try store.inTransaction {
+        let fullID = try store.resolveEntryID(id)
+        var changes = EntryChanges()
+        if let activityName {
+          let activity = try store.requireActivity(named: activityName)
+          if activity.archived {
+            throw InputError("Activity '\(activity.name)' is archived; run 'lifelog activity unarchive \(activity.name)' first")
+          }
+          changes.activityID = activity.id
+        }
+        changes.time = fields.time
+        changes.duration = fields.duration
+        changes.note = fields.note
+        changes.quantity = fields.quantity
+        changes.tags = fields.tags
+        return try store.update(id: fullID, with: changes)
+      }
+      let presenter = EntryPresenter(zone: context.zone)
+      context.output.write(json ? presenter.json(entry) + "\n" : "Updated \(presenter.summary(entry))\n")
+    }
+  }
+}

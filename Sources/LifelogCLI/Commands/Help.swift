@@ -1,0 +1,25 @@
+extension LifelogCommand {
+  /// `lifelog help [<command> ...]`: the same text as `--help`.
+  struct Help: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "help",
+      abstract: "Show help for a command.",
+      arguments: [ArgumentSpec("command", "The command, e.g. 'add' or 'activity add'.", .zeroOrMore)],
+      examples: ["lifelog help add", "lifelog help activity add"],
+      usesDatabase: false)
+
+    let path: [String]
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      path = try arguments.checkedPositionals(for: Self.configuration)["command"] ?? []
+    }
+
+    func run(in context: Context) throws {
+      var configuration = LifelogCommand.configuration
+      for name in path {
+        configuration = try LifelogCommand.find(name, in: configuration).configuration
+      }
+      context.output.write(HelpFormatter.help(for: configuration, path: path))
+    }
+  }
+}

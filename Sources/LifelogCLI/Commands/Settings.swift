@@ -1,0 +1,75 @@
+import LifelogCore
+
+extension LifelogCommand {
+  /// `lifelog settings`: alone, lists every setting with its value.
+  struct Settings: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "settings",
+      abstract: "Show or change settings.",
+      discussion: "'lifelog settings' alone lists every setting, its value, and what it does.",
+      options: [OptionSpec(["--format"], value: "format", help: "Output: table or json.", default: "table")],
+      subcommands: [SettingsGet.self, SettingsSet.self])
+
+    let json: Bool
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      _ = try arguments.checkedPositionals(for: Self.configuration)
+      json = try OutputFormat(parsing: arguments.value("--format")) == .json
+    }
+
+    func run(in context: Context) throws {
+      let settings = try context.store.allSettings()
+      if json {
+        var object = JSONObjectWriter()
+        for (setting, value, _) in settings { object.add(setting.rawValue, value) }
+        context.output.write(object.result + "\n")
+        return
+      }
+      var table = Table([.init(title: "KEY"), .init(title: "VALUE"), .init(title: "ABOUT", truncatable: true)])
+      for (setting, value, isDefault) in settings {
+        table.append([setting.rawValue, value + (isDefault ? " (default)" : ""), setting.summary])
+      }
+      context.output.write(table.render(width: context.terminalWidth, bold: context.usesColor))
+    }
+  }
+
+  struct SettingsGet: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "get",
+      abstract: "Print one setting's value.",
+      arguments: [ArgumentSpec("key", "mealGapHours, dayStartsAt, weekStartsOn or name.")],
+      examples: ["lifelog settings get mealGapHours"])
+
+    let setting: Setting
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      setting = try Setting(named: arguments.checkedPositionals(for: Self.configuration)["key"]?.first ?? "")
+    }
+
+    func run(in context: Context) throws {
+      context.output.write(try context.store.value(of: setting) + "\n")
+    }
+  }
+
+  struct SettingsSet: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "set",
+      abstract: "Change one setting.",
+      arguments: [ArgumentSpec("key", "The setting to change."), ArgumentSpec("value", "Its new value.")],
+      examples: ["lifelog settings set mealGapHours 2.5", "lifelog settings set dayStartsAt 05:00"])
+
+    let setting: Setting
+    let value: String
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      let positionals = try arguments.checkedPositionals(for: Self.configuration)
+      setting = try Setting(named: positionals["key"]?.first ?? "")
+      value = try setting.validated(positionals["value"]?.first ?? "")
+    }
+
+    func run(in context: Context) throws {
+      let stored = try context.store.set(setting, to: value)
+      context.output.write("\(setting.rawValue) = \(stored)\n")
+    }
+  }
+}

@@ -1,0 +1,61 @@
+/// Renders `--help` in the layout of swift-argument-parser: OVERVIEW, USAGE, ARGUMENTS, OPTIONS,
+/// SUBCOMMANDS (then EXAMPLES), entries indented two spaces with descriptions at column 26.
+enum HelpFormatter {
+  private static let labelWidth = 24
+
+  /// The full help of a command; `path` is its name after `lifelog` (`["activity", "add"]`).
+  static func help(for configuration: CommandConfiguration, path: [String]) -> String {
+    var text = "OVERVIEW: \(configuration.abstract)\n"
+    if let discussion = configuration.discussion { text += "\n\(discussion)\n" }
+    text += "\nUSAGE: \(usage(for: configuration, path: path))\n"
+    if !configuration.arguments.isEmpty {
+      text += "\nARGUMENTS:\n"
+      for argument in configuration.arguments { text += entry(label: "<\(argument.name)>", help: argument.help) }
+    }
+    text += "\nOPTIONS:\n"
+    for option in configuration.allOptions {
+      var help = option.help
+      if let value = option.defaultValue { help += " (default: \(value))" }
+      if option.repeatable { help += " (repeatable)" }
+      text += entry(label: option.label, help: help)
+    }
+    if !configuration.subcommands.isEmpty {
+      text += "\nSUBCOMMANDS:\n"
+      for command in configuration.subcommands {
+        text += entry(label: command.configuration.commandName, help: command.configuration.abstract)
+      }
+      text += "\n  See 'lifelog help \(path.joined(separator: " "))\(path.isEmpty ? "" : " ")<subcommand>' "
+        + "for detailed help.\n"
+    }
+    if !configuration.examples.isEmpty {
+      text += "\nEXAMPLES:\n"
+      for example in configuration.examples { text += "  \(example)\n" }
+    }
+    return text
+  }
+
+  /// `lifelog add <activity> [<note>] [--at <time>] ...`.
+  static func usage(for configuration: CommandConfiguration, path: [String]) -> String {
+    var parts = ["lifelog"] + path
+    if !configuration.subcommands.isEmpty {
+      parts.append("<subcommand>")
+      return parts.joined(separator: " ")
+    }
+    parts += configuration.arguments.map(\.usage)
+    for option in configuration.options {
+      let label = option.key + (option.valueName.map { " <\($0)>" } ?? "")
+      parts.append("[\(label)]" + (option.repeatable ? " ..." : ""))
+    }
+    return parts.joined(separator: " ")
+  }
+
+  /// One help line: the label, then its description from column 26 (on the next line when the
+  /// label is too long to leave room).
+  private static func entry(label: String, help: String) -> String {
+    let indented = "  " + label
+    if label.count < labelWidth - 1 {
+      return indented + String(repeating: " ", count: labelWidth - label.count) + help + "\n"
+    }
+    return indented + "\n" + String(repeating: " ", count: labelWidth + 2) + help + "\n"
+  }
+}

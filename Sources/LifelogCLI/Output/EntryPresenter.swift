@@ -1,0 +1,82 @@
+import LifelogCore
+
+/// Turns entries into the text people and scripts read: a table, JSON objects, CSV rows.
+struct EntryPresenter {
+  /// The zone the reader is in: a time logged under another offset is marked with it.
+  let zone: any TimeZoneRules
+
+  /// The CSV header; the same columns `lifelog export` will write.
+  static let csvHeader = ["id", "at", "activity", "kind", "duration", "note", "quantity", "unit", "tags"]
+
+  /// `Tue 2026-12-01 08:15`, with ` UTC-05:00` added when it was logged at another offset than the
+  /// reader's zone has at that instant.
+  func when(_ time: LoggedTime) -> String {
+    let local = time.local
+    var text = "\(CivilDate.weekdayAbbreviations[local.date.weekday]) \(local.date) \(local.timeDescription)"
+    if zone.offsetSeconds(at: time.instant) != time.offsetMinutes * 60 {
+      text += " UTC" + LoggedTime.offsetDescription(minutes: time.offsetMinutes)
+    }
+    return text
+  }
+
+  func quantity(_ entry: Entry) -> String {
+    guard let quantity = entry.quantity else { return "" }
+    return JSONText.number(quantity) + (entry.unit.map { " \($0)" } ?? "")
+  }
+
+  /// The note with tags after it (`oatmeal #home`), on one line.
+  func noteWithTags(_ entry: Entry) -> String {
+    let note = (entry.note ?? "").split(whereSeparator: \.isNewline).joined(separator: " ⏎ ")
+    let tags = entry.tags.map { "#\($0)" }.joined(separator: " ")
+    return [note, tags].filter { !$0.isEmpty }.joined(separator: " ")
+  }
+
+  func table(_ entries: [Entry]) -> Table {
+    var table = Table([
+      .init(title: "ID"), .init(title: "WHEN"), .init(title: "ACTIVITY"),
+      .init(title: "DURATION", rightAligned: true), .init(title: "QTY", rightAligned: true),
+      .init(title: "NOTE", truncatable: true),
+    ])
+    for entry in entries {
+      table.append([
+        entry.shortID, when(entry.time), entry.activityName, entry.duration.map(DurationText.format) ?? "",
+        quantity(entry), noteWithTags(entry),
+      ])
+    }
+    return table
+  }
+
+  /// One entry as a JSON object (DESIGN §6 fields, then unit, source and deleted).
+  func json(_ entry: Entry) -> String {
+    var object = JSONObjectWriter()
+    object.add("id", entry.id)
+    object.add("activity", entry.activityName)
+    object.add("kind", entry.kind.rawValue)
+    object.add("at", entry.time.iso8601)
+    object.add("duration", entry.duration)
+    object.add("note", entry.note)
+    object.add("quantity", entry.quantity)
+    object.add("unit", entry.unit)
+    object.add("tags", entry.tags)
+    object.add("source", entry.source)
+    object.add("deleted", entry.deleted)
+    return object.result
+  }
+
+  func csv(_ entry: Entry) -> String {
+    CSVText.row([
+      entry.id, entry.time.iso8601, entry.activityName, entry.kind.rawValue,
+      entry.duration.map(String.init) ?? "", entry.note ?? "",
+      entry.quantity.map(JSONText.number) ?? "", entry.unit ?? "", entry.tags.joined(separator: ";"),
+    ])
+  }
+
+  /// A one-line description for confirmations: `1a2b3c4d breakfast Tue 2026-12-01 08:15 "oatmeal"`.
+  func summary(_ entry: Entry) -> String {
+    var text = "\(entry.shortID) \(entry.activityName) \(when(entry.time))"
+    if let duration = entry.duration { text += " \(DurationText.format(duration))" }
+    if entry.quantity != nil { text += " \(quantity(entry))" }
+    if let note = entry.note { text += " \"\(note.count > 60 ? note.prefix(59) + "…" : note)\"" }
+    return text
+  }
+}

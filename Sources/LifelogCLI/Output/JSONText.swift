@@ -1,0 +1,56 @@
+/// Writes JSON by hand: fast enough to print 100,000 entries in a fraction of a second, and with a
+/// fixed key order so output is stable for scripts and tests.
+struct JSONObjectWriter {
+  private(set) var text = "{"
+  private var first = true
+
+  mutating func add(_ key: String, _ value: String?) {
+    addRaw(key, value.map(JSONText.quoted) ?? "null")
+  }
+
+  mutating func add(_ key: String, _ value: Int?) { addRaw(key, value.map(String.init) ?? "null") }
+
+  mutating func add(_ key: String, _ value: Double?) { addRaw(key, value.map(JSONText.number) ?? "null") }
+
+  mutating func add(_ key: String, _ value: Bool) { addRaw(key, value ? "true" : "false") }
+
+  mutating func add(_ key: String, _ values: [String]) {
+    addRaw(key, "[" + values.map(JSONText.quoted).joined(separator: ",") + "]")
+  }
+
+  mutating func addRaw(_ key: String, _ json: String) {
+    if !first { text += "," }
+    first = false
+    text += JSONText.quoted(key) + ":" + json
+  }
+
+  var result: String { text + "}" }
+}
+
+enum JSONText {
+  /// A JSON string literal, with the escapes RFC 8259 requires.
+  static func quoted(_ value: String) -> String {
+    var result = "\""
+    result.reserveCapacity(value.utf8.count + 2)
+    for scalar in value.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result + "\""
+  }
+
+  /// A number: whole values without a fraction (`2`, not `2.0`).
+  static func number(_ value: Double) -> String {
+    if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
+    return String(value)
+  }
+}

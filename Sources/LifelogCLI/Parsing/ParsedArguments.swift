@@ -1,0 +1,107 @@
+import LifelogCore
+
+/// A command line split into option values, flags and positional arguments, checked against a
+/// ``CommandConfiguration``.
+///
+/// Accepts `--name value`, `--name=value`, short names (`-h`), and `--` to end options (so a note
+/// may start with a dash). Every option must be one the command declares.
+struct ParsedArguments {
+  private(set) var values: [String: [String]] = [:]
+  private(set) var flags: Set<String> = []
+  private(set) var positionals: [String] = []
+
+  init(_ arguments: [String], configuration: CommandConfiguration) throws(UsageError) {
+    let options = configuration.allOptions
+    var index = 0
+    var optionsEnded = false
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if optionsEnded || !argument.hasPrefix("-") || argument == "-" || ParsedArguments.isNumber(argument) {
+        positionals.append(argument)
+        continue
+      }
+      if argument == "--" {
+        optionsEnded = true
+        continue
+      }
+      var name = argument
+      var inlineValue: String?
+      if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+        name = String(argument[..<equals])
+        inlineValue = String(argument[argument.index(after: equals)...])
+      }
+      guard let option = options.first(where: { $0.names.contains(name) }) else {
+        throw ParsedArguments.unknownOption(name, options: options)
+      }
+      guard option.valueName != nil else {
+        if inlineValue != nil { throw UsageError("Option '\(name)' takes no value") }
+        flags.insert(option.key)
+        continue
+      }
+      let value: String
+      if let inlineValue {
+        value = inlineValue
+      } else if index < arguments.count {
+        value = arguments[index]
+        index += 1
+      } else {
+        throw UsageError("Missing value for '\(option.label)'")
+      }
+      if values[option.key] != nil, !option.repeatable {
+        throw UsageError("Option '\(option.key)' was given more than once")
+      }
+      values[option.key, default: []].append(value)
+    }
+  }
+
+  /// The value of an option given once, or nil.
+  func value(_ key: String) -> String? { values[key]?.last }
+
+  /// All values of a repeatable option, in order.
+  func all(_ key: String) -> [String] { values[key] ?? [] }
+
+  func flag(_ key: String) -> Bool { flags.contains(key) }
+
+  /// Whether `-h`/`--help` was given.
+  var wantsHelp: Bool { flags.contains("--help") }
+
+  /// Checks the positional arguments against the declared ones and returns them by name.
+  func checkedPositionals(for configuration: CommandConfiguration) throws(UsageError) -> [String: [String]] {
+    var remaining = positionals[...]
+    var result: [String: [String]] = [:]
+    for (offset, spec) in configuration.arguments.enumerated() {
+      let isLast = offset == configuration.arguments.count - 1
+      switch spec.arity {
+      case .required:
+        guard let value = remaining.popFirst() else { throw UsageError("Missing expected argument '\(spec.usage)'") }
+        result[spec.name] = [value]
+      case .optional:
+        if let value = remaining.popFirst() { result[spec.name] = [value] }
+      case .oneOrMore, .zeroOrMore:
+        guard spec.arity == .zeroOrMore || !remaining.isEmpty else {
+          throw UsageError("Missing expected argument '\(spec.usage)'")
+        }
+        result[spec.name] = Array(remaining)
+        remaining = []
+      }
+      _ = isLast
+    }
+    if let extra = remaining.first {
+      throw UsageError("Unexpected argument '\(extra)'")
+    }
+    return result
+  }
+
+  /// `-2h` and `-5` are values, not options.
+  private static func isNumber(_ argument: String) -> Bool {
+    argument.count > 1 && argument.dropFirst().first.map { ("0"..."9").contains($0) } == true
+  }
+
+  private static func unknownOption(_ name: String, options: [OptionSpec]) -> UsageError {
+    let near = Suggestions.nearest(to: name, in: options.flatMap(\.names).filter { $0.hasPrefix("--") }, limit: 1)
+    let hint = near.first.map { "; did you mean '\($0)'?" } ?? ""
+    return UsageError("Unknown option '\(name)'\(hint)")
+  }
+}
+

@@ -1,0 +1,48 @@
+@preconcurrency import Glibc
+
+/// Where a command writes: standard output or error, or a buffer in tests.
+public protocol TextOutput: AnyObject {
+  func write(_ text: String)
+  func flush()
+}
+
+/// A file descriptor, written in large blocks (a 100,000-entry listing is one `write` per 64 KiB).
+public final class FileOutput: TextOutput {
+  private let descriptor: Int32
+  private var buffer: [UInt8] = []
+
+  public init(descriptor: Int32) {
+    self.descriptor = descriptor
+    buffer.reserveCapacity(1 << 16)
+  }
+
+  public func write(_ text: String) {
+    buffer.append(contentsOf: text.utf8)
+    if buffer.count >= 1 << 16 { flush() }
+  }
+
+  public func flush() {
+    var offset = 0
+    while offset < buffer.count {
+      let written = buffer.withUnsafeBytes { bytes in
+        Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      }
+      if written < 0 {
+        if errno == EINTR { continue }
+        break  // a closed pipe (`lifelog list | head`): nothing more can be written
+      }
+      offset += written
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  deinit { flush() }
+}
+
+/// Output kept in memory, for tests and the interactive shell.
+public final class CapturedOutput: TextOutput {
+  public private(set) var text = ""
+  public init() {}
+  public func write(_ text: String) { self.text += text }
+  public func flush() {}
+}
