@@ -1,0 +1,88 @@
+import Foundation
+import LifelogCore
+import LifelogSQLite
+import LifelogTestSupport
+import Testing
+
+@Suite struct StoreOpeningTests {
+  let folder = TemporaryDirectory()
+
+  @Test func aNewLogIsPrivateAndStartsWithTheDefaultActivities() throws {
+    let path = folder.file("data/lifelog/lifelog.db")
+    let store = try LogStore(path: path)
+    #expect(try permissions(of: folder.file("data")) == 0o700)
+    #expect(try permissions(of: folder.file("data/lifelog")) == 0o700)
+    #expect(try permissions(of: path) == 0o600)
+    let names = try store.activities().map(\.name).sorted()
+    #expect(names == ["breakfast", "dinner", "lunch", "run", "sleep", "snack", "walk", "workout"])
+    #expect(try store.activity(named: "Breakfast")?.kind == .meal)
+    #expect(try store.activity(named: "sleep")?.kind == .sleep)
+  }
+
+  @Test func theLogIsInWriteAheadLogMode() throws {
+    let store = try LogStore(path: folder.file("wal.db"))
+    let mode = try store.database.cachedStatement(sql: "PRAGMA journal_mode").first { $0[0] as String }
+    #expect(mode == "wal")
+  }
+
+  @Test(arguments: 0...LogStore.knownMigrations.count)
+  func migratingFromAnEarlierSchemaKeepsTheDataAndEndsCurrent(startingAt version: Int) throws {
+    let path = folder.file("v\(version).db")
+    do {
+      let old = try LogStore(path: path, schemaVersion: version)
+      #expect(try old.appliedMigrations() == Array(LogStore.knownMigrations.prefix(version)))
+      if version >= 1 {
+        try old.add(NewEntry(activityID: ActivityName.derivedID(for: "lunch"), time: LoggedTime(instant: 1_000, offsetMinutes: 60), note: "kept"))
+      }
+    }
+    let store = try LogStore(path: path)
+    #expect(try store.appliedMigrations() == LogStore.knownMigrations)
+    if version >= 1 {
+      #expect(try store.entries(EntryQuery()).map(\.note) == ["kept"])
+    }
+    // Opening again applies nothing twice.
+    #expect(try LogStore(path: path).appliedMigrations() == LogStore.knownMigrations)
+  }
+
+  @Test func aLogWrittenByANewerLifelogIsRefusedAndLeftByteForByteUntouched() throws {
+    let path = folder.file("newer.db")
+    do {
+      let store = try LogStore(path: path)
+      try store.database.execute(sql: "PRAGMA journal_mode = DELETE")
+      try store.database.execute(
+        sql: "INSERT INTO lifelog_migrations (identifier) VALUES ('v99-from-the-future')")
+    }
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let error = try #require(throws: StoreError.self) { try LogStore(path: path) }
+    guard case .newerSchema(_, let unknown) = error else {
+      Issue.record("expected newerSchema, got \(error)")
+      return
+    }
+    #expect(unknown == ["v99-from-the-future"])
+    #expect(error.description.contains("upgrade lifelog"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+  }
+
+  @Test func aFileThatIsNotADatabaseIsNamedAsSuch() throws {
+    let path = folder.file("notes.txt")
+    try "shopping list: eggs, milk\n".write(toFile: path, atomically: true, encoding: .utf8)
+    let error = try #require(throws: StoreError.self) { try LogStore(path: path) }
+    guard case .notADatabase = error else {
+      Issue.record("expected notADatabase, got \(error)")
+      return
+    }
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "shopping list: eggs, milk\n")
+  }
+
+  @Test func aFolderThatCannotBeCreatedIsReported() throws {
+    let blocker = folder.file("file")
+    try "x".write(toFile: blocker, atomically: true, encoding: .utf8)
+    #expect(throws: StoreError.self) { try LogStore(path: blocker + "/sub/lifelog.db") }
+  }
+
+  private func permissions(of path: String) throws -> Int {
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    return (attributes[.posixPermissions] as? Int ?? -1) & 0o777
+  }
+}
