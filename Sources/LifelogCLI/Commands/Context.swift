@@ -53,7 +53,9 @@ public final class Context {
   var store: LogStore {
     get throws {
       if let openedStore { return openedStore }
-      let store = try LogStore(path: try databasePath)
+      // LIFELOG_BUSY_TIMEOUT_MS is for tests that need a lock to time out quickly.
+      let timeout = environment["LIFELOG_BUSY_TIMEOUT_MS"].flatMap(Int32.init) ?? 10_000
+      let store = try LogStore(path: try databasePath, busyTimeoutMilliseconds: timeout)
       openedStore = store
       return store
     }

@@ -2,6 +2,7 @@
 /// SUBCOMMANDS (then EXAMPLES), entries indented two spaces with descriptions at column 26.
 enum HelpFormatter {
   private static let labelWidth = 24
+  private static let lineWidth = 80
 
   /// The full help of a command; `path` is its name after `lifelog` (`["activity", "add"]`).
   static func help(for configuration: CommandConfiguration, path: [String]) -> String {
@@ -42,20 +43,41 @@ enum HelpFormatter {
       return parts.joined(separator: " ")
     }
     parts += configuration.arguments.map(\.usage)
+    var full = parts
     for option in configuration.options {
       let label = option.key + (option.valueName.map { " <\($0)>" } ?? "")
-      parts.append("[\(label)]" + (option.repeatable ? " ..." : ""))
+      full.append("[\(label)]" + (option.repeatable ? " ..." : ""))
     }
-    return parts.joined(separator: " ")
+    let line = full.joined(separator: " ")
+    // Like swift-argument-parser: a usage too long for one line names the options as a group.
+    guard "USAGE: ".count + line.count > lineWidth, !configuration.options.isEmpty else { return line }
+    return (parts + ["[<options>]"]).joined(separator: " ")
   }
 
   /// One help line: the label, then its description from column 26 (on the next line when the
   /// label is too long to leave room).
   private static func entry(label: String, help: String) -> String {
+    let indent = String(repeating: " ", count: labelWidth + 2)
+    let lines = wrap(help, width: lineWidth - indent.count)
+    let body = lines.joined(separator: "\n" + indent) + "\n"
     let indented = "  " + label
     if label.count < labelWidth - 1 {
-      return indented + String(repeating: " ", count: labelWidth - label.count) + help + "\n"
+      return indented + String(repeating: " ", count: labelWidth - label.count) + body
     }
-    return indented + "\n" + String(repeating: " ", count: labelWidth + 2) + help + "\n"
+    return indented + "\n" + indent + body
+  }
+
+  /// Splits text into lines of at most `width` characters, breaking at spaces.
+  private static func wrap(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var current = ""
+    for word in text.split(separator: " ") {
+      if !current.isEmpty, current.count + 1 + word.count > width {
+        lines.append(current)
+        current = ""
+      }
+      current += (current.isEmpty ? "" : " ") + word
+    }
+    return lines + [current]
   }
 }

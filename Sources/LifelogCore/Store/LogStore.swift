@@ -15,12 +15,13 @@ public final class LogStore {
   /// Opens (creating when missing) the log at `path`; `:memory:` gives a private in-memory log.
   ///
   /// - Parameter schemaVersion: how many migrations to apply (tests build older schemas with it).
-  public init(path: String, schemaVersion: Int? = nil) throws {
+  /// - Parameter busyTimeoutMilliseconds: how long a write waits for another process's lock.
+  public init(path: String, schemaVersion: Int? = nil, busyTimeoutMilliseconds: Int32 = 10_000) throws {
     let schemaVersion = schemaVersion ?? Migration.all.count
     self.path = path
     if path != ":memory:" { try LogStore.createFileIfMissing(path) }
     do {
-      database = try Database(path: path, mode: .readWrite)
+      database = try Database(path: path, mode: .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
       let migrator = Migrator(database: database, path: path)
       let applied = try migrator.appliedIdentifiers()
       try migrator.checkNotNewer(applied: applied)

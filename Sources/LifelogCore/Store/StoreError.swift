@@ -23,7 +23,7 @@ public enum StoreError: Error, CustomStringConvertible {
     case .cannotOpen(let path, let reason):
       return "Cannot open the database '\(path)': \(reason); check the path and its permissions"
     case .busy(let path):
-      return "The database '\(path)' is busy: another lifelog process has held it for over 10 seconds; "
+      return "The database '\(path)' is busy: another process has held its lock too long; "
         + "try again in a moment"
     case .sqlite(let error):
       return error.description
