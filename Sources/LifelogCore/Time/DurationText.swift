@@ -64,15 +64,16 @@ public enum DurationText {
       (["m", "min", "mins", "minute", "minutes"], 60),
       (["s", "sec", "secs", "second", "seconds"], 1),
     ]
-    var rest = Substring(text.filter { $0 != " " })
+    // Spaces may follow a number or a unit, never split a number ('1 30m' is not '130m').
+    var rest = Substring(text)
     var total = 0
     var nextUnit = 0
     while !rest.isEmpty {
       let digits = rest.prefix(while: \.isASCIIDigit)
       guard !digits.isEmpty, digits.count <= 6, let value = Int(digits) else { return nil }
-      rest = rest.dropFirst(digits.count)
+      rest = rest.dropFirst(digits.count).drop { $0 == " " }
       let name = rest.prefix(while: \.isLetter)
-      rest = rest.dropFirst(name.count)
+      rest = rest.dropFirst(name.count).drop { $0 == " " }
       guard let index = units.indices.first(where: { units[$0].names.contains(String(name)) }),
         index >= nextUnit
       else { return nil }

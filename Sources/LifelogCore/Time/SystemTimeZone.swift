@@ -51,9 +51,13 @@ public struct SystemTimeZone: TimeZoneRules {
     if name.hasPrefix(":") { name = name.dropFirst() }
     if name.isEmpty || name == "UTC" || name == "GMT" { return true }
     let path = name.hasPrefix("/") ? String(name) : "/usr/share/zoneinfo/\(name)"
-    if access(path, R_OK) == 0 { return true }
+    var info = stat()
+    if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(path, R_OK) == 0 {
+      return true
+    }
     let letters = name.prefix { $0.isLetter }
     let rest = name.dropFirst(letters.count)
-    return letters.count >= 3 && (rest.first.map { $0.isNumber || $0 == "+" || $0 == "-" } ?? false)
+    let offset = rest.first == "+" || rest.first == "-" ? rest.dropFirst() : rest
+    return letters.count >= 3 && (offset.first?.isASCIIDigit ?? false)
   }
 }

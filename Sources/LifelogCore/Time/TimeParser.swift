@@ -127,12 +127,16 @@ public struct TimeParser: Sendable {
   }
 
   /// The first instant of `day`: midnight, or the end of a DST gap that swallowed midnight.
+  ///
+  /// A day the clocks skipped entirely (Samoa, 2011-12-30) starts when the next day does.
   private func midnight(of day: CivilDate) -> LoggedTime {
-    for minutes in stride(from: 0, to: 24 * 60, by: 15) {
-      let local = LocalDateTime(date: day, hour: minutes / 60, minute: minutes % 60)
-      switch zone.resolve(local) {
-      case .unique(let instant), .repeated(let instant, _): return zone.loggedTime(at: instant)
-      case .skipped: continue
+    for date in [day, day.adding(days: 1)] {
+      for minutes in stride(from: 0, to: 24 * 60, by: 15) {
+        let local = LocalDateTime(date: date, hour: minutes / 60, minute: minutes % 60)
+        switch zone.resolve(local) {
+        case .unique(let instant), .repeated(let instant, _): return zone.loggedTime(at: instant)
+        case .skipped: continue
+        }
       }
     }
     return zone.loggedTime(at: LocalDateTime(date: day, hour: 0, minute: 0).secondsAsIfUTC)
