@@ -49,6 +49,8 @@ public enum LifelogCommand {
       } else if first == "--db", rest.count >= 2 {
         context.databasePathOverride = rest[rest.startIndex + 1]
         rest = rest.dropFirst(2)
+      } else if first == "--db" {
+        throw UsageError("Missing value for '--db <path>'")
       } else if first.hasPrefix("--db=") {
         context.databasePathOverride = String(first.dropFirst(5))
         rest = rest.dropFirst()
@@ -116,6 +118,7 @@ public enum LifelogCommand {
     switch error {
     case let error as UsageError: return (ExitCode.usage, error.message)
     case let error as InputError: return (ExitCode.dataError, error.message)
+    case let error as ConfigurationError: return (ExitCode.configuration, error.description)
     case let error as StoreError:
       switch error {
       case .newerSchema, .notADatabase, .cannotOpen: return (ExitCode.configuration, error.description)

@@ -12,7 +12,7 @@ extension LifelogCommand {
     } catch {
       errors.write("Error: \(error)\n")
       errors.flush()
-      exit(ExitCode.usage)
+      exit(ExitCode.configuration)
     }
     let zoneName = environment["TZ"].flatMap { $0.isEmpty ? nil : $0 } ?? "the local time zone"
     if let tz = environment["TZ"], !SystemTimeZone.isKnown(tz) {
@@ -46,12 +46,11 @@ enum ProcessEnvironment {
   /// The current time, or `LIFELOG_NOW` (ISO 8601 with offset) when set, for tests and demos.
   static func now(_ environment: [String: String]) throws -> Int64 {
     if let fixed = environment["LIFELOG_NOW"], !fixed.isEmpty {
-      let parser = TimeParser(now: 0, zone: FixedOffsetZone(seconds: 0))
-      do {
-        return try parser.parseTime(fixed).instant
-      } catch {
-        throw InputError("LIFELOG_NOW '\(fixed)' is not an ISO 8601 time such as '2026-12-01T12:00:00+01:00'")
+      guard let time = try? ISO8601Time.parse(fixed) else {
+        throw ConfigurationError(
+          "LIFELOG_NOW '\(fixed)' is not an ISO 8601 time with an offset, such as '2026-12-01T12:00:00+01:00'")
       }
+      return time.instant
     }
     var spec = timespec()
     clock_gettime(CLOCK_REALTIME, &spec)

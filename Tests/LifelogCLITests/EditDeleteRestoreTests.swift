@@ -68,3 +68,48 @@ import Testing
     #expect(result.stderr.contains("Missing expected argument '<id> ...'"))
   }
 }
+
+@Suite struct FixesFromReviewTests {
+  let fixture = CLIFixture()
+
+  @Test func noTagsClearsTheTagsAndConfirmationsShowTags() throws {
+    let id = try fixture.addReturningID("snack", "--tag", "fruit")
+    #expect(fixture.run("edit", id, "--tag", "nuts").stdout.hasSuffix("#nuts\n"))
+    let cleared = fixture.run("edit", id, "--no-tags", "--format", "json")
+    #expect(cleared.stdout.contains("\"tags\":[]"), "\(cleared)")
+    #expect(fixture.run("edit", id, "--no-tags", "--tag", "x").exitCode == 64)
+  }
+
+  @Test func activityNamesMatchWhateverTheSpacingAndCase() {
+    fixture.run("activity", "add", "ice cream", "--kind", "meal")
+    #expect(fixture.run("add", "Ice  Cream").exitCode == 0)
+  }
+
+  @Test func settingsRefuseAFormatTheyCannotPrint() {
+    #expect(fixture.run("settings", "--format", "csv").exitCode == 64)
+  }
+
+  @Test func aFolderGivenAsTheLogIsAConfigurationErrorNamingIt() {
+    let result = fixture.run("list", "--db", fixture.folder.path)
+    #expect(result.exitCode == 78, "\(result)")
+    #expect(result.stderr.contains("Cannot open the database '\(fixture.folder.path)'"))
+  }
+
+  @Test func dbWithoutAValueSaysSo() {
+    let result = fixture.run("--db")
+    #expect(result.exitCode == 64)
+    #expect(result.stderr.hasPrefix("Error: Missing value for '--db <path>'"))
+  }
+
+  @Test func editingADeletedEntrySaysItIsDeleted() throws {
+    let id = try fixture.addReturningID("snack")
+    fixture.run("delete", id)
+    #expect(fixture.run("edit", id, "--note", "x").stdout.hasSuffix("(deleted)\n"))
+  }
+
+  @Test func aFutureTimeIsAcceptedWithANote() {
+    let result = fixture.run("add", "dinner", "--at", "19:00")
+    #expect(result.exitCode == 0)
+    #expect(result.stderr.contains("is in the future"))
+  }
+}

@@ -24,7 +24,7 @@ import Testing
     #expect(list.exitCode == 0)
     #expect(list.stdout.contains("Wed 2026-12-02 07:30  breakfast"))
     #expect(list.stdout.contains("porridge"))
-    #expect(list.stdout.split(separator: "\n").contains { $0.contains("  walk  ") && $0.contains(" 45m ") })
+    #expect(list.stdout.split(separator: "\n").contains { $0.contains("  walk  ") && $0.contains(" 45m") })
     #expect(!list.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
   }
 
@@ -116,3 +116,14 @@ import Testing
 }
 
 import Synchronization
+
+@Suite struct EnvironmentOverrideTests {
+  @Test(arguments: ["now", "yesterday 10:00", "2026-12-02T21:00:00"])
+  func lifelogNowMustBeAnExactInstant(value: String) throws {
+    let folder = TemporaryDirectory()
+    let result = try LifelogProcess.run(
+      ["add", "snack"], environment: ["LIFELOG_DB": folder.file("x.db"), "LIFELOG_NOW": value])
+    #expect(result.exitCode == 78, "\(result)")
+    #expect(result.stderr.contains("LIFELOG_NOW"))
+  }
+}

@@ -59,6 +59,9 @@ extension LifelogCommand {
             tags: fields.tags ?? []))
         return (entry, created)
       }
+      if entry.time.instant > context.now + 300 {
+        context.errors.write("Note: \(presenter.when(entry.time)) is in the future; 'lifelog edit' can fix it\n")
+      }
       if json {
         context.output.write(presenter.json(entry) + "\n")
         return

@@ -15,6 +15,7 @@ extension LifelogCommand {
         OptionSpec(["--duration"], value: "duration", help: "Change how long it took (or none)."),
         OptionSpec(["--qty"], value: "number", help: "Change the quantity (or none)."),
         OptionSpec(["--tag"], value: "tag", help: "Replace the tags with these.", repeatable: true),
+        OptionSpec(["--no-tags"], help: "Remove all tags."),
         OptionSpec(["--format"], value: "format", help: "Output: text or json.", default: "text"),
       ],
       examples: [
@@ -32,12 +33,18 @@ extension LifelogCommand {
       id = positionals["id"]?.first ?? ""
       activityName = arguments.value("--activity")
       json = try TextOrJSON.parse(arguments.value("--format"))
-      fields = try EntryFieldValues(
+      var fields = try EntryFieldValues(
         arguments, note: arguments.value("--note"), parser: context.timeParser, allowsClearing: true)
+      if arguments.flag("--no-tags") {
+        guard fields.tags == nil else { throw UsageError("Give either --tag or --no-tags, not both") }
+        fields.tags = []
+      }
+      self.fields = fields
       if activityName == nil, fields.time == nil, fields.duration == nil, fields.note == nil,
         fields.quantity == nil, fields.tags == nil
       {
-        throw UsageError("Nothing to change; give at least one of --activity, --note, --at, --duration, --qty, --tag")
+        throw UsageError(
+          "Nothing to change; give at least one of --activity, --note, --at, --duration, --qty, --tag, --no-tags")
       }
     }
 

@@ -14,7 +14,7 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      json = try OutputFormat(parsing: arguments.value("--format")) == .json
+      json = try TextOrJSON.parse(arguments.value("--format").map { $0 == "table" ? "text" : $0 })
     }
 
     func run(in context: Context) throws {
@@ -27,7 +27,8 @@ extension LifelogCommand {
       }
       var table = Table([.init(title: "KEY"), .init(title: "VALUE"), .init(title: "ABOUT", truncatable: true)])
       for (setting, value, isDefault) in settings {
-        table.append([setting.rawValue, value + (isDefault ? " (default)" : ""), setting.summary])
+        let shown = value.isEmpty ? "(not set)" : value + (isDefault ? " (default)" : "")
+        table.append([setting.rawValue, shown, setting.summary])
       }
       context.output.write(table.render(width: context.terminalWidth, bold: context.usesColor))
     }

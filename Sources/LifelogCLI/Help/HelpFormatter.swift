@@ -39,7 +39,8 @@ enum HelpFormatter {
   static func usage(for configuration: CommandConfiguration, path: [String]) -> String {
     var parts = ["lifelog"] + path
     if !configuration.subcommands.isEmpty {
-      parts.append("<subcommand>")
+      // A group that also runs alone (`lifelog activity`) makes its subcommand optional.
+      parts.append(configuration.options.isEmpty || path.isEmpty ? "<subcommand>" : "[<subcommand>] [<options>]")
       return parts.joined(separator: " ")
     }
     parts += configuration.arguments.map(\.usage)

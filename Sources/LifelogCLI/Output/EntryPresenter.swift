@@ -77,6 +77,8 @@ struct EntryPresenter {
     if let duration = entry.duration { text += " \(DurationText.format(duration))" }
     if entry.quantity != nil { text += " \(quantity(entry))" }
     if let note = entry.note { text += " \"\(note.count > 60 ? note.prefix(59) + "…" : note)\"" }
+    if !entry.tags.isEmpty { text += " " + entry.tags.map { "#\($0)" }.joined(separator: " ") }
+    if entry.deleted { text += " (deleted)" }
     return text
   }
 }

@@ -40,6 +40,8 @@ struct Table {
       let isLast = index == cells.count - 1
       parts.append(columns[index].rightAligned ? padding + value : (isLast ? value : value + padding))
     }
-    return parts.joined(separator: "  ")
+    var text = parts.joined(separator: "  ")
+    while text.last == " " { text.removeLast() }
+    return text
   }
 }

@@ -53,7 +53,9 @@ public enum ActivityName {
   }
 
   /// The form names are compared in: case-folded, so `Breakfast` and `breakfast` are one activity.
-  public static func key(_ name: String) -> String { name.lowercased() }
+  public static func key(_ name: String) -> String {
+    name.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ").lowercased()
+  }
 
   /// The id an activity created under `name` gets.
   ///

@@ -8,7 +8,9 @@ extension LogStore {
   public func activities() throws -> [Activity] {
     try read {
       try database.cachedStatement(
-        sql: "SELECT \(LogStore.activityColumns) FROM activity WHERE deleted = 0 ORDER BY kind, name_key"
+        sql: "SELECT \(LogStore.activityColumns) FROM activity WHERE deleted = 0 "
+          + "ORDER BY CASE kind WHEN 'meal' THEN 0 WHEN 'exercise' THEN 1 WHEN 'sleep' THEN 2 "
+          + "WHEN 'medication' THEN 3 ELSE 4 END, name_key"
       ).map([], LogStore.decodeActivity)
     }
   }
@@ -17,7 +19,7 @@ extension LogStore {
   public func activity(named name: String) throws -> Activity? {
     try read {
       try database.cachedStatement(
-        sql: "SELECT \(LogStore.activityColumns) FROM activity WHERE name_key = ? AND deleted = 0 LIMIT 1"
+        sql: "SELECT \(LogStore.activityColumns) FROM activity WHERE name_key = ? AND deleted = 0 ORDER BY id LIMIT 1"
       ).first([ActivityName.key(name.trimmingSpaces())], LogStore.decodeActivity)
     }
   }

@@ -34,6 +34,7 @@ public enum StoreError: Error, CustomStringConvertible {
   static func wrapping(_ error: SQLiteError, path: String) -> StoreError {
     if error.isBusy { return .busy(path: path) }
     if error.primaryCode == 26 { return .notADatabase(path: path, reason: error.message) }  // SQLITE_NOTADB
+    if error.primaryCode == 14 { return .cannotOpen(path: path, reason: error.message) }  // SQLITE_CANTOPEN
     return .sqlite(error)
   }
 }

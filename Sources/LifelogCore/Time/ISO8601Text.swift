@@ -1,3 +1,14 @@
+/// Strict ISO 8601 with an explicit offset, for machine-written times (environment overrides,
+/// batch files): no relative forms, no local-time guessing.
+public enum ISO8601Time {
+  public static func parse(_ text: String) throws(InputError) -> LoggedTime {
+    guard let time = try ISO8601Text.parseWithOffset(text.lowercased(), original: text) else {
+      throw InputError("'\(text)' is not an ISO 8601 time with an offset, such as '2026-12-01T08:15:00+01:00'")
+    }
+    return time
+  }
+}
+
 /// The strict date forms: `YYYY-MM-DD` and ISO 8601 date-times with an explicit offset.
 enum ISO8601Text {
   /// Parses `YYYY-MM-DD`; nil when `word` is not shaped like a date, an error when it is shaped
