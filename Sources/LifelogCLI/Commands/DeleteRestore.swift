@@ -59,7 +59,7 @@ struct SoftDelete {
     let presenter = EntryPresenter(zone: context.zone)
     for (entry, changed) in results {
       let verb = deleted ? (changed ? "Deleted" : "Already deleted:") : (changed ? "Restored" : "Not deleted:")
-      context.output.write("\(verb) \(presenter.summary(entry))\n")
+      context.output.write("\(verb) \(presenter.summary(entry, markingDeleted: false))\n")
     }
   }
 }

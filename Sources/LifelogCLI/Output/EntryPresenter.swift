@@ -72,13 +72,15 @@ struct EntryPresenter {
   }
 
   /// A one-line description for confirmations: `1a2b3c4d breakfast Tue 2026-12-01 08:15 "oatmeal"`.
-  func summary(_ entry: Entry) -> String {
+  /// - Parameter markingDeleted: whether to add ` (deleted)` to a deleted entry (not after `delete`,
+  ///   which already says so).
+  func summary(_ entry: Entry, markingDeleted: Bool = true) -> String {
     var text = "\(entry.shortID) \(entry.activityName) \(when(entry.time))"
     if let duration = entry.duration { text += " \(DurationText.format(duration))" }
     if entry.quantity != nil { text += " \(quantity(entry))" }
     if let note = entry.note { text += " \"\(note.count > 60 ? note.prefix(59) + "…" : note)\"" }
     if !entry.tags.isEmpty { text += " " + entry.tags.map { "#\($0)" }.joined(separator: " ") }
-    if entry.deleted { text += " (deleted)" }
+    if entry.deleted, markingDeleted { text += " (deleted)" }
     return text
   }
 }

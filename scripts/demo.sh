@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Logs one day of meals and activities in a throw-away database and shows every command with its
+# output, as a person would see it in a shell.
+#
+#   scripts/demo.sh path/to/lifelog        (or: make demo)
+#
+# The clock is fixed (LIFELOG_NOW) and the zone is Europe/Warsaw, so the times are the same on every
+# run; the entry ids are random, so they are not.
+set -euo pipefail
+
+if [[ $# -ne 1 || ! -x "$1" ]]; then
+  echo "Usage: $0 <path to the lifelog binary>" >&2
+  exit 64
+fi
+lifelog_binary=$1
+
+demo_folder=$(mktemp -d "${TMPDIR:-/tmp}/lifelog-demo.XXXXXX")
+trap 'rm -rf "$demo_folder"' EXIT
+
+export LIFELOG_DB="$demo_folder/lifelog.db"
+export TZ=Europe/Warsaw
+export LIFELOG_NOW=2026-12-02T21:00:00+01:00
+
+# Prints the command line as it would be typed: words that need it are double-quoted.
+show() {
+  local line='$ lifelog' word
+  for word in "$@"; do
+    if [[ $word =~ ^[A-Za-z0-9_.:/@%+=-]+$ ]]; then
+      line+=" $word"
+    else
+      word=${word//\\/\\\\}
+      word=${word//\"/\\\"}
+      word=${word//\$/\\\$}
+      word=${word//\`/\\\`}
+      line+=" \"$word\""
+    fi
+  done
+  printf '\n%s\n' "$line"
+}
+
+# Shows a command, then runs it.
+run() {
+  show "$@"
+  "$lifelog_binary" "$@"
+}
+
+echo "A day of meals and activities, logged on Wednesday 2026-12-02 at 21:00 in Warsaw."
+echo "Database: $LIFELOG_DB (removed at the end)"
+
+run add breakfast "oatmeal, coffee" --at 7:30
+run add snack apple --at 10am
+run add lunch "lentil soup, bread" --at 13:00
+run add walk "around the park" --at 15:00 --duration 45m
+
+# The afternoon snack is added with --format json, to pick its short id out of the output.
+show add snack yogurt --at 16:30 --format json
+snack_json=$("$lifelog_binary" add snack yogurt --at 16:30 --format json)
+printf '%s\n' "$snack_json"
+snack_id=$(printf '%s\n' "$snack_json" | sed -n 's/^{"id":"\([0-9a-f]\{8\}\).*/\1/p')
+if [[ -z $snack_id ]]; then
+  echo "demo: could not find the id in the output above" >&2
+  exit 1
+fi
+
+run add dinner "salmon, rice, salad" --at 19:00
+run add tea --kind meal --at 20:30 "green tea"
+run add sleep --at "yesterday 23:00" --duration 7h30m
+
+run list
+
+run edit "$snack_id" --note "yogurt, walnuts"
+run delete "$snack_id"
+run list --deleted
+run restore "$snack_id"
+
+run activity list
+run settings
+
+printf '\n%s\n' '$ lifelog list --format json | head -n 4'
+"$lifelog_binary" list --format json | head -n 4
+
+run list --format csv
+
+# A refused input: the error goes to stderr, the exit code says what kind of failure it was, and
+# nothing is written. `|| status=$?` keeps `set -e` from ending the demo here.
+show add brekfast toast
+status=0
+"$lifelog_binary" add brekfast toast 2>&1 || status=$?
+echo "(exit code $status)"
+if [[ $status -ne 65 ]]; then
+  echo "demo: expected exit code 65 for an unknown activity" >&2
+  exit 1
+fi
