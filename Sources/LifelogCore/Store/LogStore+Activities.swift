@@ -60,8 +60,9 @@ extension LogStore {
       }
       let activity = Activity(id: id, name: name, kind: kind, unit: unit, target: target)
       try database.execute(
-        sql: "INSERT INTO activity (id, name, name_key, kind, unit, target) VALUES (?, ?, ?, ?, ?, ?)",
-        arguments: [id, name, ActivityName.key(name), kind.rawValue, unit, target?.description])
+        sql: "INSERT INTO activity (id, name, name_key, kind, unit, target, stamps) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        arguments: [id, name, ActivityName.key(name), kind.rawValue, unit, target?.description, try nextStamp()])
+      try markPending(.activity, id: id)
       return activity
     }
   }
@@ -79,6 +80,7 @@ extension LogStore {
       try database.execute(
         sql: "UPDATE activity SET name = ?, name_key = ? WHERE id = ?",
         arguments: [newName, ActivityName.key(newName), activity.id])
+      try restamp(.activity, id: activity.id, fields: ["name"], with: try nextStamp())
       return activity
     }
   }
@@ -103,6 +105,12 @@ extension LogStore {
           activity.kind.rawValue, activity.unit, activity.target?.description, activity.archived,
           activity.id,
         ])
+      var fields: [String] = []
+      if kind != nil { fields.append("kind") }
+      if unit != nil { fields.append("unit") }
+      if target != nil { fields.append("target") }
+      if archived != nil { fields.append("archived") }
+      try restamp(.activity, id: activity.id, fields: fields, with: try nextStamp())
       return activity
     }
   }

@@ -10,7 +10,7 @@ extension LogStore {
   /// Adds one entry and returns it as stored.
   @discardableResult
   public func add(_ entry: NewEntry) throws -> Entry {
-    try write { try insertRow(entry) }
+    try write { try insertRow(entry, stamp: try nextStamp()) }
     guard let stored = try self.entry(id: entry.id) else {
       throw StoreError.sqlite(SQLiteError(code: 1, message: "entry vanished after insert"))
     }
@@ -20,27 +20,29 @@ extension LogStore {
   /// Adds many entries in one transaction: all of them, or none.
   public func add(contentsOf entries: [NewEntry]) throws {
     try write {
-      for entry in entries { try insertRow(entry) }
+      let stamp = try nextStamp()
+      for entry in entries { try insertRow(entry, stamp: stamp) }
     }
   }
 
-  private func insertRow(_ entry: NewEntry) throws {
+  private func insertRow(_ entry: NewEntry, stamp: String) throws {
     try database.execute(
       sql: """
-        INSERT INTO entry (id, activity_id, at, tz_offset, duration, note, quantity, tags, source)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO entry (id, activity_id, at, tz_offset, duration, note, quantity, tags, source, stamps)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
       arguments: [
         entry.id, entry.activityID, entry.time.instant, entry.time.offsetMinutes, entry.duration,
-        entry.note, entry.quantity, entry.tags.joined(separator: " "), entry.source,
+        entry.note, entry.quantity, entry.tags.joined(separator: " "), entry.source, stamp,
       ])
+    try markPending(.entry, id: entry.id)
   }
 
   /// The entry with exactly this id, deleted or not.
   public func entry(id: String) throws -> Entry? {
     try read {
       try database.cachedStatement(
-        sql: "SELECT \(LogStore.entryColumns) FROM entry e JOIN activity a ON a.id = e.activity_id WHERE e.id = ?"
+        sql: "SELECT \(LogStore.entryColumns) FROM entry e LEFT JOIN activity a ON a.id = e.activity_id WHERE e.id = ?"
       ).first([id], LogStore.decodeEntry)
     }
   }
@@ -69,7 +71,7 @@ extension LogStore {
       arguments.append(activityID)
     }
     let base = """
-      SELECT \(LogStore.entryColumns) FROM entry e JOIN activity a ON a.id = e.activity_id
+      SELECT \(LogStore.entryColumns) FROM entry e LEFT JOIN activity a ON a.id = e.activity_id
       WHERE \(conditions.joined(separator: " AND "))
       """
     try read {
@@ -106,6 +108,14 @@ extension LogStore {
           entry.activityID, entry.time.instant, entry.time.offsetMinutes, entry.duration, entry.note,
           entry.quantity, entry.tags.joined(separator: " "), id,
         ])
+      var fields: [String] = []
+      if changes.activityID != nil { fields.append("activity") }
+      if changes.time != nil { fields.append("at") }
+      if changes.duration != nil { fields.append("duration") }
+      if changes.note != nil { fields.append("note") }
+      if changes.quantity != nil { fields.append("quantity") }
+      if changes.tags != nil { fields.append("tags") }
+      try restamp(.entry, id: id, fields: fields, with: try nextStamp())
     }
     guard let stored = try entry(id: id) else { throw noSuchEntry(id) }
     return stored
@@ -122,6 +132,7 @@ extension LogStore {
         try database.execute(
           sql: "UPDATE entry SET deleted = ? WHERE id = ? AND deleted != ?", arguments: [deleted, id, deleted])
         let changed = database.changes > 0
+        if changed { try restamp(.entry, id: id, fields: ["deleted"], with: try nextStamp()) }
         guard let entry = try entry(id: id) else { throw noSuchEntry(id) }
         result.append((entry, changed))
       }
@@ -141,8 +152,9 @@ extension LogStore {
   static func decodeEntry(_ row: Row) throws -> Entry {
     let tagsText: String = row[10]
     return Entry(
-      id: row[0], activityID: row[1], activityName: row[2],
-      kind: ActivityKind(rawValue: row[3]) ?? .other, unit: row[4],
+      // An entry can arrive by sync before its activity does; it still shows.
+      id: row[0], activityID: row[1], activityName: row[2] as String? ?? "(unknown activity)",
+      kind: ActivityKind(rawValue: row[3] as String? ?? "") ?? .other, unit: row[4],
       time: LoggedTime(instant: row[5], offsetMinutes: row[6]), duration: row[7], note: row[8],
       quantity: row[9], tags: tagsText.isEmpty ? [] : tagsText.split(separator: " ").map(String.init),
       source: row[11], deleted: row[12])

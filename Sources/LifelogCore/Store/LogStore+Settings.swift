@@ -26,8 +26,12 @@ extension LogStore {
     let value = try setting.validated(text)
     try write {
       try database.execute(
-        sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        arguments: [setting.rawValue, value])
+        sql: """
+          INSERT INTO setting (key, value, stamps) VALUES (?, ?, ?)
+          ON CONFLICT (key) DO UPDATE SET value = excluded.value, stamps = excluded.stamps
+          """,
+        arguments: [setting.rawValue, value, try nextStamp()])
+      try markPending(.setting, id: setting.rawValue)
     }
     return value
   }

@@ -11,6 +11,9 @@ public final class LogStore {
   public let database: Database
   /// The path the store was opened from.
   public let path: String
+  /// The wall clock stamps are taken from, in milliseconds (tests skew it to play other machines).
+  public var wallClockMilliseconds: @Sendable () -> Int64 = LogStore.systemMilliseconds
+  var cachedDeviceID: String?
 
   /// Opens (creating when missing) the log at `path`; `:memory:` gives a private in-memory log.
   ///

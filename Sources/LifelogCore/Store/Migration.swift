@@ -10,7 +10,8 @@ struct Migration: Sendable {
 
   /// Every migration, oldest first.
   static let all: [Migration] = [
-    Migration(identifier: "v1-initial", apply: createInitialSchema)
+    Migration(identifier: "v1-initial", apply: createInitialSchema),
+    Migration(identifier: "v2-sync", apply: SyncMigration.apply),
   ]
 
   private static func createInitialSchema(_ database: Database) throws {

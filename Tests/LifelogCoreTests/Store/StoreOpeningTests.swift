@@ -32,13 +32,23 @@ import Testing
       let old = try LogStore(path: path, schemaVersion: version)
       #expect(try old.appliedMigrations() == Array(LogStore.knownMigrations.prefix(version)))
       if version >= 1 {
-        try old.add(NewEntry(activityID: ActivityName.derivedID(for: "lunch"), time: LoggedTime(instant: 1_000, offsetMinutes: 60), note: "kept"))
+        // Written with the SQL of schema v1, as the lifelog of that version would have.
+        try old.database.execute(
+          sql: "INSERT INTO entry (id, activity_id, at, tz_offset, note) VALUES (?, ?, ?, ?, ?)",
+          arguments: [UUIDText.random(), ActivityName.derivedID(for: "lunch"), 1_000, 60, "kept"])
+        try old.database.execute(sql: "UPDATE activity SET name = 'gym', name_key = 'gym' WHERE name = 'workout'")
       }
     }
     let store = try LogStore(path: path)
     #expect(try store.appliedMigrations() == LogStore.knownMigrations)
     if version >= 1 {
       #expect(try store.entries(EntryQuery()).map(\.note) == ["kept"])
+    }
+    if version >= 1, version < 2 {
+      // Rows from before sync are queued to be sent; untouched default activities are not.
+      let pending = try store.database.cachedStatement(sql: "SELECT entity FROM sync_pending ORDER BY entity")
+        .map { $0[0] as String }
+      #expect(pending == ["activity", "entry"])
     }
     // Opening again applies nothing twice.
     #expect(try LogStore(path: path).appliedMigrations() == LogStore.knownMigrations)

@@ -1,0 +1,64 @@
+@preconcurrency import Glibc
+import LifelogSQLite
+
+/// Change capture (DESIGN §3): every local write stamps the fields it changes and queues the row
+/// to be sent, in the same transaction as the write itself.
+extension LogStore {
+  /// Milliseconds since 1970 from the system clock.
+  public static func systemMilliseconds() -> Int64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_REALTIME, &spec)
+    return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+  }
+
+  /// This device's id (random, made when sync tables were created).
+  public func deviceID() throws -> String {
+    if let cachedDeviceID { return cachedDeviceID }
+    let id: String = try database.cachedStatement(sql: "SELECT id FROM sync_device").first { $0[0] } ?? ""
+    cachedDeviceID = id
+    return id
+  }
+
+  /// The clock as last persisted.
+  public func clock() throws -> HybridClock {
+    try database.cachedStatement(sql: "SELECT clock_ms, clock_counter FROM sync_device").first {
+      HybridClock(milliseconds: $0[0], counter: $0[1])
+    } ?? HybridClock()
+  }
+
+  /// Persists the clock; call inside the write transaction that used it.
+  public func saveClock(_ clock: HybridClock) throws {
+    try database.execute(
+      sql: "UPDATE sync_device SET clock_ms = ?, clock_counter = ?", arguments: [clock.milliseconds, clock.counter])
+  }
+
+  /// A new stamp for a local write, advancing and persisting the clock. Call inside a write
+  /// transaction, so the clock and the write commit together.
+  public func nextStamp() throws -> String {
+    var clock = try clock()
+    let reading = clock.tick(wall: wallClockMilliseconds())
+    try saveClock(clock)
+    return Stamp.make(milliseconds: reading.milliseconds, counter: reading.counter, device: try deviceID())
+  }
+
+  /// Queues a row to be sent on the next sync; a row queued twice is sent once.
+  public func markPending(_ entity: SyncedEntity, id: String) throws {
+    try database.execute(
+      sql: "INSERT OR IGNORE INTO sync_pending (entity, id) VALUES (?, ?)", arguments: [entity.rawValue, id])
+  }
+
+  /// Stamps the named fields of a row with `stamp` and queues the row.
+  func restamp(_ entity: SyncedEntity, id: String, fields: [String], with stamp: String) throws {
+    guard !fields.isEmpty else { return }
+    let current: String =
+      try database.cachedStatement(sql: "SELECT stamps FROM \(entity.table) WHERE \(entity.idColumn) = ?")
+      .first([id]) { $0[0] } ?? ""
+    var stamps = FieldStamps(decoding: current, count: entity.fields.count)
+    for field in fields {
+      if let index = entity.index(of: field) { stamps[index] = stamp }
+    }
+    try database.execute(
+      sql: "UPDATE \(entity.table) SET stamps = ? WHERE \(entity.idColumn) = ?", arguments: [stamps.encoded, id])
+    try markPending(entity, id: id)
+  }
+}
