@@ -13,7 +13,8 @@ let package = Package(
     // Libraries (all logic lives here)
     .target(name: "LifelogSQLite", dependencies: ["CSQLite"]),
     .target(name: "LifelogCore", dependencies: ["LifelogSQLite"]),
-    .target(name: "LifelogCLI", dependencies: ["LifelogCore"]),
+    .target(name: "LifelogSync", dependencies: ["LifelogCore"]),
+    .target(name: "LifelogCLI", dependencies: ["LifelogSync"]),
 
     // Executables (thin)
     .executableTarget(name: "lifelog", dependencies: ["LifelogCLI"]),
@@ -23,6 +24,7 @@ let package = Package(
     .target(name: "LifelogTestSupport", dependencies: ["LifelogCLI"]),
     .testTarget(name: "LifelogSQLiteTests", dependencies: ["LifelogSQLite", "LifelogTestSupport"]),
     .testTarget(name: "LifelogCoreTests", dependencies: ["LifelogCore", "LifelogTestSupport"]),
+    .testTarget(name: "LifelogSyncTests", dependencies: ["LifelogSync", "LifelogTestSupport"]),
     .testTarget(name: "LifelogCLITests", dependencies: ["LifelogCLI", "LifelogTestSupport"]),
     .testTarget(
       name: "LifelogEndToEndTests", dependencies: ["LifelogTestSupport", "lifelog"]),

@@ -1,13 +1,14 @@
 @preconcurrency import Glibc
 import LifelogCore
 import LifelogSQLite
+import LifelogSync
 
 /// The `lifelog` command: finds the subcommand, parses its arguments, runs it, and turns any error
 /// into a message on standard error and a sysexits code (DESIGN §6). The only place that prints
 /// errors or decides exit codes.
 public enum LifelogCommand {
   /// The version printed by `--version` and recorded in remotes.
-  public static let version = "0.1.0"
+  public static let version = LifelogVersion.current
 
   static let configuration = CommandConfiguration(
     commandName: "lifelog",
@@ -16,7 +17,7 @@ public enum LifelogCommand {
     options: [OptionSpec(["--version"], help: "Show the version.")],
     subcommands: [
       Add.self, List.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self, Settings.self,
-      Help.self,
+      RemoteGroup.self, Sync.self, Status.self, Help.self,
     ],
     usesDatabase: true)
 
@@ -124,6 +125,13 @@ public enum LifelogCommand {
       case .newerSchema, .notADatabase, .cannotOpen: return (ExitCode.configuration, error.description)
       case .busy: return (ExitCode.temporaryFailure, error.description)
       case .sqlite: return (ExitCode.failure, error.description)
+      }
+    case let error as SyncError:
+      switch error {
+      case .syncRunning: return (ExitCode.temporaryFailure, error.description)
+      case .upgradeRequired: return (ExitCode.configuration, error.description)
+      case .noSuchRemote: return (ExitCode.dataError, error.description)
+      default: return (ExitCode.unavailable, error.description)
       }
     case let error as SQLiteError:
       return (error.isBusy ? ExitCode.temporaryFailure : ExitCode.failure, error.description)

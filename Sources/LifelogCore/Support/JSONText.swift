@@ -1,35 +1,37 @@
 /// Writes JSON by hand: fast enough to print 100,000 entries in a fraction of a second, and with a
 /// fixed key order so output is stable for scripts and tests.
-struct JSONObjectWriter {
+public struct JSONObjectWriter {
+  public init() {}
+
   private(set) var text = "{"
   private var first = true
 
-  mutating func add(_ key: String, _ value: String?) {
+  public mutating func add(_ key: String, _ value: String?) {
     addRaw(key, value.map(JSONText.quoted) ?? "null")
   }
 
-  mutating func add(_ key: String, _ value: Int?) { addRaw(key, value.map(String.init) ?? "null") }
+  public mutating func add(_ key: String, _ value: Int?) { addRaw(key, value.map(String.init) ?? "null") }
 
-  mutating func add(_ key: String, _ value: Double?) { addRaw(key, value.map(JSONText.number) ?? "null") }
+  public mutating func add(_ key: String, _ value: Double?) { addRaw(key, value.map(JSONText.number) ?? "null") }
 
-  mutating func add(_ key: String, _ value: Bool) { addRaw(key, value ? "true" : "false") }
+  public mutating func add(_ key: String, _ value: Bool) { addRaw(key, value ? "true" : "false") }
 
-  mutating func add(_ key: String, _ values: [String]) {
+  public mutating func add(_ key: String, _ values: [String]) {
     addRaw(key, "[" + values.map(JSONText.quoted).joined(separator: ",") + "]")
   }
 
-  mutating func addRaw(_ key: String, _ json: String) {
+  public mutating func addRaw(_ key: String, _ json: String) {
     if !first { text += "," }
     first = false
     text += JSONText.quoted(key) + ":" + json
   }
 
-  var result: String { text + "}" }
+  public var result: String { text + "}" }
 }
 
-enum JSONText {
+public enum JSONText {
   /// A JSON string literal, with the escapes RFC 8259 requires.
-  static func quoted(_ value: String) -> String {
+  public static func quoted(_ value: String) -> String {
     var result = "\""
     result.reserveCapacity(value.utf8.count + 2)
     for scalar in value.unicodeScalars {
@@ -49,7 +51,7 @@ enum JSONText {
   }
 
   /// A number: whole values without a fraction (`2`, not `2.0`).
-  static func number(_ value: Double) -> String {
+  public static func number(_ value: Double) -> String {
     if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
     return String(value)
   }

@@ -1,0 +1,74 @@
+import LifelogCore
+import LifelogSync
+
+extension LifelogCommand {
+  /// `lifelog sync`: exchange changes with the remotes; safe to run from cron every minute.
+  struct Sync: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "sync",
+      abstract: "Sync the log with its remotes.",
+      discussion: """
+        Pulls and merges what other machines wrote, then pushes local changes. Only one sync of a log
+        runs at a time: a second one exits at once with code 75. Never prompts.
+        """,
+      arguments: [ArgumentSpec("remote", "Sync only this remote.", .optional)],
+      options: [
+        OptionSpec(["--quiet"], help: "Print nothing when all went well (for cron)."),
+        OptionSpec(["--timeout"], value: "seconds", help: "Give up after this long (exit 69).", default: "60"),
+        OptionSpec(["--compact"], help: "Write a snapshot and delete this device's batches it covers."),
+      ],
+      examples: ["lifelog sync", "lifelog sync usb --quiet --timeout 30", "*/15 * * * * lifelog sync --quiet"])
+
+    let remoteName: String?
+    let quiet: Bool
+    let timeout: Int
+    let compact: Bool
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      remoteName = try arguments.checkedPositionals(for: Self.configuration)["remote"]?.first
+      quiet = arguments.flag("--quiet")
+      compact = arguments.flag("--compact")
+      let text = arguments.value("--timeout") ?? "60"
+      guard let seconds = Int(text), seconds > 0 else {
+        throw InputError("--timeout must be a whole number of seconds, 1 or more, not '\(text)'")
+      }
+      timeout = seconds
+    }
+
+    func run(in context: Context) throws {
+      let path = try context.databasePath
+      let lock = path == ":memory:" ? nil : try SyncLock(path: path + ".sync-lock")
+      defer { withExtendedLifetime(lock) {} }
+      let store = SyncStore(log: try context.store)
+      var remotes = try store.remotes()
+      if let remoteName {
+        remotes = remotes.filter { $0.name == remoteName }
+        if remotes.isEmpty {
+          throw InputError("No remote is named '\(remoteName)'; see 'lifelog remote list'")
+        }
+      }
+      guard !remotes.isEmpty else {
+        throw ConfigurationError("No remote to sync with; add one with 'lifelog remote add NAME FOLDER'")
+      }
+      let engine = SyncEngine(store: store)
+      for record in remotes {
+        let report = try engine.sync(
+          record, with: try RemoteLocation.make(record.url), options: .init(compact: compact, timeout: timeout))
+        for skipped in report.skipped {
+          context.errors.write("Warning: skipped \(skipped); it will be read again on the next sync\n")
+        }
+        if let skew = report.clockSkewMilliseconds {
+          context.errors.write(
+            "Warning: a change from '\(record.name)' is stamped \(skew / 60_000) minutes ahead of this machine's clock\n")
+        }
+        if !quiet {
+          var line = "Synced '\(record.name)': pulled \(report.pulled) batch\(report.pulled == 1 ? "" : "es"), "
+            + "pushed \(report.pushed)"
+          if let name = report.snapshotMerged { line += ", merged snapshot \(name)" }
+          if let name = report.snapshotWritten { line += ", wrote snapshot \(name)" }
+          context.output.write(line + "\n")
+        }
+      }
+    }
+  }
+}

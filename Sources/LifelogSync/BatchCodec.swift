@@ -1,0 +1,162 @@
+import LifelogCore
+
+/// Reads and writes batches and snapshots: JSON Lines, a header first, one line per row, and a
+/// trailer with the SHA-256 of everything before it (docs/sync-protocol.md).
+///
+/// The trailer makes a truncated or damaged file fail to decode as a whole, so it is skipped and
+/// fetched again later, never half-applied.
+public enum BatchCodec {
+  /// The format version written; a reader refuses anything newer.
+  public static let format = 1
+
+  /// What each field holds, per entity, in field order.
+  static let fieldTypes: [SyncedEntity: [FieldType]] = [
+    .entry: [.text, .time, .optionalInteger, .optionalText, .optionalReal, .tags, .optionalText, .flag],
+    .activity: [.text, .text, .optionalText, .optionalText, .flag, .flag],
+    .setting: [.text],
+  ]
+
+  enum FieldType { case text, optionalText, optionalInteger, optionalReal, flag, time, tags }
+
+  public static func encode(_ batch: Batch) -> [UInt8] {
+    var header = JSONObjectWriter()
+    header.add("lifelog", batch.kind.rawValue)
+    header.add("format", format)
+    header.add("device", batch.device)
+    header.add("seq", batch.seq)
+    header.addRaw("created", String(batch.created))
+    if batch.kind == .snapshot { header.addRaw("covers", batch.covers.json) }
+    var bytes = Array((header.result + "\n").utf8)
+    bytes.reserveCapacity(batch.changes.count * 320)
+    for change in batch.changes {
+      bytes.append(contentsOf: line(for: change).utf8)
+      bytes.append(0x0A)
+    }
+    var trailer = JSONObjectWriter()
+    trailer.add("end", true)
+    trailer.add("changes", batch.changes.count)
+    trailer.add("sha256", SHA256.hexDigest(bytes))
+    bytes.append(contentsOf: (trailer.result + "\n").utf8)
+    return bytes
+  }
+
+  /// One row as a JSON line: `{"entity":…,"id":…,"fields":{"note":["oatmeal","<stamp>"],…}}`.
+  static func line(for change: RowChange) -> String {
+    var fields = JSONObjectWriter()
+    for (index, name) in change.entity.fields.enumerated() {
+      fields.addRaw(name, "[" + json(change.values[index]) + "," + JSONText.quoted(change.stamps[index]) + "]")
+    }
+    var object = JSONObjectWriter()
+    object.add("entity", change.entity.rawValue)
+    object.add("id", change.id)
+    object.addRaw("fields", fields.result)
+    return object.result
+  }
+
+  static func json(_ value: FieldValue) -> String {
+    switch value {
+    case .null: "null"
+    case .text(let text): JSONText.quoted(text)
+    case .integer(let number): String(number)
+    case .real(let number): JSONText.number(number)
+    case .flag(let flag): flag ? "true" : "false"
+    case .time(let time): JSONText.quoted(time.iso8601)
+    case .tags(let tags): "[" + tags.map(JSONText.quoted).joined(separator: ",") + "]"
+    }
+  }
+
+  /// Decodes and verifies a batch or snapshot.
+  ///
+  /// - Throws: ``BatchError`` when the file is truncated, fails its checksum, is of a newer format,
+  ///   or holds a malformed row.
+  public static func decode(_ bytes: [UInt8]) throws(BatchError) -> Batch {
+    guard bytes.last == 0x0A else { throw .damaged("truncated: it does not end with a complete line") }
+    let body = bytes.dropLast()
+    guard let trailerStart = body.lastIndex(of: 0x0A).map({ $0 + 1 }) else {
+      throw .damaged("truncated: no trailer line")
+    }
+    let trailer = try parse(bytes[trailerStart..<body.endIndex], what: "trailer")
+    guard trailer["end"]?.bool == true, let digest = trailer["sha256"]?.string,
+      let count = trailer["changes"]?.integer
+    else { throw .damaged("truncated: no trailer line") }
+    guard SHA256.hexDigest(Array(bytes[..<trailerStart])) == digest else {
+      throw .damaged("its checksum does not match its contents")
+    }
+    var lines = bytes[..<trailerStart].split(separator: 0x0A)
+    guard !lines.isEmpty else { throw .damaged("no header line") }
+    var batch = try header(parse(lines.removeFirst(), what: "header"))
+    guard lines.count == count else { throw .damaged("the trailer counts \(count) rows but there are \(lines.count)") }
+    batch.changes.reserveCapacity(lines.count)
+    for line in lines { batch.changes.append(try change(parse(line, what: "row"))) }
+    return batch
+  }
+
+  private static func parse(_ line: ArraySlice<UInt8>, what: String) throws(BatchError) -> JSONValue {
+    do {
+      return try JSONValue.parse(line)
+    } catch {
+      throw .damaged("its \(what) is not valid JSON (\(error.message))")
+    }
+  }
+
+  private static func header(_ json: JSONValue) throws(BatchError) -> Batch {
+    guard let kindText = json["lifelog"]?.string, let kind = Batch.Kind(rawValue: kindText) else {
+      throw .damaged("it is not a lifelog batch")
+    }
+    guard let version = json["format"]?.integer else { throw .damaged("its header has no format") }
+    guard version <= format else { throw .newerFormat(Int(version)) }
+    guard let device = json["device"]?.string, let seq = json["seq"]?.integer, let created = json["created"]?.integer
+    else { throw .damaged("its header lacks device, seq or created") }
+    var covers = VersionVector()
+    if kind == .snapshot {
+      do { covers = try VersionVector(json: json["covers"]) } catch { throw .damaged("its header's covers: \(error.message)") }
+    }
+    return Batch(kind: kind, device: device, seq: Int(seq), created: created, covers: covers, changes: [])
+  }
+
+  private static func change(_ json: JSONValue) throws(BatchError) -> RowChange {
+    guard let entityText = json["entity"]?.string, let entity = SyncedEntity(rawValue: entityText),
+      let id = json["id"]?.string, !id.isEmpty, let fields = json["fields"], let types = fieldTypes[entity]
+    else { throw .damaged("a row lacks its entity, id or fields") }
+    var values: [FieldValue] = []
+    var stamps = FieldStamps(count: entity.fields.count)
+    for (index, name) in entity.fields.enumerated() {
+      guard case .array(let pair)? = fields[name], pair.count == 2, let stamp = pair[1].string,
+        stamp.isEmpty || Stamp.isValid(stamp), let value = value(pair[0], as: types[index])
+      else { throw .damaged("row \(id) has a missing or malformed '\(name)'") }
+      values.append(value)
+      stamps[index] = stamp
+    }
+    return RowChange(entity: entity, id: id, values: values, stamps: stamps)
+  }
+
+  private static func value(_ json: JSONValue, as type: FieldType) -> FieldValue? {
+    switch (type, json) {
+    case (.optionalText, .null), (.optionalInteger, .null), (.optionalReal, .null): return .null
+    case (.text, .string(let text)), (.optionalText, .string(let text)): return .text(text)
+    case (.optionalInteger, _): return json.integer.map(FieldValue.integer)
+    case (.optionalReal, .number(let number)): return .real(number)
+    case (.flag, .bool(let flag)): return .flag(flag)
+    case (.time, .string(let text)): return (try? ISO8601Time.parse(text)).map(FieldValue.time)
+    case (.tags, .array(let items)):
+      let tags = items.compactMap(\.string)
+      return tags.count == items.count ? .tags(tags) : nil
+    default: return nil
+    }
+  }
+}
+
+/// Why a batch or snapshot could not be read.
+public enum BatchError: Error, Equatable, CustomStringConvertible {
+  /// Truncated, corrupt or malformed; read again next time in case it was still being copied.
+  case damaged(String)
+  /// Written by a newer lifelog in a format this one cannot read.
+  case newerFormat(Int)
+
+  public var description: String {
+    switch self {
+    case .damaged(let reason): reason
+    case .newerFormat(let version): "it is in format \(version), newer than this lifelog reads; upgrade lifelog"
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import LifelogCore
+
+/// Where batches are exchanged (DESIGN §4): a folder today, an HTTP server next. The engine talks
+/// only to this interface, so a new kind of remote needs no engine change.
+///
+/// Every method may throw ``SyncError``; a remote never applies anything to the local log.
+public protocol Remote: AnyObject {
+  /// The remote as people know it: a path or a URL.
+  var location: String { get }
+
+  /// Reads the manifest. Throws ``SyncError/remoteUnavailable(_:reason:)`` when the remote is
+  /// missing, unmounted or emptied: a remote is created only by `lifelog remote add`.
+  func manifest() throws -> RemoteManifest
+
+  /// Stores one immutable batch under its name. Pushing the same bytes again is a no-op; different
+  /// bytes under an existing name throw ``SyncError/conflict(_:)``.
+  func push(device: String, seq: Int, bytes: [UInt8]) throws
+
+  /// Batches of other devices after `cursor` (`""` for the beginning), a page at a time, each
+  /// already verified; damaged ones are listed in ``PullPage/skipped`` and never passed over.
+  func pull(after cursor: String, excluding device: String, limit: Int) throws -> PullPage
+
+  /// Stores a snapshot under a new, unique name.
+  func putSnapshot(name: String, bytes: [UInt8]) throws
+
+  /// The newest snapshot, with the cursor of a reader who has merged it and had `cursor` before,
+  /// when it holds batches of devices other than `device` (the reader) that `cursor` has not
+  /// reached; nil otherwise.
+  func snapshot(beyond cursor: String, excluding device: String) throws -> PulledSnapshot?
+
+  /// How many batches of `device` the remote holds.
+  func batchCount(device: String) throws -> Int
+
+  /// Deletes `device`'s batches up to and including `seq` (covered by a snapshot).
+  func deleteBatches(device: String, through seq: Int) throws
+}
+
+/// What a remote's manifest says (`lifelog-remote.json` in a folder remote).
+public struct RemoteManifest: Equatable, Sendable {
+  public var remoteID: String
+  public var format: Int
+  /// The lowest lifelog version allowed to write here.
+  public var minimumVersion: String
+
+  public init(remoteID: String, format: Int = 1, minimumVersion: String) {
+    self.remoteID = remoteID
+    self.format = format
+    self.minimumVersion = minimumVersion
+  }
+}
+
+public struct PulledBatch: Sendable {
+  public var name: String
+  public var batch: Batch
+}
+
+public struct PulledSnapshot: Sendable {
+  public var name: String
+  public var snapshot: Batch
+  public var cursor: String
+}
+
+/// One page of a pull.
+public struct PullPage: Sendable {
+  public var batches: [PulledBatch]
+  /// The cursor after these batches.
+  public var cursor: String
+  /// Whether another page is waiting.
+  public var more: Bool
+  /// Batches that could not be read, with why; they stay below the cursor and are read again.
+  public var skipped: [String]
+}

@@ -1,0 +1,158 @@
+import LifelogCore
+
+/// One sync with one remote (DESIGN §4): pull and merge, then batch and push local changes, then
+/// compact when asked or when this device has left too many batches behind.
+///
+/// Every step is safe to interrupt: each pulled page is merged in one transaction together with
+/// its cursor, each batch is stored locally before it is sent and sent again under the same name
+/// until the remote has acknowledged it.
+public final class SyncEngine {
+  public let store: SyncStore
+  /// Milliseconds since 1970 (tests skew it).
+  public var wallClock: @Sendable () -> Int64 = LogStore.systemMilliseconds
+
+  /// Batches read per page; each page is one local transaction.
+  public static let pageSize = 20
+  /// Past this many batches of its own on a remote, a device writes a snapshot and deletes them.
+  public static let compactionThreshold = 500
+  /// A received stamp this far ahead of the local clock is reported as clock skew.
+  public static let skewWarningMilliseconds: Int64 = 5 * 60 * 1000
+
+  public init(store: SyncStore) { self.store = store }
+
+  public struct Options: Sendable {
+    public var compact = false
+    /// Seconds the whole sync may take; nil for no limit.
+    public var timeout: Int?
+    public init(compact: Bool = false, timeout: Int? = nil) {
+      self.compact = compact
+      self.timeout = timeout
+    }
+  }
+
+  public struct Report: Sendable {
+    public var remote: String
+    public var pulled = 0
+    public var pushed = 0
+    public var snapshotMerged: String?
+    public var snapshotWritten: String?
+    public var skipped: [String] = []
+    /// How far ahead of this machine the newest received stamp was (ms), when notably so.
+    public var clockSkewMilliseconds: Int64?
+  }
+
+  /// Syncs with one configured remote.
+  public func sync(_ record: RemoteRecord, with remote: any Remote, options: Options = Options()) throws -> Report {
+    let deadline = Deadline(seconds: options.timeout, now: wallClock)
+    var report = Report(remote: record.name)
+    do {
+      try run(record, remote: remote, options: options, deadline: deadline, report: &report)
+      try store.recordOutcome(
+        remote: record.name, at: wallClock(), outcome: "ok", skipped: report.skipped,
+        clockSkewMilliseconds: report.clockSkewMilliseconds ?? 0)
+      return report
+    } catch {
+      try? store.recordOutcome(
+        remote: record.name, at: wallClock(), outcome: "failed: \(error)", skipped: report.skipped,
+        clockSkewMilliseconds: report.clockSkewMilliseconds)
+      throw error
+    }
+  }
+
+  private func run(
+    _ record: RemoteRecord, remote: any Remote, options: Options, deadline: Deadline, report: inout Report
+  ) throws {
+    let device = try store.deviceID
+    try deadline.check()
+    let manifest = try remote.manifest()
+    guard manifest.remoteID == record.remoteID else {
+      throw SyncError.differentRemote(remote.location, expected: record.remoteID, found: manifest.remoteID)
+    }
+    guard Version.compare(LifelogVersion.current, manifest.minimumVersion) >= 0 else {
+      throw SyncError.upgradeRequired(remote.location, minimumVersion: manifest.minimumVersion)
+    }
+    var cursor = record.cursor
+    var newest = Stamp.never
+
+    // A snapshot first, when it holds batches the cursor has not reached (a new machine, or one
+    // that was away while the batches it missed were compacted).
+    try deadline.check()
+    if let snapshot = try remote.snapshot(beyond: cursor, excluding: device), snapshot.name != record.snapshot {
+      newest = max(newest, try store.apply([snapshot.snapshot], remote: record.name, cursor: snapshot.cursor))
+      try store.setSnapshot(snapshot.name, remote: record.name)
+      cursor = snapshot.cursor
+      report.snapshotMerged = snapshot.name
+    }
+
+    while true {
+      try deadline.check()
+      let page = try remote.pull(after: cursor, excluding: device, limit: SyncEngine.pageSize)
+      report.skipped += page.skipped
+      if !page.batches.isEmpty || page.cursor != cursor {
+        newest = max(newest, try store.apply(page.batches.map(\.batch), remote: record.name, cursor: page.cursor))
+        report.pulled += page.batches.count
+      }
+      cursor = page.cursor
+      if !page.more { break }
+    }
+    if let ms = Stamp.milliseconds(newest), ms - wallClock() > SyncEngine.skewWarningMilliseconds {
+      report.clockSkewMilliseconds = ms - wallClock()
+    }
+
+    try store.makeBatches(now: wallClock())
+    var pushed = record.pushedSeq
+    while true {
+      let batches = try store.outbox(after: pushed)
+      if batches.isEmpty { break }
+      for (seq, bytes) in batches {
+        try deadline.check()
+        try remote.push(device: device, seq: seq, bytes: bytes)
+        try store.setPushed(seq, remote: record.name)
+        pushed = seq
+        report.pushed += 1
+      }
+    }
+
+    try deadline.check()
+    let ownBatches = try remote.batchCount(device: device)
+    if options.compact || ownBatches > SyncEngine.compactionThreshold {
+      let snapshot = try store.snapshot(now: wallClock())
+      let name = FileRemote.padded(Int(snapshot.created)) + "-" + device
+      try remote.putSnapshot(name: name, bytes: BatchCodec.encode(snapshot))
+      try store.setSnapshot(name, remote: record.name)
+      try remote.deleteBatches(device: device, through: min(snapshot.covers[device], pushed))
+      report.snapshotWritten = name
+    }
+  }
+}
+
+/// The end of `--timeout`.
+struct Deadline {
+  let end: Int64?
+  let seconds: Int?
+  let now: @Sendable () -> Int64
+
+  init(seconds: Int?, now: @escaping @Sendable () -> Int64) {
+    self.seconds = seconds
+    self.now = now
+    end = seconds.map { now() + Int64($0) * 1000 }
+  }
+
+  func check() throws(SyncError) {
+    if let end, let seconds, now() > end { throw .timedOut(seconds: seconds) }
+  }
+}
+
+/// Dotted version numbers, compared part by part.
+enum Version {
+  static func compare(_ a: String, _ b: String) -> Int {
+    let left = a.split(separator: ".").map { Int($0) ?? 0 }
+    let right = b.split(separator: ".").map { Int($0) ?? 0 }
+    for index in 0..<max(left.count, right.count) {
+      let x = index < left.count ? left[index] : 0
+      let y = index < right.count ? right[index] : 0
+      if x != y { return x < y ? -1 : 1 }
+    }
+    return 0
+  }
+}

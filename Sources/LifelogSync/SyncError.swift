@@ -1,0 +1,39 @@
+/// Why a sync, or setting up a remote, failed.
+public enum SyncError: Error, Equatable, CustomStringConvertible {
+  /// The remote is missing, unmounted, emptied or unreadable (exit 69).
+  case remoteUnavailable(String, reason: String)
+  /// The remote at this address is not the one this log joined (exit 69).
+  case differentRemote(String, expected: String, found: String)
+  /// The remote needs a newer lifelog to write to it (exit 78).
+  case upgradeRequired(String, minimumVersion: String)
+  /// A different batch already has this name on the remote (exit 69).
+  case conflict(String)
+  /// Another sync of this log is running (exit 75).
+  case syncRunning(String)
+  /// `--timeout` ran out while talking to the remote (exit 69).
+  case timedOut(seconds: Int)
+  /// No remote of that name, or none at all (exit 64/65 in the CLI).
+  case noSuchRemote(String)
+
+  public var description: String {
+    switch self {
+    case .remoteUnavailable(let location, let reason):
+      "The remote '\(location)' is unavailable: \(reason); check that it is mounted and reachable. "
+        + "Nothing was changed"
+    case .differentRemote(let location, let expected, let found):
+      "'\(location)' now holds a different remote (id \(found), expected \(expected)); if that is intended, "
+        + "'lifelog remote remove' and 'lifelog remote add' it again"
+    case .upgradeRequired(let location, let version):
+      "The remote '\(location)' needs lifelog \(version) or newer to write to it; upgrade lifelog"
+    case .conflict(let detail):
+      "\(detail); was this log copied from another machine? Nothing was overwritten"
+    case .syncRunning(let lockPath):
+      "another sync is running (lock '\(lockPath)'); try again when it has finished"
+    case .timedOut(let seconds):
+      "The sync did not finish within \(seconds) s (--timeout); the remote is slow or unreachable, "
+        + "and what was done so far is kept"
+    case .noSuchRemote(let message):
+      message
+    }
+  }
+}

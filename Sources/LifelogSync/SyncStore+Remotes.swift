@@ -1,0 +1,85 @@
+import LifelogCore
+
+/// What this log remembers about one remote.
+public struct RemoteRecord: Equatable, Sendable {
+  public var name: String
+  public var url: String
+  /// The id in the remote's manifest, checked on every sync so a different remote is refused.
+  public var remoteID: String
+  /// Where pulling resumes; opaque to the engine.
+  public var cursor: String
+  /// The newest of this device's batches the remote has acknowledged.
+  public var pushedSeq: Int
+  /// The newest snapshot merged from this remote.
+  public var snapshot: String
+  public var lastSyncAt: Int64?
+  public var lastOutcome: String?
+  /// Batches skipped in the last sync, one description per line.
+  public var skipped: [String]
+  /// How far ahead of this machine's clock the newest stamp received was, in milliseconds.
+  public var clockSkewMilliseconds: Int64
+}
+
+extension SyncStore {
+  public func remotes() throws -> [RemoteRecord] {
+    try database.cachedStatement(
+      sql: """
+        SELECT name, url, remote_id, cursor, pushed_seq, snapshot, last_sync_at, last_outcome, skipped,
+          clock_skew_ms FROM sync_remote ORDER BY name
+        """
+    ).map { row in
+      let skipped: String = row[8]
+      return RemoteRecord(
+        name: row[0], url: row[1], remoteID: row[2], cursor: row[3], pushedSeq: row[4], snapshot: row[5],
+        lastSyncAt: row[6], lastOutcome: row[7],
+        skipped: skipped.isEmpty ? [] : skipped.split(separator: "\n").map(String.init), clockSkewMilliseconds: row[9])
+    }
+  }
+
+  public func remote(named name: String) throws -> RemoteRecord? {
+    try remotes().first { $0.name == name }
+  }
+
+  public func addRemote(name: String, url: String, remoteID: String) throws {
+    try log.inTransaction {
+      if try remote(named: name) != nil {
+        throw InputError("A remote named '\(name)' already exists; remove it first or pick another name")
+      }
+      try database.execute(
+        sql: "INSERT INTO sync_remote (name, url, remote_id) VALUES (?, ?, ?)", arguments: [name, url, remoteID])
+    }
+  }
+
+  public func removeRemote(named name: String) throws {
+    try log.inTransaction {
+      guard try remote(named: name) != nil else { throw InputError("No remote is named '\(name)'; see 'lifelog remote list'") }
+      try database.execute(sql: "DELETE FROM sync_remote WHERE name = ?", arguments: [name])
+    }
+  }
+
+  func setPushed(_ seq: Int, remote: String) throws {
+    try log.inTransaction {
+      try database.execute(sql: "UPDATE sync_remote SET pushed_seq = max(pushed_seq, ?) WHERE name = ?", arguments: [seq, remote])
+    }
+  }
+
+  func setSnapshot(_ snapshot: String, remote: String) throws {
+    try log.inTransaction {
+      try database.execute(sql: "UPDATE sync_remote SET snapshot = ? WHERE name = ?", arguments: [snapshot, remote])
+    }
+  }
+
+  /// Records how a sync with `remote` ended.
+  func recordOutcome(
+    remote: String, at time: Int64, outcome: String, skipped: [String], clockSkewMilliseconds: Int64?
+  ) throws {
+    try log.inTransaction {
+      try database.execute(
+        sql: """
+          UPDATE sync_remote SET last_sync_at = ?, last_outcome = ?, skipped = ?,
+            clock_skew_ms = coalesce(?, clock_skew_ms) WHERE name = ?
+          """,
+        arguments: [time, outcome, skipped.joined(separator: "\n"), clockSkewMilliseconds, remote])
+    }
+  }
+}

@@ -1,0 +1,151 @@
+import LifelogCore
+import LifelogSQLite
+
+/// The sync engine's view of the local log: pending rows into outbox batches, remote batches
+/// merged in, the version vector, and what is remembered about each remote.
+public final class SyncStore {
+  public let log: LogStore
+  var database: Database { log.database }
+
+  /// The most rows one batch carries; a larger backlog becomes several batches.
+  public static let rowsPerBatch = 5_000
+
+  public init(log: LogStore) { self.log = log }
+
+  public var deviceID: String { get throws { try log.deviceID() } }
+
+  /// This device's name.
+  public func deviceName() throws -> String {
+    try database.cachedStatement(sql: "SELECT name FROM sync_device").first { $0[0] } ?? ""
+  }
+
+  // MARK: - Outgoing
+
+  /// The number of rows changed locally and not yet in a batch.
+  public func pendingCount() throws -> Int {
+    try database.cachedStatement(sql: "SELECT count(*) FROM sync_pending").first { $0[0] } ?? 0
+  }
+
+  /// Turns pending rows into outbox batches, each in its own short transaction together with the
+  /// removal of its rows from the queue, so a crash leaves every row either pending or batched.
+  ///
+  /// - Returns: how many batches were made.
+  @discardableResult
+  public func makeBatches(now: Int64) throws -> Int {
+    var made = 0
+    while try log.inTransaction({ try makeOneBatch(now: now) }) { made += 1 }
+    return made
+  }
+
+  private func makeOneBatch(now: Int64) throws -> Bool {
+    var changes: [RowChange] = []
+    // Activities before settings before entries, so an entry's activity arrives first.
+    for entity in [SyncedEntity.activity, .setting, .entry] where changes.count < SyncStore.rowsPerBatch {
+      let sql = """
+        SELECT \(RowCodec.columns(entity, prefix: "t.")) FROM sync_pending p
+        JOIN \(entity.table) t ON t.\(entity.idColumn) = p.id WHERE p.entity = ? ORDER BY p.id LIMIT ?
+        """
+      changes += try database.cachedStatement(sql: sql).map([entity.rawValue, SyncStore.rowsPerBatch - changes.count]) {
+        RowCodec.decode(entity, $0)
+      }
+    }
+    guard !changes.isEmpty else {
+      try database.execute(sql: "DELETE FROM sync_pending", arguments: [])  // rows that no longer exist
+      return false
+    }
+    let device = try deviceID
+    let seq = (try database.cachedStatement(sql: "SELECT last_seq FROM sync_device").first { $0[0] as Int } ?? 0) + 1
+    let batch = Batch(device: device, seq: seq, created: now, changes: changes)
+    try database.execute(sql: "INSERT INTO sync_outbox (seq, body) VALUES (?, ?)", arguments: [seq, BatchCodec.encode(batch)])
+    try database.execute(sql: "UPDATE sync_device SET last_seq = ?", arguments: [seq])
+    try setApplied(device: device, seq: seq)
+    let delete = try database.cachedStatement(sql: "DELETE FROM sync_pending WHERE entity = ? AND id = ?")
+    for change in changes { try delete.execute([change.entity.rawValue, change.id]) }
+    return true
+  }
+
+  /// Outbox batches after `seq`, oldest first, at most `limit` of them.
+  public func outbox(after seq: Int, limit: Int = 50) throws -> [(seq: Int, bytes: [UInt8])] {
+    try database.cachedStatement(sql: "SELECT seq, body FROM sync_outbox WHERE seq > ? ORDER BY seq LIMIT ?")
+      .map([seq, limit]) { ($0[0], $0[1]) }
+  }
+
+  /// The newest batch seq this device has made.
+  public func lastSeq() throws -> Int {
+    try database.cachedStatement(sql: "SELECT last_seq FROM sync_device").first { $0[0] } ?? 0
+  }
+
+  // MARK: - Incoming
+
+  /// The batches merged into this log, per device.
+  public func appliedVector() throws -> VersionVector {
+    var seqs: [String: Int] = [:]
+    try database.cachedStatement(sql: "SELECT device, seq FROM sync_applied").forEachRow { seqs[$0[0]] = $0[1] }
+    return VersionVector(seqs)
+  }
+
+  func setApplied(device: String, seq: Int) throws {
+    try database.execute(
+      sql: """
+        INSERT INTO sync_applied (device, seq) VALUES (?, ?)
+        ON CONFLICT (device) DO UPDATE SET seq = max(seq, excluded.seq)
+        """,
+      arguments: [device, seq])
+  }
+
+  /// Merges the rows of one batch or snapshot, field by field, without queueing anything to be
+  /// sent back. Call inside a transaction.
+  ///
+  /// - Returns: the newest stamp seen, so the caller can advance the clock past it.
+  func merge(_ batch: Batch) throws -> String {
+    var newest = Stamp.never
+    for change in batch.changes {
+      let existing = try RowCodec.read(change.entity, id: change.id, in: database)
+      if let merged = RowCodec.merge(change, into: existing) { try RowCodec.write(merged, in: database) }
+      newest = max(newest, change.stamps.newest)
+    }
+    return newest
+  }
+
+  /// Applies pulled batches and records the new cursor, all in one transaction.
+  ///
+  /// - Returns: the newest stamp in the batches.
+  public func apply(_ batches: [Batch], remote: String, cursor: String) throws -> String {
+    try log.inTransaction {
+      var newest = Stamp.never
+      for batch in batches {
+        newest = max(newest, try merge(batch))
+        if batch.kind == .batch {
+          try setApplied(device: batch.device, seq: batch.seq)
+        } else {
+          for (device, seq) in batch.covers.seqs { try setApplied(device: device, seq: seq) }
+        }
+      }
+      try observe(newest)
+      try database.execute(sql: "UPDATE sync_remote SET cursor = ? WHERE name = ?", arguments: [cursor, remote])
+      return newest
+    }
+  }
+
+  /// Moves the hybrid logical clock past a stamp received from another machine.
+  func observe(_ stamp: String) throws {
+    guard stamp != Stamp.never else { return }
+    var clock = try log.clock()
+    clock.observe(stamp)
+    try log.saveClock(clock)
+  }
+
+  // MARK: - Snapshots
+
+  /// The whole merged log as a snapshot, covering every batch merged or made here.
+  public func snapshot(now: Int64) throws -> Batch {
+    try log.inTransaction {
+      var changes: [RowChange] = []
+      for entity in [SyncedEntity.activity, .setting, .entry] {
+        changes += try database.cachedStatement(sql: "SELECT \(RowCodec.columns(entity)) FROM \(entity.table)")
+          .map { RowCodec.decode(entity, $0) }
+      }
+      return Batch(kind: .snapshot, device: try deviceID, seq: 0, created: now, covers: try appliedVector(), changes: changes)
+    }
+  }
+}
