@@ -31,7 +31,8 @@ public enum Stamp {
 
   /// The 12 hex digits of a device id that go into its stamps.
   public static func devicePart(_ device: String) -> String {
-    String(device.lowercased().filter(\.isHexDigit).prefix(12))
+    let digits = String(device.lowercased().filter(\.isHexDigit).prefix(12))
+    return digits + String(repeating: "0", count: 12 - digits.count)  // fixed width, whatever the id
   }
 
   static func hex(_ value: UInt64, width: Int) -> String {
