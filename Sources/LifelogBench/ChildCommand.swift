@@ -1,0 +1,111 @@
+@preconcurrency import Glibc
+
+/// A command line prepared once and run many times with `posix_spawn`.
+///
+/// The C strings and file actions are built in `init`, so the timed part of ``timedRun()`` is only
+/// `posix_spawn` and `waitpid`: what a shell pays to start the program and wait for it.
+final class ChildCommand {
+  /// The program and its arguments, for messages.
+  let commandLine: String
+  private let path: String
+  private let argv: [UnsafeMutablePointer<CChar>?]
+  private let envp: [UnsafeMutablePointer<CChar>?]
+  /// stdin from /dev/null, stdout to /dev/null, stderr inherited.
+  private let discardingActions: UnsafeMutablePointer<posix_spawn_file_actions_t>
+
+  init(executable: String, arguments: [String], environment: [String: String]) {
+    path = executable
+    commandLine = ([executable] + arguments).joined(separator: " ")
+    argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    discardingActions = .allocate(capacity: 1)
+    posix_spawn_file_actions_init(discardingActions)
+    posix_spawn_file_actions_addopen(discardingActions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(discardingActions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+  }
+
+  deinit {
+    for pointer in argv + envp { free(pointer) }
+    posix_spawn_file_actions_destroy(discardingActions)
+    discardingActions.deallocate()
+  }
+
+  /// Runs the command once with its output discarded.
+  ///
+  /// - Returns: the wall time from just before `posix_spawn` to just after `waitpid`, in seconds.
+  /// - Throws: ``BenchmarkError`` when the command cannot start or exits unsuccessfully.
+  func timedRun() throws -> Double {
+    let start = MonotonicClock.nanoseconds()
+    let pid = try spawn(actions: discardingActions)
+    try wait(for: pid)
+    return Double(MonotonicClock.nanoseconds() - start) / 1e9
+  }
+
+  /// Runs the command once and returns all it wrote to stdout.
+  func capturedOutput() throws -> [UInt8] {
+    var ends: [Int32] = [-1, -1]
+    // Both ends close on exec: the child sees only the copy dup2 puts on its stdout.
+    guard pipe(&ends) == 0, fcntl(ends[0], F_SETFD, FD_CLOEXEC) == 0,
+      fcntl(ends[1], F_SETFD, FD_CLOEXEC) == 0
+    else {
+      throw BenchmarkError("cannot make a pipe: \(String(cString: strerror(errno)))")
+    }
+    let (readEnd, writeEnd) = (ends[0], ends[1])
+    defer { close(readEnd) }
+    let actions = UnsafeMutablePointer<posix_spawn_file_actions_t>.allocate(capacity: 1)
+    posix_spawn_file_actions_init(actions)
+    defer {
+      posix_spawn_file_actions_destroy(actions)
+      actions.deallocate()
+    }
+    posix_spawn_file_actions_addopen(actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_adddup2(actions, writeEnd, STDOUT_FILENO)
+    let pid: pid_t
+    do {
+      pid = try spawn(actions: actions)
+      close(writeEnd)
+    } catch {
+      close(writeEnd)
+      throw error
+    }
+    var output: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+      if count > 0 {
+        output.append(contentsOf: buffer[0..<count])
+      } else if count == 0 || errno != EINTR {
+        break
+      }
+    }
+    try wait(for: pid)
+    return output
+  }
+
+  private func spawn(actions: UnsafeMutablePointer<posix_spawn_file_actions_t>) throws -> pid_t {
+    var pid: pid_t = 0
+    let code = posix_spawn(&pid, path, actions, nil, argv, envp)
+    guard code == 0 else {
+      throw BenchmarkError("cannot start '\(commandLine)': \(String(cString: strerror(code)))")
+    }
+    return pid
+  }
+
+  private func wait(for pid: pid_t) throws {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 {
+      guard errno == EINTR else {
+        throw BenchmarkError("waitpid failed: \(String(cString: strerror(errno)))")
+      }
+    }
+    // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift does not import.
+    let signal = status & 0x7f
+    let exitCode = (status >> 8) & 0xff
+    if signal != 0 {
+      throw BenchmarkError("'\(commandLine)' was killed by signal \(signal)")
+    }
+    if exitCode != 0 {
+      throw BenchmarkError("'\(commandLine)' exited with status \(exitCode)")
+    }
+  }
+}
