@@ -23,7 +23,8 @@ public final class SyncStore {
 
   /// The number of rows changed locally and not yet in a batch.
   public func pendingCount() throws -> Int {
-    try database.cachedStatement(sql: "SELECT count(*) FROM sync_pending").first { $0[0] } ?? 0
+    try database.cachedStatement(sql: "SELECT count(*) FROM (SELECT DISTINCT entity, id FROM sync_pending)")
+      .first { $0[0] } ?? 0
   }
 
   /// Turns pending rows into outbox batches, each in its own short transaction together with the
@@ -38,29 +39,27 @@ public final class SyncStore {
   }
 
   private func makeOneBatch(now: Int64) throws -> Bool {
-    var changes: [RowChange] = []
-    // Activities before settings before entries, so an entry's activity arrives first.
-    for entity in [SyncedEntity.activity, .setting, .entry] where changes.count < SyncStore.rowsPerBatch {
-      let sql = """
-        SELECT \(RowCodec.columns(entity, prefix: "t.")) FROM sync_pending p
-        JOIN \(entity.table) t ON t.\(entity.idColumn) = p.id WHERE p.entity = ? ORDER BY p.id LIMIT ?
-        """
-      changes += try database.cachedStatement(sql: sql).map([entity.rawValue, SyncStore.rowsPerBatch - changes.count]) {
-        RowCodec.decode(entity, $0)
+    // The oldest queued rows, each once, in the order they were first changed (so an activity
+    // goes before the entries made with it).
+    var seen = Set<String>()
+    var queued: [(SyncedEntity, String)] = []
+    var lastPosition: Int64 = 0
+    try database.cachedStatement(sql: "SELECT position, entity, id FROM sync_pending ORDER BY position LIMIT ?")
+      .forEachRow([SyncStore.rowsPerBatch]) { row in
+        lastPosition = row[0]
+        let key = (row[1] as String) + " " + (row[2] as String)
+        if seen.insert(key).inserted, let entity = SyncedEntity(rawValue: row[1]) { queued.append((entity, row[2])) }
       }
-    }
-    guard !changes.isEmpty else {
-      try database.execute(sql: "DELETE FROM sync_pending", arguments: [])  // rows that no longer exist
-      return false
-    }
+    guard lastPosition > 0 else { return false }
+    let changes = try queued.compactMap { try RowCodec.read($0.0, id: $0.1, in: database) }
+    try database.execute(sql: "DELETE FROM sync_pending WHERE position <= ?", arguments: [lastPosition])
+    guard !changes.isEmpty else { return true }
     let device = try deviceID
-    let seq = (try database.cachedStatement(sql: "SELECT last_seq FROM sync_device").first { $0[0] as Int } ?? 0) + 1
+    let seq = try lastSeq() + 1
     let batch = Batch(device: device, seq: seq, created: now, changes: changes)
     try database.execute(sql: "INSERT INTO sync_outbox (seq, body) VALUES (?, ?)", arguments: [seq, BatchCodec.encode(batch)])
     try database.execute(sql: "UPDATE sync_device SET last_seq = ?", arguments: [seq])
     try setApplied(device: device, seq: seq)
-    let delete = try database.cachedStatement(sql: "DELETE FROM sync_pending WHERE entity = ? AND id = ?")
-    for change in changes { try delete.execute([change.entity.rawValue, change.id]) }
     return true
   }
 

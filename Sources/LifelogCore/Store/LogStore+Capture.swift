@@ -41,11 +41,15 @@ extension LogStore {
     return Stamp.make(milliseconds: reading.milliseconds, counter: reading.counter, device: try deviceID())
   }
 
-  /// Queues a row to be sent on the next sync; a row queued twice is sent once.
+  /// Queues a row to be sent on the next sync; a row queued twice goes into one batch once.
+  ///
+  /// The queue is append-only (an integer key, always at the end of the table), so queueing costs
+  /// almost nothing even for a bulk import; duplicates are collapsed when batches are made.
   public func markPending(_ entity: SyncedEntity, id: String) throws {
-    try database.execute(
-      sql: "INSERT OR IGNORE INTO sync_pending (entity, id) VALUES (?, ?)", arguments: [entity.rawValue, id])
+    try database.execute(sql: LogStore.markPendingSQL, arguments: [entity.rawValue, id])
   }
+
+  static let markPendingSQL = "INSERT INTO sync_pending (entity, id) VALUES (?, ?)"
 
   /// Stamps the named fields of a row with `stamp` and queues the row.
   func restamp(_ entity: SyncedEntity, id: String, fields: [String], with stamp: String) throws {

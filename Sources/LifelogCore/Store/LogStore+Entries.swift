@@ -21,21 +21,26 @@ extension LogStore {
   public func add(contentsOf entries: [NewEntry]) throws {
     try write {
       let stamp = try nextStamp()
-      for entry in entries { try insertRow(entry, stamp: stamp) }
+      // Both statements are looked up once, not once per row.
+      let insert = try database.cachedStatement(sql: LogStore.insertEntrySQL)
+      let queue = try database.cachedStatement(sql: LogStore.markPendingSQL)
+      for entry in entries { try insertRow(entry, stamp: stamp, insert: insert, queue: queue) }
     }
   }
 
-  private func insertRow(_ entry: NewEntry, stamp: String) throws {
-    try database.execute(
-      sql: """
-        INSERT INTO entry (id, activity_id, at, tz_offset, duration, note, quantity, tags, source, stamps)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """,
-      arguments: [
-        entry.id, entry.activityID, entry.time.instant, entry.time.offsetMinutes, entry.duration,
-        entry.note, entry.quantity, entry.tags.joined(separator: " "), entry.source, stamp,
-      ])
-    try markPending(.entry, id: entry.id)
+  static let insertEntrySQL = """
+    INSERT INTO entry (id, activity_id, at, tz_offset, duration, note, quantity, tags, source, stamps)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    """
+
+  private func insertRow(_ entry: NewEntry, stamp: String, insert: Statement? = nil, queue: Statement? = nil)
+    throws
+  {
+    try (insert ?? database.cachedStatement(sql: LogStore.insertEntrySQL)).execute([
+      entry.id, entry.activityID, entry.time.instant, entry.time.offsetMinutes, entry.duration,
+      entry.note, entry.quantity, entry.tags.joined(separator: " "), entry.source, stamp,
+    ])
+    try (queue ?? database.cachedStatement(sql: LogStore.markPendingSQL)).execute([SyncedEntity.entry.rawValue, entry.id])
   }
 
   /// The entry with exactly this id, deleted or not.

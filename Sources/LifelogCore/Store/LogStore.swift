@@ -28,7 +28,8 @@ public final class LogStore {
       let migrator = Migrator(database: database, path: path)
       let applied = try migrator.appliedIdentifiers()
       try migrator.checkNotNewer(applied: applied)
-      try database.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL")
+      // A 64 MiB page cache (allocated only as pages are used) keeps bulk writes in memory.
+      try database.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA cache_size = -65536")
       if applied.count < schemaVersion { try migrator.migrate(upTo: schemaVersion) }
     } catch let error as SQLiteError {
       throw StoreError.wrapping(error, path: path)

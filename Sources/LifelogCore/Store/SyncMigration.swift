@@ -20,10 +20,10 @@ enum SyncMigration {
           last_seq INTEGER NOT NULL DEFAULT 0
         ) STRICT;
         CREATE TABLE sync_pending (
+          position INTEGER PRIMARY KEY NOT NULL,
           entity TEXT NOT NULL,
-          id TEXT NOT NULL,
-          PRIMARY KEY (entity, id)
-        ) STRICT, WITHOUT ROWID;
+          id TEXT NOT NULL
+        ) STRICT;
         CREATE TABLE sync_outbox (
           seq INTEGER PRIMARY KEY NOT NULL,
           body BLOB NOT NULL

@@ -32,6 +32,8 @@ public struct JSONObjectWriter {
 public enum JSONText {
   /// A JSON string literal, with the escapes RFC 8259 requires.
   public static func quoted(_ value: String) -> String {
+    // Most strings need no escape: copy them whole instead of scalar by scalar.
+    if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) { return "\"" + value + "\"" }
     var result = "\""
     result.reserveCapacity(value.utf8.count + 2)
     for scalar in value.unicodeScalars {

@@ -5,7 +5,10 @@ public enum UUIDText {
   /// Random, not time-ordered: people type the leading digits as a short id, and entries made in
   /// the same minute must not share them.
   public static func random<G: RandomNumberGenerator>(using generator: inout G) -> String {
-    var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    let high = generator.next()
+    let low = generator.next()
+    var bytes = (0..<8).map { UInt8(truncatingIfNeeded: high >> ($0 * 8)) }
+      + (0..<8).map { UInt8(truncatingIfNeeded: low >> ($0 * 8)) }
     bytes[6] = (bytes[6] & 0x0F) | 0x40
     bytes[8] = (bytes[8] & 0x3F) | 0x80
     return format(bytes)
