@@ -7,10 +7,12 @@
 /// every figure was measured (whether or not it met its target), 64 for a bad command line, and 1
 /// when a measurement could not be made (a `lifelog` run failed, or its output was wrong).
 enum BenchmarkCommand {
-  static let usage = "Usage: lifelog-bench <path to a release build of lifelog>"
+  static let usage = "Usage: lifelog-bench <path to a release build of lifelog> [log|sync]"
 
   static func run(arguments: [String]) -> Int32 {
-    guard arguments.count == 1, let lifelog = arguments.first, !lifelog.hasPrefix("-") else {
+    guard (1...2).contains(arguments.count), let lifelog = arguments.first, !lifelog.hasPrefix("-"),
+      let part = BenchmarkSuite.Part(rawValue: arguments.count == 2 ? arguments[1] : "all")
+    else {
       fputs(usage + "\n", stderr)
       return 64
     }
@@ -21,7 +23,7 @@ enum BenchmarkCommand {
     do {
       let folder = try TemporaryFolder(prefix: "lifelog-bench")
       defer { folder.remove() }
-      let suite = BenchmarkSuite(lifelog: lifelog, folder: folder.path)
+      let suite = BenchmarkSuite(lifelog: lifelog, folder: folder.path, part: part)
       var missed: [String] = []
       try suite.run { figure in
         print(figure.jsonLine)

@@ -17,11 +17,25 @@ struct BenchmarkSuite {
   let lifelog: String
   /// A private folder for the logs.
   let folder: String
+  /// Which figures to measure.
+  var part: Part = .all
+
+  enum Part: String {
+    case all
+    /// The local log: add, list, insert rate.
+    case log
+    /// Sync through a folder remote.
+    case sync
+  }
 
   /// Measures every figure, handing each to `report` as soon as it is known.
   func run(report: (Figure) -> Void) throws {
     // Timed commands fsync; flush writes made before the run (such as the build) first.
     sync()
+    if part != .log {
+      try runSync(report: report)
+      if part == .sync { return }
+    }
     report(try addToEmptyLog())
     Log.info("building \(Self.entryCount) sample entries")
     let entries = SampleLog.entries(count: Self.entryCount, endingAt: BenchmarkSuite.now() - 60)
@@ -99,7 +113,7 @@ struct BenchmarkSuite {
 
   // MARK: - Helpers
 
-  private func lifelogCommand(_ arguments: [String], database: String) -> ChildCommand {
+  func lifelogCommand(_ arguments: [String], database: String) -> ChildCommand {
     ChildCommand(
       executable: lifelog, arguments: arguments,
       environment: [
@@ -108,7 +122,7 @@ struct BenchmarkSuite {
   }
 
   /// Runs `command` `warmups` times untimed, then `runs` times timed.
-  private func latency(
+  func latency(
     _ name: String, of command: ChildCommand, warmups: Int = warmupRuns, runs: Int = latencyRuns
   ) throws -> Samples {
     Log.info("\(name): \(command.commandLine) (\(warmups) warm-up + \(runs) runs)")
@@ -124,7 +138,7 @@ struct BenchmarkSuite {
   }
 
   /// Writes `entries` into a new log at `path` through ``LogStore``, and checks the count.
-  private func buildLog(at path: String, with entries: [NewEntry]) throws {
+  func buildLog(at path: String, with entries: [NewEntry]) throws {
     let seconds = try insertionTime(of: entries, at: path)
     let count = try LogStore(path: path).entryCount()
     guard count == entries.count else {
@@ -140,7 +154,7 @@ struct BenchmarkSuite {
     return try MonotonicClock.measure { try store.add(contentsOf: entries) }
   }
 
-  private func ms(_ seconds: Double) -> String {
+  func ms(_ seconds: Double) -> String {
     Figure.fixed(seconds * 1e3, 2) + " ms"
   }
 

@@ -41,6 +41,18 @@ final class ChildCommand {
     return Double(MonotonicClock.nanoseconds() - start) / 1e9
   }
 
+  /// Runs the command once with its output discarded, and reports its peak memory too.
+  ///
+  /// - Returns: the wall time in seconds and the child's peak resident set size in bytes.
+  func timedRunWithMemory() throws -> (seconds: Double, peakBytes: Int) {
+    let start = MonotonicClock.nanoseconds()
+    let pid = try spawn(actions: discardingActions)
+    var usage = rusage()
+    let status = try wait(for: pid, usage: &usage)
+    try check(status)
+    return (Double(MonotonicClock.nanoseconds() - start) / 1e9, Int(usage.ru_maxrss) * 1024)
+  }
+
   /// Runs the command once and returns all it wrote to stdout.
   func capturedOutput() throws -> [UInt8] {
     var ends: [Int32] = [-1, -1]
@@ -92,12 +104,21 @@ final class ChildCommand {
   }
 
   private func wait(for pid: pid_t) throws {
+    var usage = rusage()
+    try check(try wait(for: pid, usage: &usage))
+  }
+
+  private func wait(for pid: pid_t, usage: inout rusage) throws -> Int32 {
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 {
+    while wait4(pid, &status, 0, &usage) < 0 {
       guard errno == EINTR else {
         throw BenchmarkError("waitpid failed: \(String(cString: strerror(errno)))")
       }
     }
+    return status
+  }
+
+  private func check(_ status: Int32) throws {
     // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift does not import.
     let signal = status & 0x7f
     let exitCode = (status >> 8) & 0xff

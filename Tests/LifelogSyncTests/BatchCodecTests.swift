@@ -60,6 +60,24 @@ import Testing
     #expect(throws: BatchError.newerFormat(9)) { try BatchCodec.decode(Array(rebuilt.utf8)) }
   }
 
+  @Test func sha256IsRightAtEveryPaddingBoundary() {
+    let expected: [(Int, String)] = [
+      (55, "8af594de0e003fdee5c8bb088216c824349b4137070f559574f4a4bddd27b714"),
+      (56, "db81bc2bfd43620591df192139062da77d4c376f1888ea3d2190bd07c8d901f9"),
+      (63, "bd535b38bf0d0d1a09d370b7e34b2696cea3767801a45d5611a4aaa6954e8527"),
+      (64, "292be91abe8c0909fe3d26575af5755eee74d23816dc68c3ba41765136967654"),
+      (65, "ba65aedf7884642499a59ae124894611d986cf429e69f569488048af3a99e25a"),
+      (119, "d367ab298e74477421127b0b448667c37c006c636f5738f081c39388756e5fad"),
+      (120, "be7beb9c82089eb08da8fe6eb30c13b9d56869014e228a8c3eb0fdfe832efab2"),
+      (128, "cb5311e1d7aa8e11d6af7081f3ffc3e4efa008c7483a1a791fe170bf37546ba7"),
+      (4097, "cccd1be35d39d5af1686e69fcdcab1831ffbecbd9e95c9205326ebfb16dbe2c1"),
+    ]
+    for (length, digest) in expected {
+      let message = (0..<length).map { UInt8(($0 * 7) % 251) }
+      #expect(SHA256.hexDigest(message) == digest, "length \(length)")
+    }
+  }
+
   @Test func sha256MatchesKnownDigests() {
     #expect(SHA256.hexDigest([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     #expect(SHA256.hexDigest(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")

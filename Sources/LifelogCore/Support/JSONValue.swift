@@ -225,7 +225,10 @@ struct JSONParser {
   }
 
   private func validUTF8(_ buffer: UnsafeBufferPointer<UInt8>) throws(InputError) -> String {
-    guard let text = String(validating: buffer, as: UTF8.self) else { throw failure("invalid UTF-8") }
+    // Decoding repairs invalid UTF-8; the text is valid exactly when nothing had to be repaired.
+    // (Faster here than the generic `String(validating:as:)`.)
+    let text = String(decoding: buffer, as: UTF8.self)
+    guard text.utf8.count == buffer.count, text.utf8.elementsEqual(buffer) else { throw failure("invalid UTF-8") }
     return text
   }
 

@@ -8,39 +8,55 @@ public enum SHA256 {
       0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a,
       0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]
-    var padded = message
-    padded.append(0x80)
-    while padded.count % 64 != 56 { padded.append(0) }
-    let bitLength = UInt64(message.count) * 8
-    for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
     var words = [UInt32](repeating: 0, count: 64)
-    for chunk in stride(from: 0, to: padded.count, by: 64) {
-      for i in 0..<16 {
-        let base = chunk + i * 4
-        words[i] =
-          UInt32(padded[base]) << 24 | UInt32(padded[base + 1]) << 16
-          | UInt32(padded[base + 2]) << 8 | UInt32(padded[base + 3])
-      }
-      for i in 16..<64 {
-        let s0 = rotr(words[i - 15], 7) ^ rotr(words[i - 15], 18) ^ (words[i - 15] >> 3)
-        let s1 = rotr(words[i - 2], 17) ^ rotr(words[i - 2], 19) ^ (words[i - 2] >> 10)
-        words[i] = words[i - 16] &+ s0 &+ words[i - 7] &+ s1
-      }
-      var (a, b, c, d, e, f, g, h) = (
-        state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
-      )
-      for i in 0..<64 {
-        let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-        let choice = (e & f) ^ (~e & g)
-        let t1 = h &+ s1 &+ choice &+ roundConstants[i] &+ words[i]
-        let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-        let majority = (a & b) ^ (a & c) ^ (b & c)
-        let t2 = s0 &+ majority
-        (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-      }
-      for (i, value) in [a, b, c, d, e, f, g, h].enumerated() { state[i] = state[i] &+ value }
+    let wholeBlocks = message.count / 64
+    // Whole blocks straight from the message; only the tail is copied to be padded.
+    message.withUnsafeBufferPointer { bytes in
+      for block in 0..<wholeBlocks { compress(bytes.baseAddress! + block * 64, &state, &words) }
+    }
+    var tail = Array(message[(wholeBlocks * 64)...])
+    tail.append(0x80)
+    while tail.count % 64 != 56 { tail.append(0) }
+    let bitLength = UInt64(message.count) * 8
+    for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+    tail.withUnsafeBufferPointer { bytes in
+      for block in 0..<(tail.count / 64) { compress(bytes.baseAddress! + block * 64, &state, &words) }
     }
     return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - $0 * 8)) } }
+  }
+
+  /// Mixes one 64-byte block into `state`.
+  private static func compress(_ block: UnsafePointer<UInt8>, _ state: inout [UInt32], _ scratch: inout [UInt32]) {
+    scratch.withUnsafeMutableBufferPointer { w in
+      for i in 0..<16 {
+        w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8
+          | UInt32(block[i * 4 + 3])
+      }
+      for i in 16..<64 {
+        let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+        let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+        w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+      }
+      var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+      roundConstants.withUnsafeBufferPointer { k in
+        for i in 0..<64 {
+          let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+          let choice = (e & f) ^ (~e & g)
+          let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
+          let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+          let majority = (a & b) ^ (a & c) ^ (b & c)
+          (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ majority)
+        }
+      }
+      state[0] &+= a
+      state[1] &+= b
+      state[2] &+= c
+      state[3] &+= d
+      state[4] &+= e
+      state[5] &+= f
+      state[6] &+= g
+      state[7] &+= h
+    }
   }
 
   /// The digest as 64 lower-case hex digits.
