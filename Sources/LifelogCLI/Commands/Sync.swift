@@ -1,3 +1,5 @@
+import Dispatch
+@preconcurrency import Glibc
 import LifelogCore
 import LifelogSync
 
@@ -51,6 +53,8 @@ extension LifelogCommand {
         throw ConfigurationError("No remote to sync with; add one with 'lifelog remote add NAME FOLDER'")
       }
       let engine = SyncEngine(store: store)
+      let watchdog = Sync.watchdog(seconds: timeout)
+      defer { watchdog.cancel() }
       for record in remotes {
         let report = try engine.sync(
           record, with: try RemoteLocation.make(record.url), options: .init(compact: compact, timeout: timeout))
@@ -69,6 +73,23 @@ extension LifelogCommand {
           context.output.write(line + "\n")
         }
       }
+    }
+
+    /// Ends the process with the `--timeout` error and exit 69 when the sync is still running a
+    /// little after its deadline.
+    ///
+    /// The engine checks the deadline between remote operations, but a read that never returns (a
+    /// hung network mount) would keep the sync, and its lock, for ever: every later run from cron
+    /// would exit 75. Ending the process is as safe as a crash, which every step survives.
+    static func watchdog(seconds: Int) -> DispatchWorkItem {
+      let message = Array("Error: \(SyncError.timedOut(seconds: seconds))\n".utf8)
+      let item = DispatchWorkItem {
+        _ = message.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        _exit(ExitCode.unavailable)
+      }
+      let grace = 2  // so the engine's own deadline check, which records the outcome, goes first
+      DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds + grace), execute: item)
+      return item
     }
   }
 }

@@ -1,0 +1,473 @@
+import Foundation
+@preconcurrency import Glibc
+import LifelogCore
+import LifelogSync
+import LifelogTestSupport
+import Synchronization
+import Testing
+
+/// Sync through a folder remote with the real `lifelog` binary, the way a person (or cron) uses it:
+/// several machines, each with its own log, meeting in one folder.
+@Suite struct SyncEndToEndTests {
+  let folder = TemporaryDirectory(prefix: "lifelog-sync-e2e")
+  var remote: String { folder.file("usb/lifelog") }
+
+  // MARK: - As a user would
+
+  @Test func machinesConvergeThroughAFolderAsAUserWouldSeeIt() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    let desktop = SyncMachine("desktop", in: folder)
+
+    // Entries made before any remote existed.
+    let breakfast = try laptop.add("breakfast", "oatmeal", "--at", "2026-12-01 07:30")
+    let walk = try laptop.add("walk", "--duration", "30m", "--at", "2026-12-01 17:00")
+    let lunch = try desktop.add("lunch", "soup", "--at", "2026-12-01 12:30")
+
+    let created = try laptop.expectSuccess("remote", "add", "usb", remote)
+    #expect(created.stdout.contains("Created a new remote 'usb' at \(remote)"), "\(created)")
+    let joined = try desktop.expectSuccess("remote", "add", "usb", "file://" + remote)
+    #expect(joined.stdout.contains("Joined the remote 'usb' at \(remote)"), "\(joined)")
+    let list = try desktop.expectSuccess("remote", "list")
+    #expect(
+      list.stdout.contains("usb") && list.stdout.contains(remote) && list.stdout.contains("never synced"), "\(list)")
+
+    let first = try laptop.expectSuccess("sync")
+    #expect(first.stdout == "Synced 'usb': pulled 0 batches, pushed 1\n", "\(first)")
+    let second = try desktop.expectSuccess("sync")
+    #expect(second.stdout == "Synced 'usb': pulled 1 batch, pushed 1\n", "\(second)")
+    try laptop.syncUntilQuiet()
+    #expect(Set(try laptop.entries().keys) == [breakfast, walk, lunch])
+    #expect(try laptop.sortedListLines() == (try desktop.sortedListLines()))
+
+    // Different fields of one entry edited on both machines: both edits survive. The same field
+    // edited on both: both machines agree on the later edit.
+    try laptop.expectSuccess("edit", breakfast, "--note", "oatmeal, banana")
+    try desktop.expectSuccess("edit", String(breakfast.prefix(8)), "--duration", "15m")
+    try laptop.expectSuccess("edit", lunch, "--note", "soup (laptop)")
+    usleep(20_000)
+    try desktop.expectSuccess("edit", lunch, "--note", "soup (desktop, later)")
+    for machine in [laptop, desktop, laptop, desktop] { try machine.syncUntilQuiet() }
+    for machine in [laptop, desktop] {
+      let entries = try machine.entries()
+      #expect(entries[breakfast]?["note"] as? String == "oatmeal, banana", "\(machine.name)")
+      #expect(entries[breakfast]?["duration"] as? Int == 900, "\(machine.name)")
+      #expect(entries[lunch]?["note"] as? String == "soup (desktop, later)", "\(machine.name)")
+    }
+
+    // A delete syncs, and so does a restore made on the other machine.
+    try laptop.expectSuccess("delete", walk)
+    try laptop.syncUntilQuiet()
+    try desktop.syncUntilQuiet()
+    #expect(try desktop.entries()[walk] == nil)
+    #expect(try desktop.entries(deleted: true)[walk]?["deleted"] as? Bool == true)
+    try desktop.expectSuccess("restore", walk)
+    try desktop.syncUntilQuiet()
+    try laptop.syncUntilQuiet()
+    #expect(try laptop.entries()[walk]?["duration"] as? Int == 1800)
+    #expect(try laptop.entries(deleted: true)[walk] == nil)
+
+    // A tombstone, then a third machine joins and gets everything, deleted entries included.
+    try desktop.expectSuccess("delete", lunch)
+    try desktop.syncUntilQuiet()
+    let phone = SyncMachine("phone", in: folder)
+    let phoneJoined = try phone.expectSuccess("remote", "add", "usb", remote)
+    #expect(phoneJoined.stdout.contains("Joined the remote 'usb'"))
+    try phone.syncUntilQuiet()
+    try laptop.syncUntilQuiet()
+    for machine in [laptop, phone] {
+      #expect(try machine.sortedListLines() == (try desktop.sortedListLines()), "\(machine.name)")
+      #expect(
+        try machine.sortedListLines(deleted: true) == (try desktop.sortedListLines(deleted: true)), "\(machine.name)")
+    }
+    #expect(Set(try phone.entries().keys) == [breakfast, walk])
+    #expect(Set(try phone.entries(deleted: true).keys) == [lunch])
+  }
+
+  @Test func aVanishedOrReplacedRemoteIsRefusedAndNeverRecreated() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    _ = try laptop.add("breakfast", "toast", "--at", "2026-12-01 07:30")
+    try laptop.expectSuccess("remote", "add", "usb", remote)
+    try laptop.expectSuccess("sync")
+
+    // The drive is unmounted (the folder renamed away): 69, naming the path, nothing re-created.
+    let away = folder.file("usb/lifelog-away")
+    try FileManager.default.moveItem(atPath: remote, toPath: away)
+    _ = try laptop.add("lunch", "soup", "--at", "2026-12-01 12:30")
+    let vanished = try laptop.run("sync")
+    #expect(vanished.exitCode == 69, "\(vanished)")
+    #expect(vanished.stderr.hasPrefix("Error: "), "\(vanished)")
+    #expect(vanished.stderr.contains(remote), "the message names the missing folder: \(vanished)")
+    #expect(!FileManager.default.fileExists(atPath: remote), "sync must not re-create a vanished remote")
+    let quietFailure = try laptop.run("sync", "--quiet")
+    #expect(quietFailure.exitCode == 69 && quietFailure.stderr.contains(remote), "--quiet still reports failures")
+    let status = try laptop.expectSuccess("status")
+    #expect(status.stdout.contains("(failed: "), "\(status)")
+
+    // Emptied (the manifest gone) is refused too.
+    try FileManager.default.createDirectory(atPath: remote, withIntermediateDirectories: false)
+    let emptied = try laptop.run("sync")
+    #expect(emptied.exitCode == 69, "\(emptied)")
+    #expect(emptied.stderr.contains(remote) && emptied.stderr.contains("lifelog-remote.json"), "\(emptied)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: remote).isEmpty, "nothing written into it")
+    try FileManager.default.removeItem(atPath: remote)
+
+    // Mounted again: the sync goes on where it stopped.
+    try FileManager.default.moveItem(atPath: away, toPath: remote)
+    let back = try laptop.expectSuccess("sync")
+    #expect(back.stdout.contains("pushed 1"), "\(back)")
+
+    // A different remote at the same path (another log created one there): 69 "different remote".
+    try FileManager.default.moveItem(atPath: remote, toPath: away)
+    let stranger = SyncMachine("stranger", in: folder)
+    let strangerRemote = try stranger.expectSuccess("remote", "add", "theirs", remote)
+    #expect(strangerRemote.stdout.contains("Created a new remote"))
+    _ = try laptop.add("dinner", "pasta", "--at", "2026-12-01 19:00")
+    let different = try laptop.run("sync")
+    #expect(different.exitCode == 69, "\(different)")
+    #expect(different.stderr.contains("different remote"), "\(different)")
+    #expect(different.stderr.contains(remote), "\(different)")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: remote + "/devices").isEmpty,
+      "nothing of this log was written into the other remote")
+  }
+
+  @Test func remotesAreAddedListedAndRemovedWithoutTouchingTheFolder() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    let empty = try laptop.expectSuccess("remote", "list")
+    #expect(empty.stdout.contains("No remotes"), "\(empty)")
+    try laptop.expectSuccess("remote", "add", "usb", remote)
+    let again = try laptop.run("remote", "add", "usb", folder.file("elsewhere"))
+    #expect(again.exitCode == 65 && again.stderr.contains("already exists"), "\(again)")
+    #expect(!FileManager.default.fileExists(atPath: folder.file("elsewhere")), "nothing created for a refused add")
+
+    // A folder holding other things is not turned into a remote.
+    let photos = folder.file("photos")
+    try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+    try Data("jpeg".utf8).write(to: URL(fileURLWithPath: photos + "/cat.jpg"))
+    let notEmpty = try laptop.run("remote", "add", "photos", photos)
+    #expect(notEmpty.exitCode == 69 && notEmpty.stderr.contains(photos), "\(notEmpty)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: photos) == ["cat.jpg"])
+
+    _ = try laptop.add("breakfast", "eggs")
+    try laptop.expectSuccess("sync")
+    let json = try SyncMachine.objects(inJSON: laptop.expectSuccess("remote", "list", "--format", "json").stdout)
+    #expect(json.count == 1 && json.first?["name"] as? String == "usb" && json.first?["url"] as? String == remote)
+    #expect(json.first?["lastOutcome"] as? String == "ok", "\(json)")
+
+    let removed = try laptop.expectSuccess("remote", "remove", "usb")
+    #expect(removed.stdout.contains("Removed remote 'usb'"), "\(removed)")
+    #expect(FileManager.default.fileExists(atPath: remote + "/lifelog-remote.json"), "the folder is left as it was")
+    let nothing = try laptop.run("sync")
+    #expect(nothing.exitCode == 78 && nothing.stderr.contains("lifelog remote add"), "\(nothing)")
+    let missing = try laptop.run("remote", "remove", "usb")
+    #expect(missing.exitCode == 65, "\(missing)")
+    let unknown = try laptop.run("sync", "usb")
+    #expect(unknown.exitCode == 65 && unknown.stderr.contains("'usb'"), "\(unknown)")
+
+    // Added again, it is joined, and nothing is sent twice.
+    let rejoined = try laptop.expectSuccess("remote", "add", "usb", remote)
+    #expect(rejoined.stdout.contains("Joined the remote"), "\(rejoined)")
+    try laptop.syncUntilQuiet()
+    let desktop = SyncMachine("desktop", in: folder)
+    try desktop.expectSuccess("remote", "add", "usb", remote)
+    try desktop.syncUntilQuiet()
+    #expect(try desktop.sortedListLines() == (try laptop.sortedListLines()))
+  }
+
+  // MARK: - Side by side
+
+  @Test func aSyncLoopAndAnAddLoopRunSideBySideWithoutFailures() throws {
+    let writer = SyncMachine("writer", in: folder)
+    let other = SyncMachine("other", in: folder)
+    try writer.expectSuccess("remote", "add", "usb", remote)
+    try other.expectSuccess("remote", "add", "usb", remote)
+    var fromOther = Set(try other.addBacklog(500, label: "other"))
+    try other.expectSuccess("sync")
+    fromOther.formUnion(try other.addBacklog(500, label: "other later", startingAt: 1_790_000_000))
+    try other.expectSuccess("sync")
+
+    let seconds = Double(ProcessInfo.processInfo.environment["SYNC_LOOP_SECONDS"].flatMap(Int.init) ?? 20)
+    let end = Date().addingTimeInterval(seconds)
+    let added = Mutex<[String]>([])
+    let failedAdds = Mutex<[String]>([])
+    let syncs = Mutex<(count: Int, failures: [String])>((0, []))
+    DispatchQueue.concurrentPerform(iterations: 2) { loop in
+      var index = 0
+      while Date() < end {
+        index += 1
+        if loop == 0 {
+          let note = "loop \(index)"
+          let result = try? writer.run("add", "snack", note, "--tag", "loop")
+          if result?.exitCode == 0 {
+            added.withLock { $0.append(note) }
+          } else {
+            failedAdds.withLock { $0.append(result?.description ?? "did not start") }
+          }
+        } else {
+          let result = try? writer.run("sync")
+          syncs.withLock {
+            $0.count += 1
+            if let result, result.exitCode == 0, !result.stderr.lowercased().contains("locked") { return }
+            $0.failures.append(result?.description ?? "did not start")
+          }
+        }
+      }
+    }
+    let adds = added.withLock { $0 }
+    let (syncCount, syncFailures) = syncs.withLock { ($0.count, $0.failures) }
+    print("SyncEndToEndTests: \(adds.count) adds and \(syncCount) syncs side by side in \(Int(seconds)) s")
+    #expect(failedAdds.withLock { $0 } == [])
+    #expect(syncFailures == [], "no sync failed or met a locked database")
+    #expect(adds.count > 20 && syncCount > 5, "both loops ran")
+
+    try writer.syncUntilQuiet()
+    try other.syncUntilQuiet()
+    let notes = try other.entries().values.compactMap { $0["note"] as? String }.filter { $0.hasPrefix("loop ") }
+    #expect(notes.sorted() == adds.sorted(), "every add reached the other machine once")
+    #expect(fromOther.isSubset(of: try writer.entries().keys))
+  }
+
+  // MARK: - Cron
+
+  @Test func aSecondSyncExitsAtOnceWith75WhileTheLockIsHeld() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    try laptop.expectSuccess("remote", "add", "usb", remote)
+    do {
+      let lock = try SyncLock(path: laptop.databasePath + ".sync-lock")
+      let start = Date()
+      let busy = try laptop.run("sync", "--quiet")
+      #expect(busy.exitCode == 75, "\(busy)")
+      #expect(busy.stderr.contains("another sync is running"), "\(busy)")
+      #expect(busy.stdout.isEmpty)
+      #expect(secondsSince(start) < 3, "it does not wait for the lock")
+      withExtendedLifetime(lock) {}
+    }
+    try laptop.expectSuccess("sync")
+  }
+
+  @Test func aSyncThatHoldsTheLockMakesTheNextOneExit75() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    try laptop.expectSuccess("remote", "add", "usb", remote)
+    _ = try laptop.addBacklog(5_000, label: "big")
+    let first = try RunningLifelog(["sync"], environment: laptop.environment, capture: true)
+    // Wait until the first sync holds its lock (an flock in /proc/locks with its pid; taking the
+    // lock here to find out would make the first sync itself exit 75), then start a second one.
+    let pid = first.process.processIdentifier
+    var held = false
+    let deadline = Date().addingTimeInterval(10)
+    while !held && first.isRunning && Date() < deadline {
+      let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
+      held = locks.split(separator: "\n").contains { $0.contains(" FLOCK ") && $0.contains(" \(pid) ") }
+      if !held { usleep(1_000) }
+    }
+    try #require(held, "the first sync never held the lock")
+    let second = try laptop.run("sync")
+    let stillRunning = first.isRunning
+    #expect(first.wait().result.exitCode == 0)
+    if stillRunning {
+      #expect(second.exitCode == 75, "\(second)")
+      #expect(second.stderr.contains("another sync is running"), "\(second)")
+    }
+  }
+
+  @Test func quietPrintsNothingOnSuccess() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    _ = try laptop.add("breakfast", "eggs")
+    try laptop.expectSuccess("remote", "add", "usb", remote)
+    let quiet = try laptop.expectSuccess("sync", "--quiet")
+    #expect(quiet.stdout.isEmpty && quiet.stderr.isEmpty, "\(quiet)")
+    let loud = try laptop.expectSuccess("sync", "usb")
+    #expect(loud.stdout == "Synced 'usb': pulled 0 batches, pushed 0\n", "\(loud)")
+    let quietByName = try laptop.expectSuccess("sync", "usb", "--quiet")
+    #expect(quietByName.stdout.isEmpty && quietByName.stderr.isEmpty, "\(quietByName)")
+  }
+
+  @Test func syncNeverPromptsWhenStandardInputIsNotATerminal() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    _ = try laptop.add("breakfast", "eggs")
+    // Standard input is a pipe that stays open and never says anything, as under some schedulers:
+    // a prompt would wait on it for ever.
+    let silence = Pipe()
+    let noRemote = try RunningLifelog(["sync"], environment: laptop.environment, capture: true, standardInput: silence)
+    let (unconfigured, hungNoRemote) = noRemote.wait(seconds: 20)
+    #expect(!hungNoRemote, "sync without a remote waited on standard input")
+    #expect(unconfigured.exitCode == 78, "\(unconfigured)")
+    #expect(unconfigured.stderr.contains("lifelog remote add"), "\(unconfigured)")
+
+    let addSilence = Pipe()
+    let add = try RunningLifelog(
+      ["remote", "add", "usb", remote], environment: laptop.environment, capture: true, standardInput: addSilence)
+    let (added, hungAdd) = add.wait(seconds: 20)
+    #expect(!hungAdd, "remote add waited on standard input")
+    #expect(added.exitCode == 0 && added.stdout.contains("Created a new remote"), "\(added)")
+    let moreSilence = Pipe()
+    let sync = try RunningLifelog(["sync"], environment: laptop.environment, capture: true, standardInput: moreSilence)
+    let (result, hung) = sync.wait(seconds: 20)
+    #expect(!hung, "sync waited on standard input")
+    #expect(result.exitCode == 0, "\(result)")
+    #expect(result.stdout == "Synced 'usb': pulled 0 batches, pushed 1\n", "\(result)")
+    #expect(result.stderr.isEmpty, "\(result)")
+    withExtendedLifetime((silence, addSilence, moreSilence)) {}
+  }
+
+  @Test func addsDuringASyncSucceedAndAreSentNextTime() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    let desktop = SyncMachine("desktop", in: folder)
+    try laptop.expectSuccess("remote", "add", "usb", remote)
+    try desktop.expectSuccess("remote", "add", "usb", remote)
+    // A backlog both ways, so the sync has a long pull and a long push.
+    let backlog = Set(try laptop.addBacklog(4_000, label: "laptop"))
+      .union(try desktop.addBacklog(4_000, label: "desktop", startingAt: 1_790_000_000))
+    try desktop.expectSuccess("sync")
+
+    let sync = try RunningLifelog(["sync"], environment: laptop.environment, capture: true)
+    var during: [String] = []
+    var index = 0
+    while sync.isRunning && index < 50 {
+      index += 1
+      let result = try laptop.run("add", "snack", "during sync \(index)")
+      #expect(result.exitCode == 0, "\(result)")
+      #expect(!result.stderr.contains("locked"), "\(result)")
+      if result.exitCode == 0 { during.append("during sync \(index)") }
+    }
+    let (syncResult, _) = sync.wait()
+    #expect(syncResult.exitCode == 0, "\(syncResult)")
+    #expect(!during.isEmpty, "no add ran while the sync did (it took too little time to test)")
+    print("SyncEndToEndTests: \(during.count) adds while one sync ran")
+
+    try laptop.syncUntilQuiet()
+    try desktop.syncUntilQuiet()
+    let desktopEntries = try desktop.entries()
+    #expect(backlog.isSubset(of: desktopEntries.keys))
+    let notes = desktopEntries.values.compactMap { $0["note"] as? String }.filter { $0.hasPrefix("during sync ") }
+    #expect(notes.sorted() == during.sorted())
+  }
+
+  @Test func timeoutMustBeAWholeNumberOfSecondsAboveZero() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    try laptop.expectSuccess("remote", "add", "usb", remote)
+    for value in ["0", "abc", "1.5", ""] {
+      let result = try laptop.run("sync", "--timeout", value)
+      #expect(result.exitCode == 65, "--timeout '\(value)': \(result)")
+      #expect(result.stderr.contains("--timeout") && result.stderr.contains("'\(value)'"), "\(result)")
+    }
+    try laptop.expectSuccess("sync", "--timeout", "30")
+  }
+
+  @Test func timeoutBoundsASyncStuckReadingTheRemote() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    let desktop = SyncMachine("desktop", in: folder)
+    _ = try desktop.add("breakfast", "eggs")
+    try desktop.expectSuccess("remote", "add", "usb", remote)
+    try desktop.expectSuccess("sync")
+    try laptop.expectSuccess("remote", "add", "usb", remote)
+    // The next batch of the desktop is a FIFO nobody writes to: opening it blocks, as a read on a
+    // hung network mount does.
+    let devices = try FileManager.default.contentsOfDirectory(atPath: remote + "/devices")
+    let device = try #require(devices.first)
+    #expect(mkfifo(remote + "/devices/\(device)/0000000002.batch", 0o644) == 0)
+
+    let start = Date()
+    let sync = try RunningLifelog(["sync", "--timeout", "2"], environment: laptop.environment, capture: true)
+    let (result, hung) = sync.wait(seconds: 20)
+    let elapsed = secondsSince(start)
+    #expect(!hung, "--timeout 2 did not end a sync stuck on the remote (killed after 20 s)")
+    #expect(result.exitCode == 69, "\(result)")
+    #expect(result.stderr.contains("--timeout"), "\(result)")
+    #expect(elapsed < 10, "took \(elapsed) s")
+
+    // The lock went with the process: the next sync (the FIFO gone) runs.
+    unlink(remote + "/devices/\(device)/0000000002.batch")
+    let next = try laptop.expectSuccess("sync")
+    #expect(next.stdout.contains("pulled 1 batch"), "\(next)")
+  }
+
+  // MARK: - Status
+
+  @Test func statusShowsTheDeviceTheRemotePendingRowsAndSkippedBatches() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    let desktop = SyncMachine("desktop", in: folder)
+    _ = try laptop.add("breakfast", "eggs", "--at", "2026-12-01 07:30")
+    _ = try laptop.add("lunch", "soup", "--at", "2026-12-01 12:30")
+
+    let before = try laptop.expectSuccess("status")
+    let device = try #require(
+      try SyncMachine.objects(inJSON: laptop.expectSuccess("status", "--format", "json").stdout).first)
+    let deviceID = try #require(device["device"] as? String)
+    #expect(UUID(uuidString: deviceID) != nil)
+    #expect(before.stdout.hasPrefix("Device \(deviceID) (\(Self.hostName))\n"), "\(before)")
+    #expect(before.stdout.contains("Pending: 2 changed rows not yet in a batch"), "\(before)")
+    #expect(before.stdout.contains("No remotes"), "\(before)")
+
+    try laptop.expectSuccess("remote", "add", "usb", remote)
+    let unsynced = try laptop.expectSuccess("status")
+    #expect(unsynced.stdout.contains("Remote 'usb': \(remote)\n  Last sync: never\n"), "\(unsynced)")
+
+    let daysBefore = Self.warsawDates()
+    try laptop.expectSuccess("sync")
+    let daysAfter = Self.warsawDates()
+    // The batch went out under this device's id.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: remote + "/devices") == [deviceID])
+    _ = try laptop.add("dinner", "pasta", "--at", "2026-12-01 19:00")
+    let synced = try laptop.expectSuccess("status")
+    #expect(synced.stdout.contains("Pending: 1 changed row not yet in a batch"), "\(synced)")
+    let lastSync = try #require(synced.stdout.split(separator: "\n").first { $0.contains("Last sync:") })
+    #expect(lastSync.hasSuffix(" (ok)"), "\(synced)")
+    #expect(daysBefore.union(daysAfter).contains { lastSync.contains($0) }, "\(lastSync) is not today in Warsaw")
+    #expect(synced.stdout.contains("  Unsent batches: 0\n  Skipped in the last sync: none\n"), "\(synced)")
+
+    // Two more batches; the first of them arrives cut short (a file-syncing tool still copying).
+    try laptop.expectSuccess("sync")
+    _ = try laptop.add("snack", "apple", "--at", "2026-12-01 16:00")
+    try laptop.expectSuccess("sync")
+    let batch2 = remote + "/devices/\(deviceID)/0000000002.batch"
+    let good = try Data(contentsOf: URL(fileURLWithPath: batch2))
+    try good.prefix(good.count * 2 / 3).write(to: URL(fileURLWithPath: batch2))
+
+    try desktop.expectSuccess("remote", "add", "usb", remote)
+    let damaged = try desktop.run("sync")
+    #expect(damaged.exitCode == 0, "\(damaged)")
+    #expect(damaged.stderr.contains("Warning: skipped devices/\(deviceID)/0000000002.batch"), "\(damaged)")
+    #expect(damaged.stderr.contains("read again"), "\(damaged)")
+    // Batch 1 is in; batch 2 and the batch 3 behind it wait (a cursor never skips a gap).
+    #expect(try desktop.entries().values.compactMap { $0["note"] as? String }.sorted() == ["eggs", "soup"])
+    let skipped = try desktop.expectSuccess("status")
+    #expect(
+      skipped.stdout.contains("  Skipped in the last sync:\n    devices/\(deviceID)/0000000002.batch: "), "\(skipped)")
+    #expect(skipped.stdout.contains("(ok)"), "\(skipped)")
+    let skippedJSON = try #require(
+      try SyncMachine.objects(inJSON: desktop.expectSuccess("status", "--format", "json").stdout).first)
+    let remotes = try #require(skippedJSON["remotes"] as? [[String: Any]])
+    #expect((remotes.first?["skipped"] as? [String])?.count == 1, "\(skippedJSON)")
+
+    // Still damaged: skipped again, nothing half-applied.
+    let again = try desktop.run("sync")
+    #expect(again.exitCode == 0 && again.stderr.contains("skipped"), "\(again)")
+
+    // Repaired: the next sync reads it and the one behind it.
+    try good.write(to: URL(fileURLWithPath: batch2))
+    let repaired = try desktop.expectSuccess("sync")
+    #expect(repaired.stdout.contains("pulled 2 batches"), "\(repaired)")
+    #expect(repaired.stderr.isEmpty, "\(repaired)")
+    #expect(
+      try desktop.entries().values.compactMap { $0["note"] as? String }.sorted() == ["apple", "eggs", "pasta", "soup"])
+    let clean = try desktop.expectSuccess("status")
+    #expect(clean.stdout.contains("Skipped in the last sync: none"), "\(clean)")
+  }
+
+  /// This machine's name, which a new log takes as its device name.
+  static var hostName: String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    gethostname(&buffer, buffer.count)
+    return String(cString: buffer)
+  }
+
+  /// Today's date in Warsaw as `status` shows it (a set, in case midnight passes while testing).
+  static func warsawDates() -> Set<String> {
+    let formatter = DateFormatter()
+    formatter.timeZone = TimeZone(identifier: "Europe/Warsaw")
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "yyyy-MM-dd"
+    return [formatter.string(from: Date())]
+  }
+}
