@@ -91,6 +91,13 @@ public enum BatchCodec {
     return batch
   }
 
+  /// Reads only the header line of a batch or snapshot (kind, device, seq, created, covers), without
+  /// verifying the rest: enough to tell whether the whole file is worth decoding.
+  public static func header(of bytes: [UInt8]) throws(BatchError) -> Batch {
+    guard let end = bytes.firstIndex(of: 0x0A) else { throw .damaged("truncated: no header line") }
+    return try header(parse(bytes[..<end], what: "header"))
+  }
+
   private static func parse(_ line: ArraySlice<UInt8>, what: String) throws(BatchError) -> JSONValue {
     do {
       return try JSONValue.parse(line)

@@ -107,16 +107,17 @@ public final class FileRemote: Remote {
     try FileSystem.writeAtomically(path, bytes)
   }
 
-  public func pull(after cursor: String, excluding device: String, limit: Int) throws(SyncError) -> PullPage {
+  public func pull(after cursor: String, excluding device: String, rowLimit: Int) throws(SyncError) -> PullPage {
     var vector: VersionVector
     do { vector = try VersionVector(parsing: cursor) } catch { vector = VersionVector() }
     var page = PullPage(batches: [], cursor: cursor, more: false, skipped: [])
+    var rows = 0
     let devices = (try FileSystem.list(root + "/devices") ?? []).filter { !$0.hasPrefix(".") && $0 != device }.sorted()
     for other in devices {
       while true {
         let seq = vector[other] + 1
         guard let bytes = try FileSystem.read(batchPath(device: other, seq: seq)) else { break }
-        if page.batches.count >= limit {
+        if rows >= rowLimit {
           page.more = true
           break
         }
@@ -126,6 +127,7 @@ public final class FileRemote: Remote {
             throw BatchError.damaged("its header names \(batch.device) batch \(batch.seq)")
           }
           page.batches.append(PulledBatch(name: "\(other)/\(seq)", batch: batch))
+          rows += batch.changes.count
           vector[other] = seq
         } catch {
           page.skipped.append("devices/\(other)/\(FileRemote.padded(seq)).batch: \(error)")
@@ -149,10 +151,14 @@ public final class FileRemote: Remote {
       .filter { $0.hasSuffix(".snapshot") && !$0.hasPrefix(".") }.sorted(by: >)
     let vector = (try? VersionVector(parsing: cursor)) ?? VersionVector()
     for file in names {
-      guard let bytes = try FileSystem.read(root + "/snapshots/" + file),
-        let snapshot = try? BatchCodec.decode(bytes), snapshot.kind == .snapshot
-      else { continue }  // still being copied, or damaged: an older one may do
-      guard !vector.covers(VersionVector(snapshot.covers.seqs.filter { $0.key != device })) else { return nil }
+      // Not only the newest: a snapshot named older (written on a machine whose clock is behind,
+      // or before the newest one's writer had seen it) may hold batches that were since deleted.
+      // The header says what a snapshot covers, so those with nothing new are not read whole.
+      let path = root + "/snapshots/" + file
+      guard let first = try FileSystem.readFirstLine(path), let header = try? BatchCodec.header(of: first),
+        header.kind == .snapshot, !vector.covers(VersionVector(header.covers.seqs.filter { $0.key != device })),
+        let bytes = try FileSystem.read(path), let snapshot = try? BatchCodec.decode(bytes), snapshot.kind == .snapshot
+      else { continue }  // nothing new, or still being copied, or damaged: an older one may do
       return PulledSnapshot(
         name: String(file.dropLast(".snapshot".count)), snapshot: snapshot, cursor: vector.merged(with: snapshot.covers).json)
     }

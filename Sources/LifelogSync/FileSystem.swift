@@ -31,6 +31,32 @@ enum FileSystem {
     }
   }
 
+  /// The first line of a file, newline included (all of it when it has none), or nil when it does
+  /// not exist: a batch's header, without reading the rows after it.
+  static func readFirstLine(_ path: String) throws(SyncError) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      if errno == ENOENT { return nil }
+      throw failure(path, "cannot read")
+    }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 12)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw failure(path, "cannot read")
+      }
+      if count == 0 { return bytes }
+      if let newline = chunk[0..<count].firstIndex(of: 0x0A) {
+        bytes.append(contentsOf: chunk[0...newline])
+        return bytes
+      }
+      bytes.append(contentsOf: chunk[0..<count])
+    }
+  }
+
   /// Writes a file so readers see either nothing or all of it: a temporary name in the same
   /// folder, flushed to disk, then renamed into place.
   static func writeAtomically(_ path: String, _ bytes: [UInt8]) throws(SyncError) {

@@ -18,14 +18,17 @@ public protocol Remote: AnyObject {
 
   /// Batches of other devices after `cursor` (`""` for the beginning), a page at a time, each
   /// already verified; damaged ones are listed in ``PullPage/skipped`` and never passed over.
-  func pull(after cursor: String, excluding device: String, limit: Int) throws -> PullPage
+  ///
+  /// - Parameter rowLimit: a page ends once it holds this many rows (it always holds at least one
+  ///   batch), so the memory a page takes stays bounded however large the backlog.
+  func pull(after cursor: String, excluding device: String, rowLimit: Int) throws -> PullPage
 
   /// Stores a snapshot under a new, unique name.
   func putSnapshot(name: String, bytes: [UInt8]) throws
 
-  /// The newest snapshot, with the cursor of a reader who has merged it and had `cursor` before,
-  /// when it holds batches of devices other than `device` (the reader) that `cursor` has not
-  /// reached; nil otherwise.
+  /// The newest snapshot that holds batches of devices other than `device` (the reader) that
+  /// `cursor` has not reached, with the cursor of a reader who has merged it and had `cursor`
+  /// before; nil when there is none.
   func snapshot(beyond cursor: String, excluding device: String) throws -> PulledSnapshot?
 
   /// How many batches of `device` the remote holds.

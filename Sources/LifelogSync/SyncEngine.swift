@@ -11,8 +11,8 @@ public final class SyncEngine {
   /// Milliseconds since 1970 (tests skew it).
   public var wallClock: @Sendable () -> Int64 = LogStore.systemMilliseconds
 
-  /// Batches read per page; each page is one local transaction.
-  public static let pageSize = 20
+  /// Rows read per page (a page holds at least one batch); each page is one local transaction.
+  public static let pageRows = 5_000
   /// Past this many batches of its own on a remote, a device writes a snapshot and deletes them.
   public static let compactionThreshold = 500
   /// A received stamp this far ahead of the local clock is reported as clock skew.
@@ -74,19 +74,24 @@ public final class SyncEngine {
     var cursor = record.cursor
     var newest = Stamp.never
 
-    // A snapshot first, when it holds batches the cursor has not reached (a new machine, or one
-    // that was away while the batches it missed were compacted).
+    // Snapshots first, while one holds batches the cursor has not reached (a new machine, or one
+    // that was away while the batches it missed were compacted). Several devices compact, each
+    // deleting only its own batches, so one snapshot may not cover all that was deleted. Each
+    // merge moves the cursor past the snapshot's batches, so this ends.
     try deadline.check()
-    if let snapshot = try remote.snapshot(beyond: cursor, excluding: device), snapshot.name != record.snapshot {
+    var lastMerged = record.snapshot
+    while let snapshot = try remote.snapshot(beyond: cursor, excluding: device), snapshot.name != lastMerged {
       newest = max(newest, try store.apply([snapshot.snapshot], remote: record.name, cursor: snapshot.cursor))
       try store.setSnapshot(snapshot.name, remote: record.name)
       cursor = snapshot.cursor
+      lastMerged = snapshot.name
       report.snapshotMerged = snapshot.name
+      try deadline.check()
     }
 
     while true {
       try deadline.check()
-      let page = try remote.pull(after: cursor, excluding: device, limit: SyncEngine.pageSize)
+      let page = try remote.pull(after: cursor, excluding: device, rowLimit: SyncEngine.pageRows)
       report.skipped += page.skipped
       if !page.batches.isEmpty || page.cursor != cursor {
         newest = max(newest, try store.apply(page.batches.map(\.batch), remote: record.name, cursor: page.cursor))
