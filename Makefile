@@ -4,6 +4,7 @@
 #   make test     deps, debug build, release build, all tests
 #   make demo     build, then log a day of meals and activities in a temporary database
 #   make bench    build, then print benchmark figures as JSON lines (see docs/benchmarks.md)
+#   make soak     the sync convergence simulation over many more seeds (SEEDS=5000)
 #   make install  install the binary to $(PREFIX)/bin (PREFIX=/usr/local)
 #   make format   rewrite sources with swift format;  make lint  check them
 #   make clean    remove build products
@@ -14,7 +15,7 @@ DEBIAN_PACKAGES := libsqlite3-dev pkg-config
 RELEASE_FLAGS := -c release --static-swift-stdlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test demo bench install format lint clean
+.PHONY: deps build test demo bench soak install format lint clean
 
 deps:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -39,6 +40,11 @@ bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog-bench
 	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; "$$bin/lifelog-bench" "$$bin/lifelog"
+
+SEEDS ?= 5000
+soak: deps
+	$(SWIFT) build --build-tests
+	LIFELOG_SOAK_SEEDS=$(SEEDS) $(SWIFT) test --skip-build --filter ConvergenceSimulation
 
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin"
