@@ -91,3 +91,27 @@ if [[ $status -ne 65 ]]; then
   echo "demo: expected exit code 65 for an unknown activity" >&2
   exit 1
 fi
+
+# Sync: a second machine (another log) and a folder remote, both in the temporary folder.
+echo
+echo "Now a second machine joins through a folder remote (a USB stick, say)."
+remote_folder="$(dirname "$LIFELOG_DB")/usb-remote"
+laptop_db="$(dirname "$LIFELOG_DB")/laptop.db"
+
+run remote add usb "$remote_folder"
+run sync
+
+show --db laptop.db remote add usb "$remote_folder"
+"$lifelog_binary" --db "$laptop_db" remote add usb "$remote_folder"
+show --db laptop.db sync
+"$lifelog_binary" --db "$laptop_db" sync
+show --db laptop.db add snack "rice cake" --at 21:00
+"$lifelog_binary" --db "$laptop_db" add snack "rice cake" --at 21:00
+show --db laptop.db edit "$snack_id" --duration 10m
+"$lifelog_binary" --db "$laptop_db" edit "$snack_id" --duration 10m
+show --db laptop.db sync
+"$lifelog_binary" --db "$laptop_db" sync
+
+run sync
+run list --from today
+run status
