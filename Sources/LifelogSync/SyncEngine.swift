@@ -122,7 +122,8 @@ public final class SyncEngine {
     let ownBatches = try remote.batchCount(device: device)
     if options.compact || ownBatches > SyncEngine.compactionThreshold {
       let snapshot = try store.snapshot(now: wallClock())
-      let name = FileRemote.padded(Int(snapshot.created)) + "-" + device
+      // Unique even for two snapshots of one device in the same millisecond.
+      let name = FileRemote.padded(Int(snapshot.created)) + "-" + device + "-" + String(UUIDText.random().prefix(8))
       try remote.putSnapshot(name: name, bytes: BatchCodec.encode(snapshot))
       try store.setSnapshot(name, remote: record.name)
       try remote.deleteBatches(device: device, through: min(snapshot.covers[device], pushed))
