@@ -9,12 +9,17 @@ let package = Package(
   targets: [
     // System libraries
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    // libmicrohttpd through dlopen, so only `lifelog serve` loads it (docs/architecture.md)
+    .target(name: "CLifelogHTTPD", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+    // libcurl through dlopen, so only syncing with an HTTP remote loads it
+    .target(name: "CLifelogCurl", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
 
     // Libraries (all logic lives here)
     .target(name: "LifelogSQLite", dependencies: ["CSQLite"]),
     .target(name: "LifelogCore", dependencies: ["LifelogSQLite"]),
-    .target(name: "LifelogSync", dependencies: ["LifelogCore"]),
-    .target(name: "LifelogCLI", dependencies: ["LifelogSync"]),
+    .target(name: "LifelogSync", dependencies: ["LifelogCore", "CLifelogCurl"]),
+    .target(name: "LifelogServer", dependencies: ["LifelogSync", "CLifelogHTTPD"]),
+    .target(name: "LifelogCLI", dependencies: ["LifelogServer"]),
 
     // Executables (thin)
     .executableTarget(name: "lifelog", dependencies: ["LifelogCLI"]),
@@ -25,6 +30,7 @@ let package = Package(
     .testTarget(name: "LifelogSQLiteTests", dependencies: ["LifelogSQLite", "LifelogTestSupport"]),
     .testTarget(name: "LifelogCoreTests", dependencies: ["LifelogCore", "LifelogTestSupport"]),
     .testTarget(name: "LifelogSyncTests", dependencies: ["LifelogSync", "LifelogTestSupport"]),
+    .testTarget(name: "LifelogServerTests", dependencies: ["LifelogServer", "LifelogTestSupport"]),
     .testTarget(name: "LifelogCLITests", dependencies: ["LifelogCLI", "LifelogTestSupport"]),
     .testTarget(
       name: "LifelogEndToEndTests", dependencies: ["LifelogTestSupport", "lifelog"]),

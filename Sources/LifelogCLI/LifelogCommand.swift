@@ -1,6 +1,7 @@
 @preconcurrency import Glibc
 import LifelogCore
 import LifelogSQLite
+import LifelogServer
 import LifelogSync
 
 /// The `lifelog` command: finds the subcommand, parses its arguments, runs it, and turns any error
@@ -17,7 +18,7 @@ public enum LifelogCommand {
     options: [OptionSpec(["--version"], help: "Show the version.")],
     subcommands: [
       Add.self, List.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self, Settings.self,
-      RemoteGroup.self, Sync.self, Status.self, Help.self,
+      RemoteGroup.self, Sync.self, Status.self, Serve.self, Help.self,
     ],
     usesDatabase: true)
 
@@ -133,6 +134,10 @@ public enum LifelogCommand {
       case .noSuchRemote: return (ExitCode.dataError, error.description)
       default: return (ExitCode.unavailable, error.description)
       }
+    case let error as ServerStoreError:
+      return (ExitCode.configuration, error.description)
+    case let error as ListenerError:
+      return (ExitCode.unavailable, "Cannot serve: \(error.message)")
     case let error as SQLiteError:
       return (error.isBusy ? ExitCode.temporaryFailure : ExitCode.failure, error.description)
     default: return (ExitCode.failure, String(describing: error))

@@ -1,0 +1,91 @@
+/*
+ * A small HTTP/1.1 server for `lifelog serve`, on libmicrohttpd.
+ *
+ * libmicrohttpd is loaded with dlopen() only when a server starts, so the lifelog binary does not
+ * depend on it and every other command starts without loading it. The functions here are plain
+ * and non-variadic so Swift can call them. A request is handed to the handler twice: once when its
+ * headers have arrived (phase LH_PHASE_HEADERS; the handler may answer at once, and the body is
+ * then read and discarded), and once when its whole body has arrived (LH_PHASE_COMPLETE; the
+ * handler must answer). Bodies are collected here, up to the configured limit.
+ */
+#ifndef LIFELOG_HTTPD_H
+#define LIFELOG_HTTPD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct lh_server lh_server;
+typedef struct lh_request lh_request;
+
+enum { LH_PHASE_HEADERS = 0, LH_PHASE_COMPLETE = 1 };
+
+/* Called on libmicrohttpd's threads. `context` is the one given to lh_start. */
+typedef void (*lh_handler)(void *context, lh_request *request, int phase);
+
+typedef struct lh_config {
+  /* A numeric address or a host name; NULL or "" for 127.0.0.1. */
+  const char *host;
+  /* 0 picks a free port; lh_port tells which. */
+  uint16_t port;
+  unsigned int threads;
+  unsigned int connection_limit;
+  /* Seconds an idle connection is kept. */
+  unsigned int connection_timeout;
+  /* Bodies larger than this are not kept (lh_body_too_large). */
+  size_t max_body;
+  /* PEM text of the certificate chain and the key; both NULL for plain HTTP. */
+  const char *tls_cert_pem;
+  const char *tls_key_pem;
+} lh_config;
+
+/* Loads libmicrohttpd. Returns 0, or -1 with a message in `error`. Safe to call again. */
+int lh_load(char *error, size_t error_size);
+
+/* Starts listening. Returns NULL with a message in `error` on failure. */
+lh_server *lh_start(const lh_config *config, lh_handler handler, void *context, char *error,
+                    size_t error_size);
+/* The port listened on. */
+uint16_t lh_port(const lh_server *server);
+/* Requests begun and not yet completed (a keep-alive connection between requests has none). */
+unsigned int lh_active_requests(const lh_server *server);
+/* Stops accepting new connections; requests already begun go on. */
+void lh_quiesce(lh_server *server);
+/* Closes every connection, stops the threads and frees the server. */
+void lh_stop(lh_server *server);
+
+const char *lh_method(const lh_request *request);
+/* The path, percent-decoded, without the query. */
+const char *lh_path(const lh_request *request);
+/* A request header (case-insensitive name), or NULL. */
+const char *lh_header(const lh_request *request, const char *name);
+/* A query argument, percent-decoded, or NULL. */
+const char *lh_query(const lh_request *request, const char *name);
+/* The body collected so far (all of it in LH_PHASE_COMPLETE); may be NULL when empty. */
+const uint8_t *lh_body(const lh_request *request, size_t *length);
+/* Whether the body is (or is declared to be) larger than max_body; it is then not kept. */
+int lh_body_too_large(const lh_request *request);
+/* Requests of this request's server begun and not yet completed, this one included. */
+unsigned int lh_request_active(const lh_request *request);
+/* CLOCK_MONOTONIC nanoseconds when the request's headers arrived. */
+uint64_t lh_started_ns(const lh_request *request);
+/* A number the handler keeps with the request between phases (0 at first). */
+void lh_set_tag(lh_request *request, int64_t tag);
+int64_t lh_tag(const lh_request *request);
+
+/*
+ * Answers the request: `headers` is "Name: value" lines separated by "\n" (or NULL), the body is
+ * copied. In LH_PHASE_HEADERS the answer is sent once the body has been read and discarded.
+ * Returns 0, or -1 when the answer could not be queued or the request was already answered.
+ */
+int lh_respond(lh_request *request, unsigned int status, const char *headers, const uint8_t *body,
+               size_t length);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

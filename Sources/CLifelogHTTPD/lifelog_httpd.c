@@ -1,0 +1,471 @@
+/*
+ * libmicrohttpd, loaded at run time (see include/lifelog_httpd.h for why and how it is used).
+ * <microhttpd.h> is included for its types and constants only; every function is looked up
+ * with dlsym, so nothing here links against the library.
+ */
+#define _GNU_SOURCE
+#include "lifelog_httpd.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+/* A rejected request's body is read and thrown away up to this many bytes (so the client gets
+ * its answer instead of a reset connection); past it the connection is closed. */
+#define LH_DRAIN_LIMIT ((uint64_t)64 * 1024 * 1024)
+
+/* ---- The library's functions, looked up once ---- */
+
+typedef struct MHD_Daemon *(*start_daemon_fn)(unsigned int, uint16_t, MHD_AcceptPolicyCallback,
+                                              void *, MHD_AccessHandlerCallback, void *, ...);
+static struct {
+  void *handle;
+  start_daemon_fn start_daemon;
+  void (*stop_daemon)(struct MHD_Daemon *);
+  MHD_socket (*quiesce_daemon)(struct MHD_Daemon *);
+  const union MHD_DaemonInfo *(*get_daemon_info)(struct MHD_Daemon *, enum MHD_DaemonInfoType, ...);
+  const char *(*lookup_connection_value)(struct MHD_Connection *, enum MHD_ValueKind,
+                                         const char *);
+  struct MHD_Response *(*create_response_from_buffer)(size_t, void *, enum MHD_ResponseMemoryMode);
+  enum MHD_Result (*add_response_header)(struct MHD_Response *, const char *, const char *);
+  enum MHD_Result (*queue_response)(struct MHD_Connection *, unsigned int, struct MHD_Response *);
+  void (*destroy_response)(struct MHD_Response *);
+  enum MHD_Result (*is_feature_supported)(enum MHD_FEATURE);
+} mhd;
+
+static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+
+#define LOOKUP(field, name)                                                                    \
+  do {                                                                                         \
+    *(void **)(&mhd.field) = dlsym(handle, name);                                              \
+    if (mhd.field == NULL) {                                                                   \
+      snprintf(error, error_size, "libmicrohttpd.so.12 lacks %s; install libmicrohttpd12", name); \
+      dlclose(handle);                                                                         \
+      pthread_mutex_unlock(&load_lock);                                                        \
+      return -1;                                                                               \
+    }                                                                                          \
+  } while (0)
+
+int lh_load(char *error, size_t error_size) {
+  pthread_mutex_lock(&load_lock);
+  if (mhd.handle != NULL) {
+    pthread_mutex_unlock(&load_lock);
+    return 0;
+  }
+  void *handle = dlopen("libmicrohttpd.so.12", RTLD_NOW | RTLD_LOCAL);
+  if (handle == NULL) {
+    snprintf(error, error_size,
+             "cannot load libmicrohttpd (%s); install it with 'apt install libmicrohttpd12'",
+             dlerror());
+    pthread_mutex_unlock(&load_lock);
+    return -1;
+  }
+  LOOKUP(start_daemon, "MHD_start_daemon");
+  LOOKUP(stop_daemon, "MHD_stop_daemon");
+  LOOKUP(quiesce_daemon, "MHD_quiesce_daemon");
+  LOOKUP(get_daemon_info, "MHD_get_daemon_info");
+  LOOKUP(lookup_connection_value, "MHD_lookup_connection_value");
+  LOOKUP(create_response_from_buffer, "MHD_create_response_from_buffer");
+  LOOKUP(add_response_header, "MHD_add_response_header");
+  LOOKUP(queue_response, "MHD_queue_response");
+  LOOKUP(destroy_response, "MHD_destroy_response");
+  LOOKUP(is_feature_supported, "MHD_is_feature_supported");
+  mhd.handle = handle;
+  pthread_mutex_unlock(&load_lock);
+  return 0;
+}
+
+/* ---- Servers and requests ---- */
+
+struct lh_server {
+  struct MHD_Daemon *daemon;
+  lh_handler handler;
+  void *context;
+  size_t max_body;
+  atomic_uint active;
+  atomic_int started;
+  MHD_socket quiesced_socket;
+  struct sockaddr_storage address;
+  char *tls_cert;
+  char *tls_key;
+  /* The last message libmicrohttpd logged while starting, for the error. */
+  char start_message[256];
+};
+
+typedef struct lh_answer {
+  unsigned int status;
+  char *headers;
+  uint8_t *body;
+  size_t length;
+} lh_answer;
+
+struct lh_request {
+  lh_server *server;
+  struct MHD_Connection *connection;
+  const char *method;
+  const char *path;
+  uint64_t started_ns;
+  int64_t tag;
+  int phase;
+  int answered;
+  int too_large;
+  uint64_t declared_length;
+  uint64_t discarded;
+  uint8_t *body;
+  size_t length;
+  size_t capacity;
+  /* An answer given in LH_PHASE_HEADERS, sent once the body has been read. */
+  lh_answer *deferred;
+  enum MHD_Result queued;
+};
+
+static uint64_t monotonic_ns(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+static void log_message(void *cls, const char *format, va_list arguments) {
+  lh_server *server = cls;
+  if (!atomic_load(&server->started)) {
+    vsnprintf(server->start_message, sizeof server->start_message, format, arguments);
+    size_t length = strlen(server->start_message);
+    while (length > 0 && (server->start_message[length - 1] == '\n' ||
+                          server->start_message[length - 1] == '.')) {
+      server->start_message[--length] = '\0';
+    }
+    return;
+  }
+  char line[512];
+  int length = snprintf(line, sizeof line, "libmicrohttpd: ");
+  vsnprintf(line + length, sizeof line - (size_t)length, format, arguments);
+  size_t total = strlen(line);
+  if (total == 0 || line[total - 1] != '\n') {
+    if (total + 1 < sizeof line) {
+      line[total++] = '\n';
+      line[total] = '\0';
+    }
+  }
+  ssize_t ignored = write(STDERR_FILENO, line, total);
+  (void)ignored;
+}
+
+static void free_answer(lh_answer *answer) {
+  if (answer == NULL) return;
+  free(answer->headers);
+  free(answer->body);
+  free(answer);
+}
+
+static enum MHD_Result queue(lh_request *request, unsigned int status, const char *headers,
+                             const uint8_t *body, size_t length) {
+  struct MHD_Response *response =
+      mhd.create_response_from_buffer(length, (void *)body, MHD_RESPMEM_MUST_COPY);
+  if (response == NULL) return MHD_NO;
+  if (headers != NULL) {
+    char *copy = strdup(headers);
+    if (copy == NULL) {
+      mhd.destroy_response(response);
+      return MHD_NO;
+    }
+    char *save = NULL;
+    for (char *line = strtok_r(copy, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+      char *colon = strchr(line, ':');
+      if (colon == NULL) continue;
+      *colon = '\0';
+      const char *value = colon + 1;
+      while (*value == ' ') value++;
+      mhd.add_response_header(response, line, value);
+    }
+    free(copy);
+  }
+  enum MHD_Result result = mhd.queue_response(request->connection, status, response);
+  mhd.destroy_response(response);
+  request->answered = 1;
+  return result;
+}
+
+static enum MHD_Result send_deferred(lh_request *request) {
+  lh_answer *answer = request->deferred;
+  return queue(request, answer->status, answer->headers, answer->body, answer->length);
+}
+
+static void append(lh_request *request, const char *data, size_t size) {
+  if (request->too_large) return;
+  if (request->length + size > request->server->max_body) {
+    request->too_large = 1;
+    free(request->body);
+    request->body = NULL;
+    request->length = request->capacity = 0;
+    return;
+  }
+  if (request->length + size > request->capacity) {
+    size_t capacity = request->capacity ? request->capacity : 16384;
+    while (capacity < request->length + size) capacity *= 2;
+    if (capacity > request->server->max_body) capacity = request->server->max_body;
+    uint8_t *grown = realloc(request->body, capacity);
+    if (grown == NULL) {
+      request->too_large = 1;
+      free(request->body);
+      request->body = NULL;
+      request->length = request->capacity = 0;
+      return;
+    }
+    request->body = grown;
+    request->capacity = capacity;
+  }
+  memcpy(request->body + request->length, data, size);
+  request->length += size;
+}
+
+static enum MHD_Result on_access(void *cls, struct MHD_Connection *connection, const char *url,
+                                 const char *method, const char *version, const char *upload_data,
+                                 size_t *upload_data_size, void **con_cls) {
+  (void)version;
+  lh_server *server = cls;
+  lh_request *request = *con_cls;
+  if (request == NULL) {
+    /* Headers only: answering here would make libmicrohttpd close the connection. */
+    request = calloc(1, sizeof *request);
+    if (request == NULL) return MHD_NO;
+    request->server = server;
+    request->connection = connection;
+    request->method = method;
+    request->path = url;
+    request->started_ns = monotonic_ns();
+    request->phase = LH_PHASE_HEADERS;
+    atomic_fetch_add(&server->active, 1);
+    *con_cls = request;
+    const char *declared =
+        mhd.lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if (declared != NULL) {
+      request->declared_length = strtoull(declared, NULL, 10);
+      if (request->declared_length > server->max_body) request->too_large = 1;
+    }
+    server->handler(server->context, request, LH_PHASE_HEADERS);
+    if (request->deferred != NULL && request->declared_length > LH_DRAIN_LIMIT) {
+      return send_deferred(request);
+    }
+    return MHD_YES;
+  }
+  if (request->answered) {
+    *upload_data_size = 0;
+    return MHD_YES;
+  }
+  if (*upload_data_size != 0) {
+    if (request->deferred != NULL || request->too_large) {
+      request->discarded += *upload_data_size;
+      if (request->deferred != NULL && request->discarded > LH_DRAIN_LIMIT) {
+        *upload_data_size = 0;
+        return send_deferred(request);
+      }
+      if (request->too_large) {
+        free(request->body);
+        request->body = NULL;
+        request->length = 0;
+      }
+    } else {
+      append(request, upload_data, *upload_data_size);
+    }
+    *upload_data_size = 0;
+    return MHD_YES;
+  }
+  if (request->deferred != NULL) return send_deferred(request);
+  request->phase = LH_PHASE_COMPLETE;
+  request->queued = MHD_YES;
+  server->handler(server->context, request, LH_PHASE_COMPLETE);
+  if (!request->answered) {
+    static const char body[] =
+        "{\"error\":{\"code\":\"internal\",\"message\":\"The server did not answer\"}}\n";
+    return queue(request, 500, "Content-Type: application/json", (const uint8_t *)body,
+                 sizeof body - 1);
+  }
+  return request->queued;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *connection, void **con_cls,
+                         enum MHD_RequestTerminationCode code) {
+  (void)connection;
+  (void)code;
+  lh_server *server = cls;
+  lh_request *request = *con_cls;
+  if (request == NULL) return;
+  *con_cls = NULL;
+  free(request->body);
+  free_answer(request->deferred);
+  free(request);
+  atomic_fetch_sub(&server->active, 1);
+}
+
+static int resolve(const char *host, uint16_t port, struct sockaddr_storage *address,
+                   char *error, size_t error_size) {
+  struct addrinfo hints;
+  memset(&hints, 0, sizeof hints);
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  struct addrinfo *found = NULL;
+  int status = getaddrinfo(host, NULL, &hints, &found);
+  if (status != 0 || found == NULL) {
+    snprintf(error, error_size, "cannot resolve '%s' (%s)", host, gai_strerror(status));
+    return -1;
+  }
+  memcpy(address, found->ai_addr, found->ai_addrlen);
+  freeaddrinfo(found);
+  if (address->ss_family == AF_INET6) {
+    ((struct sockaddr_in6 *)address)->sin6_port = htons(port);
+  } else {
+    ((struct sockaddr_in *)address)->sin_port = htons(port);
+  }
+  return 0;
+}
+
+lh_server *lh_start(const lh_config *config, lh_handler handler, void *context, char *error,
+                    size_t error_size) {
+  if (lh_load(error, error_size) != 0) return NULL;
+  lh_server *server = calloc(1, sizeof *server);
+  if (server == NULL) {
+    snprintf(error, error_size, "out of memory");
+    return NULL;
+  }
+  server->handler = handler;
+  server->context = context;
+  server->max_body = config->max_body;
+  server->quiesced_socket = MHD_INVALID_SOCKET;
+  const char *host = (config->host != NULL && config->host[0] != '\0') ? config->host : "127.0.0.1";
+  if (resolve(host, config->port, &server->address, error, error_size) != 0) {
+    free(server);
+    return NULL;
+  }
+  unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+  if (server->address.ss_family == AF_INET6) flags |= MHD_USE_IPv6;
+  struct MHD_OptionItem options[16];
+  size_t count = 0;
+#define OPTION(name, number, pointer) \
+  options[count++] = (struct MHD_OptionItem){(name), (intptr_t)(number), (pointer)}
+  /* MHD_OPTION_ARRAY items carry one value each; options that take two (a callback and its
+   * closure) are given directly to MHD_start_daemon instead, below. */
+  OPTION(MHD_OPTION_SOCK_ADDR, 0, &server->address);
+  OPTION(MHD_OPTION_CONNECTION_TIMEOUT, config->connection_timeout, NULL);
+  if (config->connection_limit > 0) OPTION(MHD_OPTION_CONNECTION_LIMIT, config->connection_limit, NULL);
+  if (config->threads > 1) OPTION(MHD_OPTION_THREAD_POOL_SIZE, config->threads, NULL);
+  OPTION(MHD_OPTION_LISTEN_BACKLOG_SIZE, 511, NULL);
+  if (config->tls_cert_pem != NULL && config->tls_key_pem != NULL) {
+    if (mhd.is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+      snprintf(error, error_size, "this libmicrohttpd was built without TLS");
+      free(server);
+      return NULL;
+    }
+    server->tls_cert = strdup(config->tls_cert_pem);
+    server->tls_key = strdup(config->tls_key_pem);
+    flags |= MHD_USE_TLS;
+    OPTION(MHD_OPTION_HTTPS_MEM_CERT, 0, server->tls_cert);
+    OPTION(MHD_OPTION_HTTPS_MEM_KEY, 0, server->tls_key);
+  }
+  OPTION(MHD_OPTION_END, 0, NULL);
+#undef OPTION
+  server->daemon = mhd.start_daemon(
+      flags, config->port, NULL, NULL, on_access, server, MHD_OPTION_EXTERNAL_LOGGER, log_message,
+      server, MHD_OPTION_NOTIFY_COMPLETED, on_completed, server, MHD_OPTION_ARRAY, options,
+      MHD_OPTION_END);
+  if (server->daemon == NULL) {
+    int saved = errno;
+    if (server->start_message[0] != '\0') {
+      snprintf(error, error_size, "%s", server->start_message);
+    } else {
+      snprintf(error, error_size, "%s", saved ? strerror(saved) : "libmicrohttpd refused to start");
+    }
+    free(server->tls_cert);
+    free(server->tls_key);
+    free(server);
+    return NULL;
+  }
+  atomic_store(&server->started, 1);
+  return server;
+}
+
+uint16_t lh_port(const lh_server *server) {
+  const union MHD_DaemonInfo *info = mhd.get_daemon_info(server->daemon, MHD_DAEMON_INFO_BIND_PORT);
+  return info != NULL ? info->port : 0;
+}
+
+unsigned int lh_active_requests(const lh_server *server) {
+  return atomic_load(&((lh_server *)server)->active);
+}
+
+void lh_quiesce(lh_server *server) {
+  if (server->quiesced_socket == MHD_INVALID_SOCKET) {
+    server->quiesced_socket = mhd.quiesce_daemon(server->daemon);
+  }
+}
+
+void lh_stop(lh_server *server) {
+  mhd.stop_daemon(server->daemon);
+  if (server->quiesced_socket != MHD_INVALID_SOCKET) close(server->quiesced_socket);
+  free(server->tls_cert);
+  free(server->tls_key);
+  free(server);
+}
+
+/* ---- Reading a request ---- */
+
+const char *lh_method(const lh_request *request) { return request->method; }
+const char *lh_path(const lh_request *request) { return request->path; }
+
+const char *lh_header(const lh_request *request, const char *name) {
+  return mhd.lookup_connection_value(request->connection, MHD_HEADER_KIND, name);
+}
+
+const char *lh_query(const lh_request *request, const char *name) {
+  return mhd.lookup_connection_value(request->connection, MHD_GET_ARGUMENT_KIND, name);
+}
+
+const uint8_t *lh_body(const lh_request *request, size_t *length) {
+  *length = request->length;
+  return request->body;
+}
+
+int lh_body_too_large(const lh_request *request) { return request->too_large; }
+uint64_t lh_started_ns(const lh_request *request) { return request->started_ns; }
+unsigned int lh_request_active(const lh_request *request) {
+  return atomic_load(&request->server->active);
+}
+void lh_set_tag(lh_request *request, int64_t tag) { request->tag = tag; }
+int64_t lh_tag(const lh_request *request) { return request->tag; }
+
+/* ---- Answering ---- */
+
+int lh_respond(lh_request *request, unsigned int status, const char *headers, const uint8_t *body,
+               size_t length) {
+  if (request->answered || request->deferred != NULL) return -1;
+  if (request->phase == LH_PHASE_COMPLETE) {
+    request->queued = queue(request, status, headers, body, length);
+    return request->queued == MHD_YES ? 0 : -1;
+  }
+  lh_answer *answer = calloc(1, sizeof *answer);
+  if (answer == NULL) return -1;
+  answer->status = status;
+  answer->headers = headers != NULL ? strdup(headers) : NULL;
+  if (length > 0) {
+    answer->body = malloc(length);
+    if (answer->body == NULL) {
+      free_answer(answer);
+      return -1;
+    }
+    memcpy(answer->body, body, length);
+  }
+  answer->length = length;
+  request->deferred = answer;
+  return 0;
+}

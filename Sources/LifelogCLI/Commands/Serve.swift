@@ -1,0 +1,144 @@
+@preconcurrency import Glibc
+import LifelogCore
+import LifelogServer
+
+extension LifelogCommand {
+  /// `lifelog serve`: the HTTP sync server, until SIGINT or SIGTERM.
+  struct Serve: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "serve",
+      abstract: "Run the HTTP sync server.",
+      discussion: """
+        Serves the sync protocol over HTTP (docs/http-api.md) to the users added with 'lifelog serve user \
+        add', storing their batches in DIR/server.db. Logs one line per request on standard error. \
+        SIGINT or SIGTERM lets requests in flight finish, then stops.
+        """,
+      options: [
+        OptionSpec(["--listen"], value: "host:port", help: "Where to listen (port 0 picks a free one).", default: "127.0.0.1:8787"),
+        ServeUserGroup.dataOption,
+        OptionSpec(["--tls-cert"], value: "file", help: "A PEM certificate chain: serve HTTPS."),
+        OptionSpec(["--tls-key"], value: "file", help: "The PEM private key of --tls-cert."),
+        OptionSpec(["--max-body"], value: "bytes", help: "The largest batch or snapshot accepted.", default: "8388608"),
+        OptionSpec(["--rate-limit"], value: "n", help: "Requests per second per token (0: no limit).", default: "100"),
+        OptionSpec(["--burst"], value: "n", help: "Requests a token may make at once.", default: "200"),
+        OptionSpec(["--max-concurrent"], value: "n", help: "Requests handled at once; more get 503.", default: "256"),
+        OptionSpec(["--threads"], value: "n", help: "Threads answering requests.", default: "8"),
+      ],
+      examples: [
+        "lifelog serve user add alice",
+        "lifelog serve --listen 0.0.0.0:8787 --tls-cert cert.pem --tls-key key.pem",
+      ],
+      subcommands: [ServeUserGroup.self],
+      usesDatabase: false)
+
+    let configuration: SyncServer.Configuration
+    let scheme: String
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      _ = try arguments.checkedPositionals(for: Self.configuration)
+      var listener = HTTPListener.Configuration()
+      (listener.host, listener.port) = try Serve.address(arguments.value("--listen") ?? "127.0.0.1:8787")
+      listener.maxBodyBytes = try Serve.number(arguments, "--max-body", default: 8 << 20, range: 1024...(1 << 30))
+      listener.threads = try Serve.number(arguments, "--threads", default: 8, range: 1...256)
+      switch (arguments.value("--tls-cert"), arguments.value("--tls-key")) {
+      case (nil, nil):
+        scheme = "http"
+      case (let certificate?, let key?):
+        listener.tlsCertificate = try Serve.readText(certificate, what: "--tls-cert")
+        listener.tlsKey = try Serve.readText(key, what: "--tls-key")
+        scheme = "https"
+      default:
+        throw UsageError("Give both '--tls-cert' and '--tls-key', or neither")
+      }
+      configuration = SyncServer.Configuration(
+        listener: listener, dataFolder: try ServeUserGroup.dataFolder(arguments, context: context),
+        requestsPerSecond: Double(try Serve.number(arguments, "--rate-limit", default: 100, range: 0...1_000_000)),
+        burst: try Serve.number(arguments, "--burst", default: 200, range: 1...1_000_000),
+        maxConcurrentRequests: try Serve.number(arguments, "--max-concurrent", default: 256, range: 1...100_000))
+    }
+
+    func run(in context: Context) throws {
+      let server = try SyncServer(configuration, log: Serve.writeLogLine)
+      // Block the signals before libmicrohttpd starts its threads, so they inherit the mask and
+      // only this thread takes them, in sigwait.
+      var signals = sigset_t()
+      sigemptyset(&signals)
+      sigaddset(&signals, SIGINT)
+      sigaddset(&signals, SIGTERM)
+      pthread_sigmask(SIG_BLOCK, &signals, nil)
+      defer { pthread_sigmask(SIG_UNBLOCK, &signals, nil) }
+      let listener = try server.listen()
+      let host = configuration.listener.host.contains(":") ? "[\(configuration.listener.host)]" : configuration.listener.host
+      context.output.write(
+        "lifelog serve: listening on \(scheme)://\(host):\(listener.port), data in \(configuration.dataFolder)\n")
+      context.output.flush()
+      var received: Int32 = 0
+      sigwait(&signals, &received)
+      let active = listener.activeRequests
+      Serve.writeLogLine("lifelog serve: \(received == SIGINT ? "SIGINT" : "SIGTERM"), finishing \(active) request(s)")
+      listener.quiesce()
+      var waited = 0
+      while listener.activeRequests > 0, waited < 10_000 {
+        usleep(10_000)
+        waited += 10
+      }
+      listener.stop()
+      Serve.writeLogLine("lifelog serve: stopped")
+    }
+
+    /// One line on standard error, in one `write` so lines of concurrent requests never interleave.
+    @Sendable static func writeLogLine(_ line: String) {
+      var bytes = Array(line.utf8)
+      bytes.append(0x0A)
+      _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    /// `host:port`, `[v6]:port` or `:port`.
+    static func address(_ text: String) throws -> (String, UInt16) {
+      var host: Substring
+      var port: Substring
+      if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+        host = text[text.index(after: text.startIndex)..<close]
+        port = text[text.index(after: close)...].drop { $0 == ":" }
+      } else if let colon = text.lastIndex(of: ":") {
+        host = text[..<colon]
+        port = text[text.index(after: colon)...]
+      } else {
+        throw InputError("'--listen \(text)' must be HOST:PORT, such as 127.0.0.1:8787")
+      }
+      if host.isEmpty { host = "0.0.0.0" }
+      guard let number = UInt16(port) else {
+        throw InputError("The port in '--listen \(text)' must be a number from 0 to 65535")
+      }
+      return (String(host), number)
+    }
+
+    static func number(_ arguments: ParsedArguments, _ option: String, default value: Int, range: ClosedRange<Int>)
+      throws -> Int
+    {
+      guard let text = arguments.value(option) else { return value }
+      guard let number = Int(text), range.contains(number) else {
+        throw InputError("'\(option) \(text)' must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+      }
+      return number
+    }
+
+    static func readText(_ path: String, what: String) throws -> String {
+      let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+      guard descriptor >= 0 else {
+        throw InputError("Cannot read \(what) '\(path)' (\(String(cString: strerror(errno))))")
+      }
+      defer { close(descriptor) }
+      var bytes: [UInt8] = []
+      var chunk = [UInt8](repeating: 0, count: 1 << 14)
+      while true {
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR { continue }
+        guard count > 0 else { break }
+        bytes.append(contentsOf: chunk[0..<count])
+      }
+      guard !bytes.isEmpty else { throw InputError("\(what) '\(path)' is empty") }
+      return String(decoding: bytes, as: UTF8.self)
+    }
+  }
+}

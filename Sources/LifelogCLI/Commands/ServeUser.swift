@@ -1,0 +1,161 @@
+import LifelogCore
+import LifelogServer
+
+extension LifelogCommand {
+  /// `lifelog serve user`: who may use the server. Alone, it lists the users.
+  struct ServeUserGroup: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "user",
+      abstract: "Add, list and remove the server's users, and give them new tokens.",
+      discussion: "'lifelog serve user' alone lists the users. A running server sees changes at once.",
+      options: [dataOption],
+      subcommands: [ServeUserAdd.self, ServeUserList.self, ServeUserRemove.self, ServeUserToken.self],
+      usesDatabase: false)
+
+    static let dataOption = OptionSpec(
+      ["--data"], value: "dir", help: "The server's data folder.", default: "$XDG_DATA_HOME/lifelog/server")
+
+    let list: ServeUserList
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      list = try ServeUserList(parsing: arguments, in: context)
+    }
+
+    func run(in context: Context) throws { try list.run(in: context) }
+
+    /// `--data`, else `$XDG_DATA_HOME/lifelog/server`, else `~/.local/share/lifelog/server`.
+    static func dataFolder(_ arguments: ParsedArguments, context: Context) throws -> String {
+      if let folder = arguments.value("--data"), !folder.isEmpty { return folder }
+      if let data = context.environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/lifelog/server" }
+      guard let home = context.environment["HOME"], !home.isEmpty else {
+        throw ConfigurationError("Cannot find the server's data: HOME is not set; pass --data DIR")
+      }
+      return home + "/.local/share/lifelog/server"
+    }
+
+    /// A new bearer token: 32 random bytes from the system's secure generator, in hex.
+    static func newToken() -> String {
+      var generator = SystemRandomNumberGenerator()
+      var text = "llt_"
+      for _ in 0..<4 {
+        let word = generator.next()
+        let hex = String(word, radix: 16)
+        text += String(repeating: "0", count: 16 - hex.count) + hex
+      }
+      return text
+    }
+
+    static func userName(_ arguments: ParsedArguments, _ configuration: CommandConfiguration) throws -> String {
+      let name = try arguments.checkedPositionals(for: configuration)["name"]?.first ?? ""
+      guard ServerStore.isUserName(name) else {
+        throw InputError("User name '\(name)' must be 1–64 letters, digits, '.', '_' or '-'")
+      }
+      return name
+    }
+  }
+
+  struct ServeUserAdd: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "add",
+      abstract: "Add a user and print their token (shown only this once).",
+      discussion: "The token alone goes to standard output, so a script can capture it; only its hash is stored.",
+      arguments: [ArgumentSpec("name", "The user's name: letters, digits, '.', '_' or '-'.")],
+      options: [ServeUserGroup.dataOption],
+      examples: ["lifelog serve user add alice > alice.token"],
+      usesDatabase: false)
+
+    let name: String
+    let folder: String
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      name = try ServeUserGroup.userName(arguments, Self.configuration)
+      folder = try ServeUserGroup.dataFolder(arguments, context: context)
+    }
+
+    func run(in context: Context) throws {
+      let token = ServeUserGroup.newToken()
+      _ = try ServerStore(folder: folder).addUser(name: name, tokenSHA256: SHA256.hexDigest(Array(token.utf8)))
+      context.output.write(token + "\n")
+      context.errors.write(
+        "Added user '\(name)'. Their token is shown only this once; give it to them for "
+          + "'lifelog remote add NAME URL --token-file FILE'\n")
+    }
+  }
+
+  struct ServeUserList: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "list",
+      abstract: "List the users and what they store.",
+      options: [ServeUserGroup.dataOption],
+      examples: ["lifelog serve user list"],
+      usesDatabase: false)
+
+    let folder: String
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      _ = try arguments.checkedPositionals(for: Self.configuration)
+      folder = try ServeUserGroup.dataFolder(arguments, context: context)
+    }
+
+    func run(in context: Context) throws {
+      let users = try ServerStore(folder: folder).users()
+      guard !users.isEmpty else {
+        context.output.write("No users; add one with 'lifelog serve user add NAME'.\n")
+        return
+      }
+      var table = Table([.init(title: "USER"), .init(title: "BATCHES"), .init(title: "SNAPSHOTS"), .init(title: "BYTES")])
+      for user in users {
+        table.append([user.name, String(user.batches), String(user.snapshots), String(user.bytes)])
+      }
+      context.output.write(table.render(width: context.terminalWidth, bold: context.usesColor))
+    }
+  }
+
+  struct ServeUserRemove: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "remove",
+      abstract: "Remove a user and delete everything they stored.",
+      arguments: [ArgumentSpec("name", "The user to remove.")],
+      options: [ServeUserGroup.dataOption],
+      examples: ["lifelog serve user remove alice"],
+      usesDatabase: false)
+
+    let name: String
+    let folder: String
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      name = try ServeUserGroup.userName(arguments, Self.configuration)
+      folder = try ServeUserGroup.dataFolder(arguments, context: context)
+    }
+
+    func run(in context: Context) throws {
+      let (batches, snapshots) = try ServerStore(folder: folder).removeUser(name: name)
+      context.output.write("Removed user '\(name)' with \(batches) batch(es) and \(snapshots) snapshot(s)\n")
+    }
+  }
+
+  struct ServeUserToken: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "token",
+      abstract: "Give a user a new token; the old one stops working at once.",
+      arguments: [ArgumentSpec("name", "The user.")],
+      options: [ServeUserGroup.dataOption],
+      examples: ["lifelog serve user token alice > alice.token"],
+      usesDatabase: false)
+
+    let name: String
+    let folder: String
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      name = try ServeUserGroup.userName(arguments, Self.configuration)
+      folder = try ServeUserGroup.dataFolder(arguments, context: context)
+    }
+
+    func run(in context: Context) throws {
+      let token = ServeUserGroup.newToken()
+      try ServerStore(folder: folder).setToken(name: name, tokenSHA256: SHA256.hexDigest(Array(token.utf8)))
+      context.output.write(token + "\n")
+      context.errors.write("New token for '\(name)', shown only this once; the old one no longer works\n")
+    }
+  }
+}

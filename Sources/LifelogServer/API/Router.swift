@@ -1,0 +1,107 @@
+/// The API's paths (docs/http-api.md), matched segment by segment. Names in paths are checked
+/// here, before anything else looks at them: only `[A-Za-z0-9-]`, so `..`, `/` or `%2F` can never
+/// reach the store.
+public enum Route: Equatable, Sendable {
+  /// `GET /v1/info`: no token needed.
+  case info
+  /// `GET /v1/manifest`
+  case manifest
+  /// `PUT /v1/batches/{device}/{seq}`
+  case putBatch(device: String, seq: Int)
+  /// `GET /v1/batches/{device}`
+  case batchCount(device: String)
+  /// `DELETE /v1/batches/{device}?through={seq}`
+  case deleteBatches(device: String)
+  /// `GET /v1/changes`
+  case changes
+  /// `PUT /v1/snapshots/{name}`
+  case putSnapshot(name: String)
+  /// `GET`/`HEAD /v1/snapshots/latest`
+  case latestSnapshot
+  /// `GET`/`HEAD /v1/snapshots/{name}`
+  case snapshot(name: String)
+
+  /// Whether the route needs a bearer token.
+  public var needsToken: Bool { self != .info }
+
+  /// Whether the request carries a body that the route reads.
+  public var takesBody: Bool {
+    switch self {
+    case .putBatch, .putSnapshot: true
+    default: false
+    }
+  }
+}
+
+public enum Router {
+  /// The longest device id or snapshot name accepted.
+  public static let maximumNameLength = 128
+
+  /// The route for a method and a path.
+  ///
+  /// - Throws: ``HTTPError`` 404 for an unknown path, 405 for a known path with another method,
+  ///   400 for a malformed device, name or seq.
+  public static func route(method: String, path: String) throws(HTTPError) -> Route {
+    let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+    guard path.hasPrefix("/"), parts.first == "v1" else { throw .notFound("No such path '\(path)'; the API is under /v1") }
+    let rest = Array(parts.dropFirst())
+    let read = method == "GET" || method == "HEAD"
+    switch rest.count {
+    case 1 where rest[0] == "info":
+      guard read else { throw notAllowed("GET, HEAD") }
+      return .info
+    case 1 where rest[0] == "manifest":
+      guard read else { throw notAllowed("GET, HEAD") }
+      return .manifest
+    case 1 where rest[0] == "changes":
+      guard read else { throw notAllowed("GET, HEAD") }
+      return .changes
+    case 2 where rest[0] == "batches":
+      let device = try name(rest[1], what: "device id")
+      if read { return .batchCount(device: device) }
+      guard method == "DELETE" else { throw notAllowed("GET, HEAD, DELETE") }
+      return .deleteBatches(device: device)
+    case 3 where rest[0] == "batches":
+      let device = try name(rest[1], what: "device id")
+      let seq = try Router.seq(rest[2])
+      guard method == "PUT" else { throw notAllowed("PUT") }
+      return .putBatch(device: device, seq: seq)
+    case 2 where rest[0] == "snapshots":
+      if rest[1] == "latest" {
+        guard read else { throw notAllowed("GET, HEAD") }
+        return .latestSnapshot
+      }
+      let name = try name(rest[1], what: "snapshot name")
+      if read { return .snapshot(name: name) }
+      guard method == "PUT" else { throw notAllowed("GET, HEAD, PUT") }
+      return .putSnapshot(name: name)
+    default:
+      throw .notFound("No such path '\(path)'")
+    }
+  }
+
+  /// Whether `text` is a valid device id or snapshot name: 1–128 of `[A-Za-z0-9-]`.
+  public static func isName(_ text: some StringProtocol) -> Bool {
+    !text.isEmpty && text.utf8.count <= maximumNameLength
+      && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D }
+  }
+
+  static func name(_ text: Substring, what: String) throws(HTTPError) -> String {
+    guard isName(text) else {
+      throw .badRequest("A \(what) may hold only letters, digits and '-' (at most \(maximumNameLength))")
+    }
+    return String(text)
+  }
+
+  /// A batch number: 1 or more, decimal, without leading zeros or signs.
+  static func seq(_ text: Substring) throws(HTTPError) -> Int {
+    guard !text.isEmpty, text.count <= 15, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), text.first != "0",
+      let seq = Int(text)
+    else { throw .badRequest("A batch seq is a whole number from 1, without leading zeros") }
+    return seq
+  }
+
+  static func notAllowed(_ allow: String) -> HTTPError {
+    HTTPError(405, "method_not_allowed", "This path takes \(allow)", allow: allow)
+  }
+}

@@ -1,0 +1,48 @@
+import LifelogSync
+
+/// Where a client's pull has got to: the server cursor of the last batch it has passed, and the
+/// batches it holds through merged snapshots (a floor per device).
+///
+/// On the wire it is an opaque token of `[A-Za-z0-9_-]`: the cursor alone (`"1201"`), or with the
+/// floor appended as `_<device>_<seq>` pairs (`"1201_8f3a…_120"`). Clients store it and send it back
+/// unchanged; `""` is the beginning.
+public struct ServerCursor: Equatable, Sendable {
+  /// Batches with a server cursor up to this one have been passed.
+  public var position: Int64
+  /// Per device, the highest seq held through a snapshot: batches at or below it are skipped,
+  /// and may have been deleted (compacted) without the client missing anything.
+  public var floor: VersionVector
+
+  public init(position: Int64 = 0, floor: VersionVector = VersionVector()) {
+    self.position = position
+    self.floor = floor
+  }
+
+  /// Reads a token.
+  ///
+  /// - Throws: ``HTTPError`` 400 when it was not made by this server.
+  public init(token: String) throws(HTTPError) {
+    self.init()
+    guard !token.isEmpty else { return }
+    let parts = token.split(separator: "_", omittingEmptySubsequences: false)
+    guard let position = Int64(parts[0]), position >= 0, parts.count % 2 == 1 else { throw Self.malformed }
+    self.position = position
+    var index = 1
+    while index < parts.count {
+      guard Router.isName(parts[index]), let seq = Int(parts[index + 1]), seq > 0 else { throw Self.malformed }
+      floor[String(parts[index])] = seq
+      index += 2
+    }
+  }
+
+  static let malformed = HTTPError.badRequest("The cursor is not one this server gave out; start again from ''")
+
+  /// The token, with devices in sorted order.
+  public var token: String {
+    var text = String(position)
+    for device in floor.seqs.keys.sorted() where floor[device] > 0 {
+      text += "_" + device + "_" + String(floor[device])
+    }
+    return text
+  }
+}

@@ -1,0 +1,51 @@
+/// Group commit for pushed batches: concurrent pushes are stored in one transaction, so they
+/// share one disk flush (`synchronous = FULL`) instead of queueing for one each.
+///
+/// The first thread to arrive stores everything queued so far, then looks again; the others wait
+/// for their outcome. Every outcome is handed out only after its transaction has committed.
+final class BatchCommitter: @unchecked Sendable {
+  private let pool: StorePool
+  private let lock = ConditionLock()
+  private var queue: [Job] = []
+  private var committing = false
+
+  private final class Job {
+    let batch: IncomingBatch
+    var outcome: Result<StoreOutcome, any Error>?
+    init(_ batch: IncomingBatch) { self.batch = batch }
+  }
+
+  init(pool: StorePool) { self.pool = pool }
+
+  /// Stores one batch, returning once it is committed (or has failed).
+  func store(_ batch: IncomingBatch) throws -> StoreOutcome {
+    let job = Job(batch)
+    lock.locked {
+      queue.append(job)
+      while job.outcome == nil {
+        if committing {
+          lock.wait()
+          continue
+        }
+        committing = true
+        let jobs = queue
+        queue.removeAll()
+        // Store without holding the lock, so more pushes can queue for the next round.
+        lock.unlocked { commit(jobs) }
+        committing = false
+        lock.broadcast()
+      }
+    }
+    guard let outcome = job.outcome else { throw HTTPError.unavailable("The batch was not stored") }
+    return try outcome.get()
+  }
+
+  private func commit(_ jobs: [Job]) {
+    do {
+      let outcomes = try pool.withStore { try $0.store(jobs.map(\.batch)) }
+      for (job, outcome) in zip(jobs, outcomes) { job.outcome = .success(outcome) }
+    } catch {
+      for job in jobs { job.outcome = .failure(error) }
+    }
+  }
+}

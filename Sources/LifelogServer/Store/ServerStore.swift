@@ -1,0 +1,134 @@
+@preconcurrency import Glibc
+import LifelogCore
+import LifelogSQLite
+
+/// The server's database (`<data>/server.db`): users with the SHA-256 of their token, batches
+/// under a server cursor, and snapshots. One connection; the server keeps a pool of them
+/// (``StorePool``), and `lifelog serve user …` opens its own beside a running server.
+///
+/// WAL with `synchronous = FULL`: once a write transaction has committed, it is on disk, so a
+/// batch is acknowledged only after that (docs/http-api.md, "Durability").
+public final class ServerStore {
+  public let database: Database
+  public let path: String
+
+  /// The schema version this lifelog writes (`PRAGMA user_version`).
+  static let schemaVersion = 1
+
+  /// Opens the store in `folder`, creating the folder (0700) and the database (0600) when missing.
+  ///
+  /// - Throws: ``ServerStoreError`` when the folder or file cannot be used, or was written by a
+  ///   newer lifelog.
+  public convenience init(folder: String) throws {
+    try ServerStore.createFolder(folder)
+    try self.init(path: folder + "/server.db")
+  }
+
+  /// Opens the database at `path` (`:memory:` for tests).
+  public init(path: String) throws {
+    self.path = path
+    do {
+      if path != ":memory:" {
+        let descriptor = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+          throw ServerStoreError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        close(descriptor)
+      }
+      database = try Database(path: path, mode: .readWrite, busyTimeoutMilliseconds: 10_000)
+      try database.execute(
+        sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA cache_size = -32768")
+      try migrate()
+    } catch let error as SQLiteError {
+      throw ServerStoreError.cannotOpen(path: path, reason: error.description)
+    }
+  }
+
+  private func migrate() throws {
+    let version = try database.cachedStatement(sql: "PRAGMA user_version").first { $0[0] as Int } ?? 0
+    guard version <= ServerStore.schemaVersion else { throw ServerStoreError.newerSchema(path: path) }
+    if version == ServerStore.schemaVersion { return }
+    try database.inTransaction {
+      // Another process may have migrated while this one waited for the lock.
+      let again = try database.cachedStatement(sql: "PRAGMA user_version").first { $0[0] as Int } ?? 0
+      if again >= ServerStore.schemaVersion { return }
+      try database.execute(sql: ServerStore.schema)
+      try database.execute(sql: "PRAGMA user_version = \(ServerStore.schemaVersion)")
+    }
+  }
+
+  static let schema = """
+    CREATE TABLE users (
+      id INTEGER PRIMARY KEY,
+      name TEXT NOT NULL UNIQUE,
+      token_sha256 TEXT NOT NULL UNIQUE,
+      remote_id TEXT NOT NULL,
+      created INTEGER NOT NULL
+    ) STRICT;
+    CREATE TABLE batches (
+      cursor INTEGER PRIMARY KEY AUTOINCREMENT,
+      user_id INTEGER NOT NULL,
+      device TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      sha256 TEXT NOT NULL,
+      size INTEGER NOT NULL,
+      rows INTEGER NOT NULL,
+      received INTEGER NOT NULL,
+      bytes BLOB,
+      UNIQUE (user_id, device, seq)
+    ) STRICT;
+    CREATE INDEX batches_by_user_cursor ON batches (user_id, cursor);
+    CREATE TABLE snapshots (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      user_id INTEGER NOT NULL,
+      name TEXT NOT NULL,
+      device TEXT NOT NULL,
+      created INTEGER NOT NULL,
+      covers TEXT NOT NULL,
+      sha256 TEXT NOT NULL,
+      size INTEGER NOT NULL,
+      received INTEGER NOT NULL,
+      bytes BLOB NOT NULL,
+      UNIQUE (user_id, name)
+    ) STRICT;
+    """
+
+  /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`).
+  func write<T>(_ body: () throws -> T) throws -> T { try database.inTransaction(body) }
+
+  /// Runs `body` against one consistent snapshot of the database.
+  func read<T>(_ body: () throws -> T) throws -> T { try database.inReadTransaction(body) }
+
+  /// The current time in Unix milliseconds.
+  static func now() -> Int64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_REALTIME, &spec)
+    return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+  }
+
+  private static func createFolder(_ folder: String) throws {
+    var prefix = folder.hasPrefix("/") ? "/" : ""
+    for component in folder.split(separator: "/") {
+      prefix += component
+      if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+        throw ServerStoreError.cannotOpen(path: prefix, reason: String(cString: strerror(errno)))
+      }
+      prefix += "/"
+    }
+  }
+}
+
+/// Why the server's store cannot be used.
+public enum ServerStoreError: Error, Equatable, CustomStringConvertible {
+  case cannotOpen(path: String, reason: String)
+  case newerSchema(path: String)
+
+  public var description: String {
+    switch self {
+    case .cannotOpen(let path, let reason):
+      "Cannot open the server's data at '\(path)': \(reason); check --data and its permissions"
+    case .newerSchema(let path):
+      "'\(path)' was written by a newer lifelog; upgrade lifelog to serve it"
+    }
+  }
+}

@@ -1,0 +1,237 @@
+import LifelogCore
+import LifelogSync
+
+/// The answer to each route (docs/http-api.md).
+extension SyncServer {
+  func answer(_ route: Route, request: HTTPRequest, user: Int64) throws -> HTTPResponse {
+    switch route {
+    case .info: return info()
+    case .manifest: return try manifest(user: user)
+    case .putBatch(let device, let seq): return try putBatch(device: device, seq: seq, request: request, user: user)
+    case .batchCount(let device): return try batchCount(device: device, user: user)
+    case .deleteBatches(let device): return try deleteBatches(device: device, request: request, user: user)
+    case .changes: return try changes(request: request, user: user)
+    case .putSnapshot(let name): return try putSnapshot(name: name, request: request, user: user)
+    case .latestSnapshot: return try snapshot(named: nil, request: request, user: user)
+    case .snapshot(let name): return try snapshot(named: name, request: request, user: user)
+    }
+  }
+
+  /// The version of the HTTP API (the path prefix is `/v1`).
+  public static let apiVersion = 1
+
+  func info() -> HTTPResponse {
+    var limits = JSONObjectWriter()
+    limits.add("maxBodyBytes", configuration.listener.maxBodyBytes)
+    limits.add("maxPageBatches", configuration.pageLimits.batches)
+    limits.add("maxPageRows", configuration.pageLimits.rows)
+    limits.add("maxPageBytes", configuration.pageLimits.bytes)
+    limits.add("requestsPerSecond", configuration.requestsPerSecond)
+    limits.add("burst", configuration.burst)
+    limits.add("maxConcurrentRequests", configuration.maxConcurrentRequests)
+    var object = JSONObjectWriter()
+    object.add("lifelog", "server")
+    object.add("version", LifelogVersion.current)
+    object.add("api", SyncServer.apiVersion)
+    object.add("format", BatchCodec.format)
+    object.addRaw("limits", limits.result)
+    return .json(200, object)
+  }
+
+  func manifest(user: Int64) throws -> HTTPResponse {
+    guard let found = try pool.withStore({ try $0.user(id: user) }) else {
+      throw HTTPError(401, "unauthorized", "The token's user was removed")
+    }
+    var object = JSONObjectWriter()
+    object.add("lifelog", "remote")
+    object.add("format", BatchCodec.format)
+    object.add("remoteId", found.remoteID)
+    object.add("minVersion", LifelogVersion.minimumRemoteWriter)
+    object.add("user", found.name)
+    return .json(200, object)
+  }
+
+  // MARK: - Batches
+
+  func putBatch(device: String, seq: Int, request: HTTPRequest, user: Int64) throws -> HTTPResponse {
+    let bytes = request.body
+    let batch = try decode(bytes, what: "batch")
+    guard batch.kind == .batch else { throw HTTPError(400, "bad_batch", "The body is a snapshot, not a batch") }
+    guard batch.device == device, batch.seq == seq else {
+      throw HTTPError(
+        400, "name_mismatch", "The batch's header names device \(batch.device) seq \(batch.seq), not the path's \(device) \(seq)")
+    }
+    let outcome = try committer.store(
+      IncomingBatch(
+        user: user, device: device, seq: seq, bytes: bytes, sha256: SHA256.hexDigest(bytes), rows: batch.changes.count))
+    var object = JSONObjectWriter()
+    object.add("device", device)
+    object.add("seq", seq)
+    switch outcome {
+    case .created(let cursor):
+      object.addRaw("cursor", String(cursor))
+      object.add("status", "created")
+      return .json(201, object)
+    case .exists(let cursor):
+      object.addRaw("cursor", String(cursor))
+      object.add("status", "exists")
+      return .json(200, object)
+    case .conflict:
+      throw HTTPError.conflict("A different batch \(seq) of device \(device) is already stored; nothing was overwritten")
+    }
+  }
+
+  func decode(_ bytes: [UInt8], what: String) throws -> Batch {
+    guard !bytes.isEmpty else { throw HTTPError(400, "bad_batch", "The body is empty; send the \(what)'s bytes") }
+    do {
+      return try BatchCodec.decode(bytes)
+    } catch {
+      throw HTTPError(400, "bad_batch", "The \(what) cannot be read: \(error)")
+    }
+  }
+
+  func batchCount(device: String, user: Int64) throws -> HTTPResponse {
+    let (count, highest) = try pool.withStore { try $0.batchCount(user: user, device: device) }
+    var object = JSONObjectWriter()
+    object.add("device", device)
+    object.add("batches", count)
+    object.add("highestSeq", highest)
+    return .json(200, object)
+  }
+
+  func deleteBatches(device: String, request: HTTPRequest, user: Int64) throws -> HTTPResponse {
+    guard let text = request.query("through") else {
+      throw HTTPError.badRequest("Say which batches to delete with '?through=<seq>'")
+    }
+    let through = try Router.seq(Substring(text))
+    let deleted = try pool.withStore { try $0.deleteBatches(user: user, device: device, through: through) }
+    var object = JSONObjectWriter()
+    object.add("device", device)
+    object.add("through", through)
+    object.add("deleted", deleted)
+    return .json(200, object)
+  }
+
+  // MARK: - Changes
+
+  func changes(request: HTTPRequest, user: Int64) throws -> HTTPResponse {
+    let cursor = try ServerCursor(token: request.query("after") ?? "")
+    let excluded = try request.query("exclude").map { text throws(HTTPError) in
+      try Router.name(Substring(text), what: "device id")
+    }
+    var limits = configuration.pageLimits
+    limits.batches = try bounded(request.query("limit"), name: "limit", default: min(100, limits.batches), maximum: limits.batches)
+    limits.rows = try bounded(request.query("rows"), name: "rows", default: limits.rows, maximum: limits.rows)
+    let page = try pool.withStore { try $0.changes(user: user, after: cursor, excluding: excluded, limits: limits) }
+    return ChangesEncoding.response(page)
+  }
+
+  func bounded(_ text: String?, name: String, default value: Int, maximum: Int) throws(HTTPError) -> Int {
+    guard let text else { return value }
+    guard let number = Int(text), number >= 1 else {
+      throw HTTPError.badRequest("'\(name)' must be a whole number from 1 to \(maximum)")
+    }
+    return min(number, maximum)
+  }
+
+  // MARK: - Snapshots
+
+  func putSnapshot(name: String, request: HTTPRequest, user: Int64) throws -> HTTPResponse {
+    let bytes = request.body
+    let snapshot = try decode(bytes, what: "snapshot")
+    guard snapshot.kind == .snapshot else { throw HTTPError(400, "bad_batch", "The body is a batch, not a snapshot") }
+    let header = Batch(
+      kind: .snapshot, device: snapshot.device, seq: snapshot.seq, created: snapshot.created, covers: snapshot.covers,
+      changes: [])
+    let outcome = try pool.withStore {
+      try $0.storeSnapshot(user: user, name: name, header: header, bytes: bytes, sha256: SHA256.hexDigest(bytes))
+    }
+    var object = JSONObjectWriter()
+    object.add("name", name)
+    switch outcome {
+    case .created:
+      object.add("status", "created")
+      return .json(201, object)
+    case .exists:
+      object.add("status", "exists")
+      return .json(200, object)
+    case .conflict:
+      throw HTTPError.conflict("A different snapshot named '\(name)' is already stored; nothing was overwritten")
+    }
+  }
+
+  /// `GET /v1/snapshots/latest` (with `name` nil) and `GET /v1/snapshots/{name}`; `HEAD` alike.
+  func snapshot(named name: String?, request: HTTPRequest, user: Int64) throws -> HTTPResponse {
+    let after = try request.query("after").map { text throws(HTTPError) in try ServerCursor(token: text) }
+    let excluded = try request.query("exclude").map { text throws(HTTPError) in
+      try Router.name(Substring(text), what: "device id")
+    }
+    let found: (SnapshotRecord, [UInt8])? = try pool.withStore { store in
+      let record =
+        if let name { try store.snapshotRecord(user: user, name: name) } else {
+          try store.latestSnapshot(user: user, beyond: after, excluding: excluded)
+        }
+      guard let record else { return nil }
+      let metaOnly = request.query("meta") == "1"
+      return (record, metaOnly ? [] : try store.snapshotBytes(id: record.id))
+    }
+    guard let (record, bytes) = found else {
+      throw HTTPError.notFound(
+        name.map { "No snapshot is named '\($0)'" } ?? "No snapshot holds batches that this cursor has not reached")
+    }
+    let cursor = ServerStore.cursor(after ?? ServerCursor(), merging: record, excluding: excluded)
+    if request.query("meta") == "1" {
+      var object = JSONObjectWriter()
+      object.add("name", record.name)
+      object.add("device", record.device)
+      object.addRaw("created", String(record.created))
+      object.addRaw("covers", record.covers.json)
+      object.add("size", record.size)
+      object.add("sha256", record.sha256)
+      object.add("cursor", cursor.token)
+      return .json(200, object)
+    }
+    return HTTPResponse(
+      status: 200,
+      headers: [
+        ("Content-Type", "application/vnd.lifelog.snapshot"),
+        ("Lifelog-Snapshot-Name", record.name),
+        ("Lifelog-Snapshot-Device", record.device),
+        ("Lifelog-Snapshot-Created", String(record.created)),
+        ("Lifelog-Snapshot-Covers", record.covers.json),
+        ("Lifelog-Snapshot-SHA256", record.sha256),
+        ("Lifelog-Cursor", cursor.token),
+      ], body: bytes)
+  }
+}
+
+/// The body of `GET /v1/changes`: one JSON line indexing the page, then each batch's bytes.
+public enum ChangesEncoding {
+  public static let contentType = "application/vnd.lifelog.changes"
+
+  public static func response(_ page: ChangesPage) -> HTTPResponse {
+    var index = "["
+    var total = 0
+    for (offset, item) in page.items.enumerated() {
+      var object = JSONObjectWriter()
+      object.add("device", item.device)
+      object.add("seq", item.seq)
+      object.addRaw("cursor", String(item.cursor))
+      object.add("rows", item.rows)
+      object.add("size", item.bytes.count)
+      if offset > 0 { index += "," }
+      index += object.result
+      total += item.bytes.count
+    }
+    index += "]"
+    var header = JSONObjectWriter()
+    header.add("cursor", page.cursor.token)
+    header.add("more", page.more)
+    header.add("needsSnapshot", page.needsSnapshot)
+    header.addRaw("batches", index)
+    var body = Array((header.result + "\n").utf8)
+    body.reserveCapacity(body.count + total)
+    for item in page.items { body.append(contentsOf: item.bytes) }
+    return HTTPResponse(status: 200, headers: [("Content-Type", contentType)], body: body)
+  }
+}

@@ -1,0 +1,151 @@
+@preconcurrency import Glibc
+import LifelogCore
+import LifelogSQLite
+import LifelogSync
+
+/// `lifelog serve`: the sync protocol of docs/sync-protocol.md behind HTTP (docs/http-api.md).
+///
+/// Handles requests on libmicrohttpd's threads: admits each one when its headers arrive (route,
+/// bearer token, rate and concurrency limits, body size), then answers it once its body is in.
+/// Every user's data is reached only through the user its token names.
+public final class SyncServer: HTTPHandling {
+  public struct Configuration: Sendable {
+    public var listener: HTTPListener.Configuration
+    /// The folder holding `server.db`.
+    public var dataFolder: String
+    /// Requests per second each token may make on average (0: no limit), and at once.
+    public var requestsPerSecond: Double
+    public var burst: Int
+    /// Requests handled at once, past which the server answers 503.
+    public var maxConcurrentRequests: Int
+    public var pageLimits: PageLimits
+
+    public init(
+      listener: HTTPListener.Configuration = .init(), dataFolder: String, requestsPerSecond: Double = 100,
+      burst: Int = 200, maxConcurrentRequests: Int = 256, pageLimits: PageLimits = PageLimits()
+    ) {
+      self.listener = listener
+      self.dataFolder = dataFolder
+      self.requestsPerSecond = requestsPerSecond
+      self.burst = burst
+      self.maxConcurrentRequests = maxConcurrentRequests
+      self.pageLimits = pageLimits
+    }
+  }
+
+  public let configuration: Configuration
+  let pool: StorePool
+  let committer: BatchCommitter
+  let limiter: RateLimiter
+  /// Writes one line of the request log.
+  let log: @Sendable (String) -> Void
+
+  /// Opens (creating when missing) the store; does not listen yet (``listen()``).
+  public init(_ configuration: Configuration, log: @escaping @Sendable (String) -> Void) throws {
+    self.configuration = configuration
+    pool = try StorePool(folder: configuration.dataFolder)
+    committer = BatchCommitter(pool: pool)
+    limiter = RateLimiter(rate: configuration.requestsPerSecond, burst: configuration.burst)
+    self.log = log
+  }
+
+  /// Starts answering on the configured address.
+  public func listen() throws(ListenerError) -> HTTPListener {
+    try HTTPListener(configuration.listener, handler: self)
+  }
+
+  // MARK: - HTTPHandling
+
+  public func admit(_ request: HTTPRequest) -> HTTPResponse? {
+    do {
+      if request.activeRequests > configuration.maxConcurrentRequests {
+        throw HTTPError(503, "overloaded", "The server is busy; try again shortly", retryAfter: 1)
+      }
+      let route = try Router.route(method: request.method, path: request.path)
+      if route.needsToken {
+        let user = try authenticate(request)
+        request.tag = user
+        if let wait = limiter.admit(user, now: request.startedNanoseconds) {
+          throw HTTPError(429, "rate_limited", "Too many requests for this token; wait \(wait) s", retryAfter: wait)
+        }
+      }
+      if request.bodyTooLarge { throw tooLarge }
+      return nil
+    } catch {
+      return response(for: error)
+    }
+  }
+
+  public func handle(_ request: HTTPRequest) -> HTTPResponse {
+    do {
+      if request.bodyTooLarge { throw tooLarge }
+      let route = try Router.route(method: request.method, path: request.path)
+      return try answer(route, request: request, user: request.tag)
+    } catch {
+      return response(for: error)
+    }
+  }
+
+  public func answered(_ request: HTTPRequest, with response: HTTPResponse) {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    let elapsed = (UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)) &- request.startedNanoseconds
+    let tenths = elapsed / 100_000
+    let milliseconds = "\(tenths / 10).\(tenths % 10)"
+    log("\(RequestLogTime.now()) \(request.method) \(request.path) \(response.status) \(milliseconds)ms")
+  }
+
+  var tooLarge: HTTPError {
+    HTTPError(
+      413, "too_large", "The body is larger than this server accepts (\(configuration.listener.maxBodyBytes) bytes)")
+  }
+
+  // MARK: - Authentication
+
+  /// The id of the user whose token the request carries.
+  func authenticate(_ request: HTTPRequest) throws -> Int64 {
+    guard let header = request.header("Authorization") else {
+      throw HTTPError(401, "unauthorized", "This request needs 'Authorization: Bearer <token>'")
+    }
+    let parts = header.split(separator: " ", maxSplits: 1)
+    guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
+      throw HTTPError(401, "unauthorized", "The Authorization header must be 'Bearer <token>'")
+    }
+    let hash = SHA256.hexDigest(Array(parts[1].utf8))
+    guard let user = try pool.withStore({ try $0.user(tokenSHA256: hash) }) else {
+      throw HTTPError(
+        401, "unauthorized", "The token is not valid; ask the server's admin for a new one ('lifelog serve user token')")
+    }
+    return user.id
+  }
+
+  // MARK: - Errors
+
+  func response(for error: any Error) -> HTTPResponse {
+    switch error {
+    case let error as HTTPError:
+      return .error(error)
+    case let error as SQLiteError where error.isBusy:
+      return .error(.unavailable("The server's database is busy; try again shortly"))
+    default:
+      log("\(RequestLogTime.now()) error: \(error)")
+      return .error(HTTPError(500, "internal", "The server failed; its log says why"))
+    }
+  }
+}
+
+/// UTC timestamps for the request log, to the millisecond.
+enum RequestLogTime {
+  static func now() -> String {
+    var spec = timespec()
+    clock_gettime(CLOCK_REALTIME, &spec)
+    var seconds = spec.tv_sec
+    var parts = tm()
+    gmtime_r(&seconds, &parts)
+    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    let millis = Int(spec.tv_nsec / 1_000_000)
+    let fraction = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):"
+      + "\(two(parts.tm_min)):\(two(parts.tm_sec)).\(fraction)Z"
+  }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// A real `lifelog serve` on 127.0.0.1 and a free port, for tests: started in `init`, stopped
+/// with ``terminate()`` (SIGTERM) or ``kill()`` (SIGKILL), and stopped when it goes away.
+public final class ServerProcess: @unchecked Sendable {
+  public let process = Process()
+  public let dataFolder: String
+  /// Where the server's standard error (its request log) goes.
+  public let logPath: String
+  public private(set) var port = 0
+  public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+  /// Starts `lifelog serve --listen 127.0.0.1:0 --data dataFolder arguments…` and waits until it
+  /// says where it listens.
+  public init(dataFolder: String, arguments: [String] = [], startTimeout: TimeInterval = 20) throws {
+    self.dataFolder = dataFolder
+    logPath = dataFolder + ".log"
+    _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+    process.executableURL = URL(fileURLWithPath: LifelogProcess.binaryPath)
+    process.arguments = ["serve", "--listen", "127.0.0.1:0", "--data", dataFolder] + arguments
+    process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let line = ServerProcess.firstLine(of: output.fileHandleForReading, timeout: startTimeout)
+    guard let range = line.range(of: #"127\.0\.0\.1:[0-9]+"#, options: .regularExpression),
+      let port = Int(line[range].split(separator: ":")[1])
+    else {
+      kill()
+      throw ServerProcessError(message: "lifelog serve did not start: '\(line)'; its log: \(log)")
+    }
+    self.port = port
+  }
+
+  deinit {
+    if process.isRunning { kill() }
+  }
+
+  /// Everything the server has logged so far.
+  public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+  /// Sends SIGTERM and waits for the server to exit; returns its exit status.
+  @discardableResult
+  public func terminate(timeout: TimeInterval = 20) -> Int32? {
+    guard process.isRunning else { return process.terminationStatus }
+    Glibc.kill(process.processIdentifier, SIGTERM)
+    return wait(timeout: timeout)
+  }
+
+  /// Sends SIGKILL and waits for the server to be gone.
+  public func kill() {
+    guard process.isRunning else { return }
+    Glibc.kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+  }
+
+  /// Waits for the server to exit by itself; nil when it is still running after `timeout`.
+  public func wait(timeout: TimeInterval) -> Int32? {
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning, Date() < deadline { usleep(10_000) }
+    return process.isRunning ? nil : process.terminationStatus
+  }
+
+  /// `lifelog serve user add name` on this server's data; returns the token.
+  public func addUser(_ name: String) throws -> String {
+    let result = try LifelogProcess.run(["serve", "user", "add", name, "--data", dataFolder])
+    guard result.exitCode == 0 else { throw ServerProcessError(message: "user add failed: \(result)") }
+    return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  private static func firstLine(of handle: FileHandle, timeout: TimeInterval) -> String {
+    let reader = LineReader(handle)
+    return reader.wait(timeout: timeout)
+  }
+}
+
+public struct ServerProcessError: Error, CustomStringConvertible {
+  public var message: String
+  public init(message: String) { self.message = message }
+  public var description: String { message }
+}
+
+/// Reads a pipe on another thread until its first newline.
+private final class LineReader: @unchecked Sendable {
+  private var data = Data()
+  private let done = DispatchSemaphore(value: 0)
+
+  init(_ handle: FileHandle) {
+    Thread.detachNewThread { [self] in
+      while true {
+        let chunk = handle.availableData
+        if chunk.isEmpty { break }
+        data.append(chunk)
+        if chunk.contains(0x0A) { break }
+      }
+      done.signal()
+    }
+  }
+
+  func wait(timeout: TimeInterval) -> String {
+    _ = done.wait(timeout: .now() + timeout)
+    return String(decoding: data, as: UTF8.self)
+  }
+}
