@@ -18,7 +18,7 @@ public enum LifelogCommand {
     options: [OptionSpec(["--version"], help: "Show the version.")],
     subcommands: [
       Add.self, List.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self, Settings.self,
-      RemoteGroup.self, Sync.self, Status.self, Serve.self, Help.self,
+      RemoteGroup.self, Sync.self, Status.self, ReportGroup.self, Serve.self, Help.self,
     ],
     usesDatabase: true)
 
@@ -132,6 +132,7 @@ public enum LifelogCommand {
       case .syncRunning: return (ExitCode.temporaryFailure, error.description)
       case .upgradeRequired: return (ExitCode.configuration, error.description)
       case .noSuchRemote: return (ExitCode.dataError, error.description)
+      case .authenticationRefused: return (ExitCode.authentication, error.description)
       default: return (ExitCode.unavailable, error.description)
       }
     case let error as ServerStoreError:

@@ -14,6 +14,8 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
   case timedOut(seconds: Int)
   /// No remote of that name, or none at all (exit 64/65 in the CLI).
   case noSuchRemote(String)
+  /// The server refused the token (exit 77).
+  case authenticationRefused(String, message: String)
 
   public var description: String {
     switch self {
@@ -34,6 +36,9 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
         + "and what was done so far is kept"
     case .noSuchRemote(let message):
       message
+    case .authenticationRefused(let location, let message):
+      "The server '\(location)' refused the token (\(message)); ask its operator for a new one "
+        + "('lifelog serve user token NAME') and run 'lifelog remote remove' and 'lifelog remote add' with it"
     }
   }
 }
