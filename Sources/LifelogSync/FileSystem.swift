@@ -138,3 +138,14 @@ enum UUIDHex {
     return String(generator.next(), radix: 16)
   }
 }
+
+/// Reading a small local file (a token file) for the command line, without Foundation.
+public enum LocalFile {
+  /// The file's bytes; throws when it is missing or unreadable.
+  public static func read(_ path: String) throws -> [UInt8] {
+    guard let bytes = try FileSystem.read(path) else {
+      throw SyncError.remoteUnavailable(path, reason: "the file does not exist")
+    }
+    return bytes
+  }
+}

@@ -20,7 +20,7 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .remoteUnavailable(let location, let reason):
-      "The remote '\(location)' is unavailable: \(reason); check that it is mounted and reachable. "
+      "The remote '\(location)' is unavailable: \(reason); check that it is reachable (and mounted, for a folder). "
         + "Nothing was changed"
     case .differentRemote(let location, let expected, let found):
       "'\(location)' now holds a different remote (id \(found), expected \(expected)); if that is intended, "

@@ -18,6 +18,8 @@ public struct RemoteRecord: Equatable, Sendable {
   public var skipped: [String]
   /// How far ahead of this machine's clock the newest stamp received was, in milliseconds.
   public var clockSkewMilliseconds: Int64
+  /// The bearer token of an HTTP remote (kept in the log, which only its owner can read).
+  public var token: String?
 }
 
 extension SyncStore {
@@ -25,14 +27,15 @@ extension SyncStore {
     try database.cachedStatement(
       sql: """
         SELECT name, url, remote_id, cursor, pushed_seq, snapshot, last_sync_at, last_outcome, skipped,
-          clock_skew_ms FROM sync_remote ORDER BY name
+          clock_skew_ms, token FROM sync_remote ORDER BY name
         """
     ).map { row in
       let skipped: String = row[8]
       return RemoteRecord(
         name: row[0], url: row[1], remoteID: row[2], cursor: row[3], pushedSeq: row[4], snapshot: row[5],
         lastSyncAt: row[6], lastOutcome: row[7],
-        skipped: skipped.isEmpty ? [] : skipped.split(separator: "\n").map(String.init), clockSkewMilliseconds: row[9])
+        skipped: skipped.isEmpty ? [] : skipped.split(separator: "\n").map(String.init), clockSkewMilliseconds: row[9],
+        token: row[10])
     }
   }
 
@@ -40,13 +43,14 @@ extension SyncStore {
     try remotes().first { $0.name == name }
   }
 
-  public func addRemote(name: String, url: String, remoteID: String) throws {
+  public func addRemote(name: String, url: String, remoteID: String, token: String? = nil) throws {
     try log.inTransaction {
       if try remote(named: name) != nil {
         throw InputError("A remote named '\(name)' already exists; remove it first or pick another name")
       }
       try database.execute(
-        sql: "INSERT INTO sync_remote (name, url, remote_id) VALUES (?, ?, ?)", arguments: [name, url, remoteID])
+        sql: "INSERT INTO sync_remote (name, url, remote_id, token) VALUES (?, ?, ?, ?)",
+        arguments: [name, url, remoteID, token])
     }
   }
 

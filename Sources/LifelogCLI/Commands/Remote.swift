@@ -23,22 +23,28 @@ extension LifelogCommand {
   struct RemoteAdd: Command {
     static let configuration = CommandConfiguration(
       commandName: "add",
-      abstract: "Create a remote in an empty folder, or join an existing one.",
+      abstract: "Create or join a folder remote, or join a lifelog server.",
       discussion: """
         A folder remote is a plain directory (a USB stick, NFS, a Dropbox or Syncthing folder). A missing
-        or empty folder becomes a new remote; a folder that already holds one is joined.
+        or empty folder becomes a new remote; a folder that already holds one is joined. A server
+        remote is an http:// or https:// address of 'lifelog serve', with the token its operator gave
+        you (--token-file, or LIFELOG_TOKEN); the token is kept in your log and never printed.
         """,
       arguments: [
         ArgumentSpec("name", "A short name for the remote, e.g. 'usb' or 'home'."),
-        ArgumentSpec("url", "A folder path or file:///path."),
+        ArgumentSpec("url", "A folder path, file:///path, or http(s)://host:port."),
+      ],
+      options: [
+        OptionSpec(["--token-file"], value: "file", help: "A file holding the server's token (or LIFELOG_TOKEN).")
       ],
       examples: [
         "lifelog remote add usb /media/usb/lifelog",
-        "lifelog remote add dropbox ~/Dropbox/lifelog",
+        "lifelog remote add home https://sync.example.org:8787 --token-file ~/lifelog-token",
       ])
 
     let name: String
     let url: String
+    let token: String?
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       let positionals = try arguments.checkedPositionals(for: Self.configuration)
@@ -47,6 +53,31 @@ extension LifelogCommand {
       guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
         throw InputError("Remote name '\(name)' must be a word of letters, digits, '-' or '_'")
       }
+      token = try RemoteAdd.token(file: arguments.value("--token-file"), environment: context.environment, url: url)
+    }
+
+    /// The server token: from `--token-file`, else `LIFELOG_TOKEN`; required for a server remote.
+    static func token(file: String?, environment: [String: String], url: String) throws -> String? {
+      guard HTTPRemote.handles(url) else {
+        if file != nil { throw UsageError("--token-file is for server (http/https) remotes only") }
+        return nil
+      }
+      var token = environment["LIFELOG_TOKEN"]
+      if let file {
+        guard let bytes = try? LocalFile.read(file) else {
+          throw InputError("Cannot read the token file '\(file)'; check the path and its permissions")
+        }
+        token = String(decoding: bytes, as: UTF8.self)
+      }
+      guard let token = token?.trimmingCharacters(), !token.isEmpty else {
+        throw InputError(
+          "A server remote needs its token: pass --token-file FILE or set LIFELOG_TOKEN "
+            + "(the server's operator makes one with 'lifelog serve user add NAME')")
+      }
+      guard token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+        throw InputError("The token holds spaces or other characters a token never has; check the file")
+      }
+      return token
     }
 
     func run(in context: Context) throws {
@@ -54,9 +85,15 @@ extension LifelogCommand {
       if try store.remote(named: name) != nil {
         throw InputError("A remote named '\(name)' already exists; remove it first or pick another name")
       }
-      let remote = try RemoteLocation.make(url)
-      let (manifest, created) = try remote.createOrJoin(minimumVersion: LifelogVersion.minimumRemoteWriter)
-      try store.addRemote(name: name, url: remote.location, remoteID: manifest.remoteID)
+      let remote = try RemoteLocation.make(url, token: token, timeoutSeconds: 10, environment: context.environment)
+      let manifest: RemoteManifest
+      var created = false
+      if let folder = remote as? FileRemote {
+        (manifest, created) = try folder.createOrJoin(minimumVersion: LifelogVersion.minimumRemoteWriter)
+      } else {
+        manifest = try remote.manifest()  // checks the address and the token before keeping either
+      }
+      try store.addRemote(name: name, url: remote.location, remoteID: manifest.remoteID, token: token)
       let verb = created ? "Created a new remote" : "Joined the remote"
       context.output.write("\(verb) '\(name)' at \(remote.location); run 'lifelog sync' to sync with it\n")
     }
@@ -119,13 +156,27 @@ extension LifelogCommand {
 
 /// Turns a remote's address into the remote that serves it.
 enum RemoteLocation {
-  static func make(_ url: String) throws -> FileRemote {
-    if url.hasPrefix("http://") || url.hasPrefix("https://") {
-      throw InputError("HTTP remotes are not supported yet; give a folder path or file:///path")
+  /// - Parameter timeoutSeconds: how long every request to a server, retries included, may take.
+  static func make(_ url: String, token: String?, timeoutSeconds: Int, environment: [String: String] = [:]) throws
+    -> any Remote
+  {
+    if HTTPRemote.handles(url) {
+      return HTTPRemote(
+        url: url, token: token, caFile: environment["LIFELOG_CA_FILE"],
+        deadline: LogStore.systemMilliseconds() + Int64(timeoutSeconds) * 1000)
     }
     if url.contains("://"), !url.hasPrefix("file://") {
-      throw InputError("Cannot use '\(url)' as a remote; give a folder path or file:///path")
+      throw InputError("Cannot use '\(url)' as a remote; give a folder path, file:///path or http(s)://host:port")
     }
     return try FileRemote(url: url)
+  }
+}
+
+extension String {
+  /// The text without leading and trailing whitespace and newlines.
+  func trimmingCharacters() -> String {
+    guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace })
+    else { return "" }
+    return String(self[start...end])
   }
 }

@@ -57,7 +57,10 @@ extension LifelogCommand {
       defer { watchdog.cancel() }
       for record in remotes {
         let report = try engine.sync(
-          record, with: try RemoteLocation.make(record.url), options: .init(compact: compact, timeout: timeout))
+          record,
+          with: try RemoteLocation.make(
+            record.url, token: record.token, timeoutSeconds: timeout, environment: context.environment),
+          options: .init(compact: compact, timeout: timeout))
         for skipped in report.skipped {
           context.errors.write("Warning: skipped \(skipped); it will be read again on the next sync\n")
         }

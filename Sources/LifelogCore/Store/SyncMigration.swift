@@ -42,7 +42,8 @@ enum SyncMigration {
           last_sync_at INTEGER,
           last_outcome TEXT,
           skipped TEXT NOT NULL DEFAULT '',
-          clock_skew_ms INTEGER NOT NULL DEFAULT 0
+          clock_skew_ms INTEGER NOT NULL DEFAULT 0,
+          token TEXT
         ) STRICT;
         """)
     let now = LogStore.systemMilliseconds()

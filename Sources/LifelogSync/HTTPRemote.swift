@@ -1,0 +1,113 @@
+import LifelogCore
+
+/// A remote served by `lifelog serve` over HTTP(S) (docs/http-api.md): the same operations as a
+/// folder remote, each one request. The server gives every batch a cursor, so a pull is one
+/// range query; the cursor is the server's opaque token.
+public final class HTTPRemote: Remote {
+  public var location: String { transport.baseURL }
+  let transport: HTTPTransport
+
+  /// - Parameters:
+  ///   - url: `http://host:port` or `https://host:port`.
+  ///   - token: the bearer token `lifelog serve user add` printed.
+  ///   - deadline: Unix milliseconds by which every request, retries included, must be done.
+  public init(
+    url: String, token: String?, caFile: String? = nil, deadline: Int64,
+    now: @escaping @Sendable () -> Int64 = LogStore.systemMilliseconds
+  ) {
+    transport = HTTPTransport(baseURL: url, token: token, caFile: caFile, deadline: deadline, now: now)
+  }
+
+  /// Whether `url` names an HTTP remote.
+  public static func handles(_ url: String) -> Bool {
+    url.hasPrefix("http://") || url.hasPrefix("https://")
+  }
+
+  public func manifest() throws(SyncError) -> RemoteManifest {
+    let json = try expectJSON(try transport.send("GET", "/v1/manifest"), what: "read the manifest")
+    guard let id = json["remoteId"]?.string, let format = json["format"]?.integer, let minimum = json["minVersion"]?.string
+    else { throw .remoteUnavailable(location, reason: "the server's manifest is not one lifelog understands") }
+    return RemoteManifest(remoteID: id, format: Int(format), minimumVersion: minimum)
+  }
+
+  public func push(device: String, seq: Int, bytes: [UInt8]) throws(SyncError) {
+    let response = try transport.send(
+      "PUT", "/v1/batches/\(device)/\(seq)", body: bytes, contentType: "application/vnd.lifelog.batch")
+    switch response.status {
+    case 200, 201: return
+    case 409:
+      throw .conflict("The server already holds a different batch \(seq) of this device")
+    default: throw unexpected(response, doing: "store batch \(seq)")
+    }
+  }
+
+  public func pull(after cursor: String, excluding device: String, rowLimit: Int) throws(SyncError) -> PullPage {
+    let response = try transport.send("GET", "/v1/changes?after=\(cursor)&exclude=\(device)&rows=\(rowLimit)")
+    guard response.status == 200 else { throw unexpected(response, doing: "read changes") }
+    let body = response.body
+    guard let newline = body.firstIndex(of: 0x0A), let header = try? JSONValue.parse(body[..<newline]),
+      let next = header["cursor"]?.string, case .array(let items)? = header["batches"]
+    else { throw .remoteUnavailable(location, reason: "the server's page of changes cannot be read") }
+    var page = PullPage(batches: [], cursor: next, more: header["more"]?.bool ?? false, skipped: [])
+    var offset = newline + 1
+    for item in items {
+      guard let size = item["size"]?.integer, let seq = item["seq"]?.integer, let from = item["device"]?.string,
+        offset + Int(size) <= body.count
+      else { throw .remoteUnavailable(location, reason: "the server's page of changes is cut short") }
+      let bytes = Array(body[offset..<(offset + Int(size))])
+      offset += Int(size)
+      guard let batch = try? BatchCodec.decode(bytes), batch.device == from, batch.seq == Int(seq) else {
+        // The server checked it when it was stored; take nothing from this page and ask again.
+        return PullPage(
+          batches: [], cursor: cursor, more: false,
+          skipped: ["\(from)/\(seq) from \(location): it does not decode"])
+      }
+      page.batches.append(PulledBatch(name: "\(from)/\(seq)", batch: batch))
+    }
+    return page
+  }
+
+  public func putSnapshot(name: String, bytes: [UInt8]) throws(SyncError) {
+    let response = try transport.send(
+      "PUT", "/v1/snapshots/\(name)", body: bytes, contentType: "application/vnd.lifelog.snapshot")
+    guard response.status == 200 || response.status == 201 else { throw unexpected(response, doing: "store a snapshot") }
+  }
+
+  public func snapshot(beyond cursor: String, excluding device: String) throws(SyncError) -> PulledSnapshot? {
+    let meta = try transport.send("GET", "/v1/snapshots/latest?after=\(cursor)&exclude=\(device)&meta=1")
+    if meta.status == 404 { return nil }
+    let json = try expectJSON(meta, what: "look for snapshots")
+    guard let name = json["name"]?.string, let next = json["cursor"]?.string else {
+      throw .remoteUnavailable(location, reason: "the server's snapshot description cannot be read")
+    }
+    let response = try transport.send("GET", "/v1/snapshots/\(name)")
+    guard response.status == 200 else { throw unexpected(response, doing: "read snapshot \(name)") }
+    guard let snapshot = try? BatchCodec.decode(response.body), snapshot.kind == .snapshot else {
+      throw .remoteUnavailable(location, reason: "snapshot \(name) does not decode")
+    }
+    return PulledSnapshot(name: name, snapshot: snapshot, cursor: next)
+  }
+
+  public func batchCount(device: String) throws(SyncError) -> Int {
+    let json = try expectJSON(try transport.send("GET", "/v1/batches/\(device)"), what: "count batches")
+    return Int(json["batches"]?.integer ?? 0)
+  }
+
+  public func deleteBatches(device: String, through seq: Int) throws(SyncError) {
+    let response = try transport.send("DELETE", "/v1/batches/\(device)?through=\(seq)")
+    guard response.status == 200 else { throw unexpected(response, doing: "delete compacted batches") }
+  }
+
+  private func expectJSON(_ response: HTTPTransport.Response, what: String) throws(SyncError) -> JSONValue {
+    guard response.status == 200, let json = try? JSONValue.parse(response.body) else {
+      throw unexpected(response, doing: what)
+    }
+    return json
+  }
+
+  private func unexpected(_ response: HTTPTransport.Response, doing what: String) -> SyncError {
+    .remoteUnavailable(
+      location, reason: "the server answered \(response.status) when asked to \(what): "
+        + HTTPTransport.errorMessage(response.body))
+  }
+}
