@@ -7,9 +7,11 @@ extension SyncServer {
     switch route {
     case .info: return info()
     case .manifest: return try manifest(user: user)
-    case .putBatch(let device, let seq): return try putBatch(device: device, seq: seq, request: request, user: user)
+    case .putBatch(let device, let seq):
+      return try putBatch(device: device, seq: seq, request: request, user: user)
     case .batchCount(let device): return try batchCount(device: device, user: user)
-    case .deleteBatches(let device): return try deleteBatches(device: device, request: request, user: user)
+    case .deleteBatches(let device):
+      return try deleteBatches(device: device, request: request, user: user)
     case .changes: return try changes(request: request, user: user)
     case .putSnapshot(let name): return try putSnapshot(name: name, request: request, user: user)
     case .latestSnapshot: return try snapshot(named: nil, request: request, user: user)
@@ -53,17 +55,22 @@ extension SyncServer {
 
   // MARK: - Batches
 
-  func putBatch(device: String, seq: Int, request: HTTPRequest, user: Int64) throws -> HTTPResponse {
+  func putBatch(device: String, seq: Int, request: HTTPRequest, user: Int64) throws -> HTTPResponse
+  {
     let bytes = request.body
     let batch = try decode(bytes, what: "batch")
-    guard batch.kind == .batch else { throw HTTPError(400, "bad_batch", "The body is a snapshot, not a batch") }
+    guard batch.kind == .batch else {
+      throw HTTPError(400, "bad_batch", "The body is a snapshot, not a batch")
+    }
     guard batch.device == device, batch.seq == seq else {
       throw HTTPError(
-        400, "name_mismatch", "The batch's header names device \(batch.device) seq \(batch.seq), not the path's \(device) \(seq)")
+        400, "name_mismatch",
+        "The batch's header names device \(batch.device) seq \(batch.seq), not the path's \(device) \(seq)"
+      )
     }
     let outcome = try committer.store(
       IncomingBatch(
-        user: user, device: device, seq: seq, bytes: bytes, sha256: SHA256.hexDigest(bytes), rows: batch.changes.count))
+        user: user, device: device, seq: seq, bytes: bytes, rows: batch.changes.count))
     var object = JSONObjectWriter()
     object.add("device", device)
     object.add("seq", seq)
@@ -77,12 +84,15 @@ extension SyncServer {
       object.add("status", "exists")
       return .json(200, object)
     case .conflict:
-      throw HTTPError.conflict("A different batch \(seq) of device \(device) is already stored; nothing was overwritten")
+      throw HTTPError.conflict(
+        "A different batch \(seq) of device \(device) is already stored; nothing was overwritten")
     }
   }
 
   func decode(_ bytes: [UInt8], what: String) throws -> Batch {
-    guard !bytes.isEmpty else { throw HTTPError(400, "bad_batch", "The body is empty; send the \(what)'s bytes") }
+    guard !bytes.isEmpty else {
+      throw HTTPError(400, "bad_batch", "The body is empty; send the \(what)'s bytes")
+    }
     do {
       return try BatchCodec.decode(bytes)
     } catch {
@@ -104,7 +114,9 @@ extension SyncServer {
       throw HTTPError.badRequest("Say which batches to delete with '?through=<seq>'")
     }
     let through = try Router.seq(Substring(text))
-    let deleted = try pool.withStore { try $0.deleteBatches(user: user, device: device, through: through) }
+    let deleted = try pool.withStore {
+      try $0.deleteBatches(user: user, device: device, through: through)
+    }
     var object = JSONObjectWriter()
     object.add("device", device)
     object.add("through", through)
@@ -120,13 +132,20 @@ extension SyncServer {
       try Router.name(Substring(text), what: "device id")
     }
     var limits = configuration.pageLimits
-    limits.batches = try bounded(request.query("limit"), name: "limit", default: min(100, limits.batches), maximum: limits.batches)
-    limits.rows = try bounded(request.query("rows"), name: "rows", default: limits.rows, maximum: limits.rows)
-    let page = try pool.withStore { try $0.changes(user: user, after: cursor, excluding: excluded, limits: limits) }
+    limits.batches = try bounded(
+      request.query("limit"), name: "limit", default: min(100, limits.batches),
+      maximum: limits.batches)
+    limits.rows = try bounded(
+      request.query("rows"), name: "rows", default: limits.rows, maximum: limits.rows)
+    let page = try pool.withStore {
+      try $0.changes(user: user, after: cursor, excluding: excluded, limits: limits)
+    }
     return ChangesEncoding.response(page)
   }
 
-  func bounded(_ text: String?, name: String, default value: Int, maximum: Int) throws(HTTPError) -> Int {
+  func bounded(
+    _ text: String?, name: String, default value: Int, maximum: Int
+  ) throws(HTTPError) -> Int {
     guard let text else { return value }
     guard let number = Int(text), number >= 1 else {
       throw HTTPError.badRequest("'\(name)' must be a whole number from 1 to \(maximum)")
@@ -139,12 +158,16 @@ extension SyncServer {
   func putSnapshot(name: String, request: HTTPRequest, user: Int64) throws -> HTTPResponse {
     let bytes = request.body
     let snapshot = try decode(bytes, what: "snapshot")
-    guard snapshot.kind == .snapshot else { throw HTTPError(400, "bad_batch", "The body is a batch, not a snapshot") }
+    guard snapshot.kind == .snapshot else {
+      throw HTTPError(400, "bad_batch", "The body is a batch, not a snapshot")
+    }
     let header = Batch(
-      kind: .snapshot, device: snapshot.device, seq: snapshot.seq, created: snapshot.created, covers: snapshot.covers,
+      kind: .snapshot, device: snapshot.device, seq: snapshot.seq, created: snapshot.created,
+      covers: snapshot.covers,
       changes: [])
     let outcome = try pool.withStore {
-      try $0.storeSnapshot(user: user, name: name, header: header, bytes: bytes, sha256: SHA256.hexDigest(bytes))
+      try $0.storeSnapshot(
+        user: user, name: name, header: header, bytes: bytes, sha256: SHA256.hexDigest(bytes))
     }
     var object = JSONObjectWriter()
     object.add("name", name)
@@ -156,13 +179,16 @@ extension SyncServer {
       object.add("status", "exists")
       return .json(200, object)
     case .conflict:
-      throw HTTPError.conflict("A different snapshot named '\(name)' is already stored; nothing was overwritten")
+      throw HTTPError.conflict(
+        "A different snapshot named '\(name)' is already stored; nothing was overwritten")
     }
   }
 
   /// `GET /v1/snapshots/latest` (with `name` nil) and `GET /v1/snapshots/{name}`; `HEAD` alike.
   func snapshot(named name: String?, request: HTTPRequest, user: Int64) throws -> HTTPResponse {
-    let after = try request.query("after").map { text throws(HTTPError) in try ServerCursor(token: text) }
+    let after = try request.query("after").map { text throws(HTTPError) in
+      try ServerCursor(token: text)
+    }
     let excluded = try request.query("exclude").map { text throws(HTTPError) in
       try Router.name(Substring(text), what: "device id")
     }
@@ -177,7 +203,8 @@ extension SyncServer {
     }
     guard let (record, bytes) = found else {
       throw HTTPError.notFound(
-        name.map { "No snapshot is named '\($0)'" } ?? "No snapshot holds batches that this cursor has not reached")
+        name.map { "No snapshot is named '\($0)'" }
+          ?? "No snapshot holds batches that this cursor has not reached")
     }
     let cursor = ServerStore.cursor(after ?? ServerCursor(), merging: record, excluding: excluded)
     if request.query("meta") == "1" {

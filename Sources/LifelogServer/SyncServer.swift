@@ -21,7 +21,8 @@ public final class SyncServer: HTTPHandling {
     public var pageLimits: PageLimits
 
     public init(
-      listener: HTTPListener.Configuration = .init(), dataFolder: String, requestsPerSecond: Double = 100,
+      listener: HTTPListener.Configuration = .init(), dataFolder: String,
+      requestsPerSecond: Double = 100,
       burst: Int = 200, maxConcurrentRequests: Int = 256, pageLimits: PageLimits = PageLimits()
     ) {
       self.listener = listener
@@ -66,7 +67,9 @@ public final class SyncServer: HTTPHandling {
         let user = try authenticate(request)
         request.tag = user
         if let wait = limiter.admit(user, now: request.startedNanoseconds) {
-          throw HTTPError(429, "rate_limited", "Too many requests for this token; wait \(wait) s", retryAfter: wait)
+          throw HTTPError(
+            429, "rate_limited", "Too many requests for this token; wait \(wait) s",
+            retryAfter: wait)
         }
       }
       if request.bodyTooLarge { throw tooLarge }
@@ -89,15 +92,19 @@ public final class SyncServer: HTTPHandling {
   public func answered(_ request: HTTPRequest, with response: HTTPResponse) {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
-    let elapsed = (UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)) &- request.startedNanoseconds
+    let elapsed =
+      (UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)) &- request.startedNanoseconds
     let tenths = elapsed / 100_000
     let milliseconds = "\(tenths / 10).\(tenths % 10)"
-    log("\(RequestLogTime.now()) \(request.method) \(request.path) \(response.status) \(milliseconds)ms")
+    log(
+      "\(RequestLogTime.now()) \(request.method) \(request.path) \(response.status) \(milliseconds)ms"
+    )
   }
 
   var tooLarge: HTTPError {
     HTTPError(
-      413, "too_large", "The body is larger than this server accepts (\(configuration.listener.maxBodyBytes) bytes)")
+      413, "too_large",
+      "The body is larger than this server accepts (\(configuration.listener.maxBodyBytes) bytes)")
   }
 
   // MARK: - Authentication
@@ -114,7 +121,8 @@ public final class SyncServer: HTTPHandling {
     let hash = SHA256.hexDigest(Array(parts[1].utf8))
     guard let user = try pool.withStore({ try $0.user(tokenSHA256: hash) }) else {
       throw HTTPError(
-        401, "unauthorized", "The token is not valid; ask the server's admin for a new one ('lifelog serve user token')")
+        401, "unauthorized",
+        "The token is not valid; ask the server's admin for a new one ('lifelog serve user token')")
     }
     return user.id
   }
@@ -145,7 +153,8 @@ enum RequestLogTime {
     func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
     let millis = Int(spec.tv_nsec / 1_000_000)
     let fraction = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):"
+    return
+      "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):"
       + "\(two(parts.tm_min)):\(two(parts.tm_sec)).\(fraction)Z"
   }
 }

@@ -62,7 +62,10 @@ public final class HTTPTestClient: @unchecked Sendable {
         for (name, value) in response.allHeaderFields {
           if let name = name as? String, let value = value as? String { headers[name] = value }
         }
-        box.set(.success(HTTPTestResponse(status: response.statusCode, headers: headers, body: Array(data ?? Data()))))
+        box.set(
+          .success(
+            HTTPTestResponse(
+              status: response.statusCode, headers: headers, body: Array(data ?? Data()))))
       } else {
         box.set(.failure(URLError(.badServerResponse)))
       }
@@ -73,7 +76,9 @@ public final class HTTPTestClient: @unchecked Sendable {
 
   public func get(_ path: String) throws -> HTTPTestResponse { try request("GET", path) }
 
-  public func put(_ path: String, _ body: [UInt8]) throws -> HTTPTestResponse { try request("PUT", path, body: body) }
+  public func put(_ path: String, _ body: [UInt8]) throws -> HTTPTestResponse {
+    try request("PUT", path, body: body)
+  }
 }
 
 private final class ResultBox: @unchecked Sendable {

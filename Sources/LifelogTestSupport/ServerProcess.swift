@@ -12,7 +12,8 @@ public final class ServerProcess: @unchecked Sendable {
 
   /// Starts `lifelog serve --listen 127.0.0.1:0 --data dataFolder arguments…` and waits until it
   /// says where it listens.
-  public init(dataFolder: String, arguments: [String] = [], startTimeout: TimeInterval = 20) throws {
+  public init(dataFolder: String, arguments: [String] = [], startTimeout: TimeInterval = 20) throws
+  {
     self.dataFolder = dataFolder
     logPath = dataFolder + ".log"
     _ = FileManager.default.createFile(atPath: logPath, contents: nil)
@@ -66,7 +67,9 @@ public final class ServerProcess: @unchecked Sendable {
   /// `lifelog serve user add name` on this server's data; returns the token.
   public func addUser(_ name: String) throws -> String {
     let result = try LifelogProcess.run(["serve", "user", "add", name, "--data", dataFolder])
-    guard result.exitCode == 0 else { throw ServerProcessError(message: "user add failed: \(result)") }
+    guard result.exitCode == 0 else {
+      throw ServerProcessError(message: "user add failed: \(result)")
+    }
     return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 

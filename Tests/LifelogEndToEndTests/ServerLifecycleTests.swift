@@ -21,13 +21,19 @@ import Testing
       usleep(useconds_t(300_000 + round * 150_000))
       server.kill()
       pushers.forEach { $0.stop() }
-      for pusher in pushers { acknowledged.merge(pusher.waitForAcknowledged()) { first, _ in first } }
-      #expect(pushers.allSatisfy { $0.pushed > 0 }, "round \(round): some pusher got nothing acknowledged")
+      for pusher in pushers {
+        acknowledged.merge(pusher.waitForAcknowledged()) { first, _ in first }
+      }
+      #expect(
+        pushers.allSatisfy { $0.pushed > 0 }, "round \(round): some pusher got nothing acknowledged"
+      )
     }
     let server = try ServerProcess(dataFolder: data)
     let stored = try allBatches(HTTPTestClient(baseURL: server.baseURL, token: token))
     let missing = acknowledged.keys.filter { stored[$0] != acknowledged[$0] }
-    #expect(missing.isEmpty, "\(missing.count) of \(acknowledged.count) acknowledged batches are missing or changed")
+    #expect(
+      missing.isEmpty,
+      "\(missing.count) of \(acknowledged.count) acknowledged batches are missing or changed")
     #expect(acknowledged.count > 20)
   }
 
@@ -37,7 +43,8 @@ import Testing
     let device = UUIDText.random()
     let bytes = SampleBatches.batch(device: device, seq: 1, rows: 200)
     let connection = try RawHTTPConnection(port: server.port)
-    let head = "PUT /v1/batches/\(device)/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+    let head =
+      "PUT /v1/batches/\(device)/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
       + "Content-Length: \(bytes.count)\r\n\r\n"
     try connection.send(Array(head.utf8) + bytes.prefix(bytes.count / 2))
     usleep(200_000)
@@ -58,10 +65,12 @@ import Testing
   }
 
   @Test func requestsPastTheConcurrencyLimitGet503WithRetryAfter() throws {
-    let server = try ServerProcess(dataFolder: folder.file("data"), arguments: ["--max-concurrent", "1"])
+    let server = try ServerProcess(
+      dataFolder: folder.file("data"), arguments: ["--max-concurrent", "1"])
     let token = try server.addUser("alice")
     let slow = try RawHTTPConnection(port: server.port)
-    try slow.send(Array("PUT /v1/batches/abc/1 HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n".utf8))
+    try slow.send(
+      Array("PUT /v1/batches/abc/1 HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n".utf8))
     usleep(100_000)
     let refused = try HTTPTestClient(baseURL: server.baseURL, token: token).get("/v1/manifest")
     #expect(refused.status == 503)
@@ -69,13 +78,15 @@ import Testing
     #expect(refused.header("Retry-After") == "1")
     try slow.send([UInt8](repeating: 0x61, count: 100))
     #expect(try slow.readResponse().hasPrefix("HTTP/1.1 401"))
-    #expect(try HTTPTestClient(baseURL: server.baseURL, token: token).get("/v1/manifest").status == 200)
+    #expect(
+      try HTTPTestClient(baseURL: server.baseURL, token: token).get("/v1/manifest").status == 200)
   }
 
   @Test func garbageOnTheWireIsAnsweredAndTheServerGoesOn() throws {
     let server = try ServerProcess(dataFolder: folder.file("data"))
     for garbage in [
-      "GARBAGE\r\n\r\n", "GET /v1/info HTTP/9.9\r\n\r\n", "GET /v1/info HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n",
+      "GARBAGE\r\n\r\n", "GET /v1/info HTTP/9.9\r\n\r\n",
+      "GET /v1/info HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n",
       "PUT /v1/batches/a/1 HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n",
       "GET /" + String(repeating: "a", count: 70_000) + " HTTP/1.1\r\nHost: x\r\n\r\n",
     ] {
@@ -94,12 +105,15 @@ import Testing
     let key = folder.file("key.pem")
     let made = try runTool(
       "/usr/bin/openssl",
-      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
-        "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate])
+      [
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+        "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
+      ])
     try #require(made.status == 0, "\(made.output)")
     let server = try ServerProcess(
       dataFolder: folder.file("data"), arguments: ["--tls-cert", certificate, "--tls-key", key])
-    let info = try runTool("/usr/bin/curl", ["-sS", "--cacert", certificate, "https://127.0.0.1:\(server.port)/v1/info"])
+    let info = try runTool(
+      "/usr/bin/curl", ["-sS", "--cacert", certificate, "https://127.0.0.1:\(server.port)/v1/info"])
     #expect(info.status == 0, "\(info.output)")
     #expect(info.output.contains("\"lifelog\":\"server\""))
     let plain = try runTool("/usr/bin/curl", ["-sS", "http://127.0.0.1:\(server.port)/v1/info"])
@@ -108,7 +122,9 @@ import Testing
 
   @Test func aBusyPortIsAClearError() throws {
     let first = try ServerProcess(dataFolder: folder.file("one"))
-    let second = try LifelogProcess.run(["serve", "--listen", "127.0.0.1:\(first.port)", "--data", folder.file("two")])
+    let second = try LifelogProcess.run([
+      "serve", "--listen", "127.0.0.1:\(first.port)", "--data", folder.file("two"),
+    ])
     #expect(second.exitCode == 69)
     #expect(second.stderr.hasPrefix("Error: Cannot serve:"), "\(second.stderr)")
   }
@@ -172,7 +188,9 @@ final class RawHTTPConnection {
     address.sin_port = in_port_t(UInt16(port).bigEndian)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     }
     guard connected == 0 else {
       close(socket)
@@ -187,7 +205,9 @@ final class RawHTTPConnection {
   func send(_ bytes: [UInt8]) throws {
     var offset = 0
     while offset < bytes.count {
-      let sent = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+      let sent = bytes[offset...].withUnsafeBytes {
+        Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
       guard sent > 0 else { throw ServerProcessError(message: "send failed") }
       offset += sent
     }
@@ -204,8 +224,10 @@ final class RawHTTPConnection {
       let text = String(decoding: data, as: UTF8.self)
       if let end = text.range(of: "\r\n\r\n") {
         let head = text[..<end.lowerBound].lowercased()
-        if let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
-          let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)),
+        if let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }
+        ),
+          let length = Int(
+            line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)),
           text.utf8.count - text[..<end.upperBound].utf8.count >= length
         {
           break

@@ -28,11 +28,16 @@ import Testing
     #expect(missing.status == 401)
     #expect(missing.errorCode == "unauthorized")
     #expect(missing.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
-    let wrong = HTTPTestClient(baseURL: server.baseURL, token: "llt_" + String(repeating: "0", count: 64))
-    #expect(try wrong.put("/v1/batches/\(device)/1", SampleBatches.batch(device: device, seq: 1)).status == 401)
+    let wrong = HTTPTestClient(
+      baseURL: server.baseURL, token: "llt_" + String(repeating: "0", count: 64))
+    #expect(
+      try wrong.put("/v1/batches/\(device)/1", SampleBatches.batch(device: device, seq: 1)).status
+        == 401)
     #expect(try wrong.get("/v1/manifest").status == 401)
-    #expect(try HTTPTestClient(baseURL: server.baseURL, token: "").get("/v1/manifest").status == 401)
-    let basic = try anonymous.request("GET", "/v1/manifest", headers: ["Authorization": "Basic YWxpY2U6eA=="])
+    #expect(
+      try HTTPTestClient(baseURL: server.baseURL, token: "").get("/v1/manifest").status == 401)
+    let basic = try anonymous.request(
+      "GET", "/v1/manifest", headers: ["Authorization": "Basic YWxpY2U6eA=="])
     #expect(basic.status == 401)
   }
 
@@ -45,7 +50,8 @@ import Testing
     let again = try alice.put("/v1/batches/\(device)/1", bytes)
     #expect(again.status == 200)
     #expect(again.json["cursor"] as? Int == cursor)
-    let different = try alice.put("/v1/batches/\(device)/1", SampleBatches.batch(device: device, seq: 1, note: "other"))
+    let different = try alice.put(
+      "/v1/batches/\(device)/1", SampleBatches.batch(device: device, seq: 1, note: "other"))
     #expect(different.status == 409)
     #expect(different.errorCode == "conflict")
     let count = try alice.get("/v1/batches/\(device)")
@@ -59,9 +65,11 @@ import Testing
     let refused = try alice.put("/v1/batches/\(device)/1", damaged)
     #expect(refused.status == 400)
     #expect(refused.errorCode == "bad_batch")
-    let truncated = try alice.put("/v1/batches/\(device)/1", Array(SampleBatches.batch(device: device, seq: 1).dropLast(9)))
+    let truncated = try alice.put(
+      "/v1/batches/\(device)/1", Array(SampleBatches.batch(device: device, seq: 1).dropLast(9)))
     #expect(truncated.status == 400)
-    let misnamed = try alice.put("/v1/batches/\(device)/2", SampleBatches.batch(device: device, seq: 1))
+    let misnamed = try alice.put(
+      "/v1/batches/\(device)/2", SampleBatches.batch(device: device, seq: 1))
     #expect(misnamed.status == 400)
     #expect(misnamed.errorCode == "name_mismatch")
     #expect(try alice.put("/v1/batches/\(device)/1", []).status == 400)
@@ -81,8 +89,10 @@ import Testing
   @Test func pathTraversalAndMalformedNamesAreRefusedAndTheServerGoesOn() throws {
     let bytes = SampleBatches.batch(device: device, seq: 1)
     for path in [
-      "/v1/batches/..%2F..%2Fetc/1", "/v1/batches/%2e%2e/1", "/v1/batches/a.b/1", "/v1/batches/a%00b/1",
-      "/v1/snapshots/..%2Fserver", "/v1/snapshots/a%20b", "/v1/batches/\(device)/0", "/v1/batches/\(device)/-1",
+      "/v1/batches/..%2F..%2Fetc/1", "/v1/batches/%2e%2e/1", "/v1/batches/a.b/1",
+      "/v1/batches/a%00b/1",
+      "/v1/snapshots/..%2Fserver", "/v1/snapshots/a%20b", "/v1/batches/\(device)/0",
+      "/v1/batches/\(device)/-1",
     ] {
       let response = try alice.put(path, bytes)
       #expect((400...405).contains(response.status), "\(path): \(response.status) \(response.text)")
@@ -98,7 +108,9 @@ import Testing
 
   @Test func oneUserNeverSeesAnothersData() throws {
     let bob = HTTPTestClient(baseURL: server.baseURL, token: try server.addUser("bob"))
-    #expect(try alice.put("/v1/batches/\(device)/1", SampleBatches.batch(device: device, seq: 1)).status == 201)
+    #expect(
+      try alice.put("/v1/batches/\(device)/1", SampleBatches.batch(device: device, seq: 1)).status
+        == 201)
     let snapshot = SampleBatches.snapshot(device: device, covers: [device: 1])
     #expect(try alice.put("/v1/snapshots/100-\(device)", snapshot).status == 201)
 
@@ -109,29 +121,42 @@ import Testing
     #expect(try bob.get("/v1/snapshots/100-\(device)").status == 404)
     #expect(try bob.request("DELETE", "/v1/batches/\(device)?through=1").status == 409)
     // Bob's batch under the same name is his own, not a conflict with Alice's.
-    #expect(try bob.put("/v1/batches/\(device)/1", SampleBatches.batch(device: device, seq: 1, note: "bob")).status == 201)
+    #expect(
+      try bob.put(
+        "/v1/batches/\(device)/1", SampleBatches.batch(device: device, seq: 1, note: "bob")
+      ).status == 201)
     #expect(try alice.get("/v1/batches/\(device)").json["batches"] as? Int == 1)
-    #expect(try bob.get("/v1/manifest").json["remoteId"] as? String != alice.get("/v1/manifest").json["remoteId"] as? String)
-    let aliceChanges = try ChangesBody(try HTTPTestClient(baseURL: server.baseURL, token: alice.token).get("/v1/changes"))
+    #expect(
+      try bob.get("/v1/manifest").json["remoteId"] as? String != alice.get("/v1/manifest").json[
+        "remoteId"] as? String)
+    let aliceChanges = try ChangesBody(
+      try HTTPTestClient(baseURL: server.baseURL, token: alice.token).get("/v1/changes"))
     #expect(aliceChanges.batches.map(\.bytes) == [SampleBatches.batch(device: device, seq: 1)])
   }
 
   @Test func changesComeInServerOrderWithoutTheReadersOwnDevice() throws {
     let other = UUIDText.random()
     for seq in 1...5 {
-      #expect(try alice.put("/v1/batches/\(other)/\(seq)", SampleBatches.batch(device: other, seq: seq)).status == 201)
-      #expect(try alice.put("/v1/batches/\(device)/\(seq)", SampleBatches.batch(device: device, seq: seq)).status == 201)
+      #expect(
+        try alice.put("/v1/batches/\(other)/\(seq)", SampleBatches.batch(device: other, seq: seq))
+          .status == 201)
+      #expect(
+        try alice.put("/v1/batches/\(device)/\(seq)", SampleBatches.batch(device: device, seq: seq))
+          .status == 201)
     }
     var cursor = ""
     var seqs: [Int] = []
     var pages = 0
     while true {
-      let page = try ChangesBody(try alice.get("/v1/changes?after=\(cursor)&exclude=\(device)&limit=2"))
+      let page = try ChangesBody(
+        try alice.get("/v1/changes?after=\(cursor)&exclude=\(device)&limit=2"))
       pages += 1
       #expect(page.batches.allSatisfy { $0.device == other })
       #expect(page.batches.count <= 2)
       seqs += page.batches.map(\.seq)
-      for batch in page.batches { #expect(batch.bytes == SampleBatches.batch(device: other, seq: batch.seq)) }
+      for batch in page.batches {
+        #expect(batch.bytes == SampleBatches.batch(device: other, seq: batch.seq))
+      }
       cursor = page.cursor
       if !page.more { break }
     }
@@ -144,12 +169,17 @@ import Testing
   @Test func snapshotsAreStoredAndOfferedWithWhatTheyCover() throws {
     let writer = UUIDText.random()
     for seq in 1...3 {
-      #expect(try alice.put("/v1/batches/\(writer)/\(seq)", SampleBatches.batch(device: writer, seq: seq)).status == 201)
+      #expect(
+        try alice.put("/v1/batches/\(writer)/\(seq)", SampleBatches.batch(device: writer, seq: seq))
+          .status == 201)
     }
     let bytes = SampleBatches.snapshot(device: writer, covers: [writer: 3])
     #expect(try alice.put("/v1/snapshots/200-\(writer)", bytes).status == 201)
     #expect(try alice.put("/v1/snapshots/200-\(writer)", bytes).status == 200)
-    #expect(try alice.put("/v1/snapshots/200-\(writer)", SampleBatches.snapshot(device: writer, covers: [writer: 2])).status == 409)
+    #expect(
+      try alice.put(
+        "/v1/snapshots/200-\(writer)", SampleBatches.snapshot(device: writer, covers: [writer: 2])
+      ).status == 409)
 
     let meta = try alice.get("/v1/snapshots/latest?after=&exclude=\(device)&meta=1")
     #expect(meta.status == 200)
@@ -166,7 +196,8 @@ import Testing
     // Once merged, the snapshot's batches are skipped and it is not offered again.
     let page = try ChangesBody(try alice.get("/v1/changes?after=\(cursor)&exclude=\(device)"))
     #expect(page.batches.isEmpty)
-    #expect(try alice.get("/v1/snapshots/latest?after=\(page.cursor)&exclude=\(device)").status == 404)
+    #expect(
+      try alice.get("/v1/snapshots/latest?after=\(page.cursor)&exclude=\(device)").status == 404)
     // The writer itself is never offered its own snapshot.
     #expect(try alice.get("/v1/snapshots/latest?after=&exclude=\(writer)").status == 404)
   }
@@ -174,20 +205,28 @@ import Testing
   @Test func compactedBatchesAreSkippedOnlyByReadersWhoMergedTheSnapshot() throws {
     let writer = UUIDText.random()
     for seq in 1...4 {
-      #expect(try alice.put("/v1/batches/\(writer)/\(seq)", SampleBatches.batch(device: writer, seq: seq)).status == 201)
+      #expect(
+        try alice.put("/v1/batches/\(writer)/\(seq)", SampleBatches.batch(device: writer, seq: seq))
+          .status == 201)
     }
     #expect(try alice.request("DELETE", "/v1/batches/\(writer)?through=3").status == 409)
-    #expect(try alice.put("/v1/snapshots/300-\(writer)", SampleBatches.snapshot(device: writer, covers: [writer: 3])).status == 201)
+    #expect(
+      try alice.put(
+        "/v1/snapshots/300-\(writer)", SampleBatches.snapshot(device: writer, covers: [writer: 3])
+      ).status == 201)
     let deleted = try alice.request("DELETE", "/v1/batches/\(writer)?through=3")
     #expect(deleted.status == 200)
     #expect(deleted.json["deleted"] as? Int == 3)
     #expect(try alice.get("/v1/batches/\(writer)").json["batches"] as? Int == 1)
     // A compacted batch pushed again is still recognised.
-    #expect(try alice.put("/v1/batches/\(writer)/2", SampleBatches.batch(device: writer, seq: 2)).status == 200)
+    #expect(
+      try alice.put("/v1/batches/\(writer)/2", SampleBatches.batch(device: writer, seq: 2)).status
+        == 200)
 
     let blocked = try ChangesBody(try alice.get("/v1/changes?exclude=\(device)"))
     #expect(blocked.batches.isEmpty && blocked.needsSnapshot && !blocked.more)
-    let snapshot = try alice.get("/v1/snapshots/latest?after=\(blocked.cursor)&exclude=\(device)&meta=1")
+    let snapshot = try alice.get(
+      "/v1/snapshots/latest?after=\(blocked.cursor)&exclude=\(device)&meta=1")
     let cursor = try #require(snapshot.json["cursor"] as? String)
     let rest = try ChangesBody(try alice.get("/v1/changes?after=\(cursor)&exclude=\(device)"))
     #expect(rest.batches.map(\.seq) == [4])
@@ -196,7 +235,8 @@ import Testing
 
   @Test func theRateLimitAnswers429WithRetryAfter() throws {
     server.terminate()
-    let limited = try ServerProcess(dataFolder: folder.file("data"), arguments: ["--rate-limit", "1", "--burst", "3"])
+    let limited = try ServerProcess(
+      dataFolder: folder.file("data"), arguments: ["--rate-limit", "1", "--burst", "3"])
     let client = HTTPTestClient(baseURL: limited.baseURL, token: alice.token)
     let statuses = try (0..<6).map { _ in try client.get("/v1/manifest") }
     #expect(statuses.prefix(3).allSatisfy { $0.status == 200 })
@@ -214,13 +254,18 @@ import Testing
 
   @Test func aRotatedTokenReplacesTheOldOneAtOnce() throws {
     let old = try #require(alice.token)
-    let rotated = try LifelogProcess.run(["serve", "user", "token", "alice", "--data", server.dataFolder])
+    let rotated = try LifelogProcess.run([
+      "serve", "user", "token", "alice", "--data", server.dataFolder,
+    ])
     #expect(rotated.exitCode == 0)
     let token = rotated.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(token.hasPrefix("llt_") && token != old)
-    #expect(try HTTPTestClient(baseURL: server.baseURL, token: old).get("/v1/manifest").status == 401)
-    #expect(try HTTPTestClient(baseURL: server.baseURL, token: token).get("/v1/manifest").status == 200)
-    let database = try String(contentsOfFile: server.dataFolder + "/server.db", encoding: .isoLatin1)
+    #expect(
+      try HTTPTestClient(baseURL: server.baseURL, token: old).get("/v1/manifest").status == 401)
+    #expect(
+      try HTTPTestClient(baseURL: server.baseURL, token: token).get("/v1/manifest").status == 200)
+    let database = try String(
+      contentsOfFile: server.dataFolder + "/server.db", encoding: .isoLatin1)
     #expect(!database.contains(token) && !database.contains(old))
   }
 
@@ -253,10 +298,13 @@ struct ChangesBody {
 
   init(_ response: HTTPTestResponse, sourceLocation: SourceLocation = #_sourceLocation) throws {
     #expect(response.status == 200, "\(response.text)", sourceLocation: sourceLocation)
-    #expect(response.header("Content-Type") == "application/vnd.lifelog.changes", sourceLocation: sourceLocation)
+    #expect(
+      response.header("Content-Type") == "application/vnd.lifelog.changes",
+      sourceLocation: sourceLocation)
     let body = response.body
     let newline = try #require(body.firstIndex(of: 0x0A))
-    let index = try #require(try JSONSerialization.jsonObject(with: Data(body[..<newline])) as? [String: Any])
+    let index = try #require(
+      try JSONSerialization.jsonObject(with: Data(body[..<newline])) as? [String: Any])
     cursor = try #require(index["cursor"] as? String)
     more = try #require(index["more"] as? Bool)
     needsSnapshot = try #require(index["needsSnapshot"] as? Bool)
@@ -267,7 +315,8 @@ struct ChangesBody {
       batches.append(
         Item(
           device: try #require(entry["device"] as? String), seq: try #require(entry["seq"] as? Int),
-          cursor: try #require(entry["cursor"] as? Int), bytes: Array(body[offset..<offset + size])))
+          cursor: try #require(entry["cursor"] as? Int), bytes: Array(body[offset..<offset + size]))
+      )
       offset += size
     }
     #expect(offset == body.count, sourceLocation: sourceLocation)

@@ -5,14 +5,20 @@ import Testing
 @Suite struct RouterTests {
   @Test func knownPathsRoute() throws {
     #expect(try Router.route(method: "GET", path: "/v1/info") == .info)
-    #expect(try Router.route(method: "PUT", path: "/v1/batches/dev-1/12") == .putBatch(device: "dev-1", seq: 12))
+    #expect(
+      try Router.route(method: "PUT", path: "/v1/batches/dev-1/12")
+        == .putBatch(device: "dev-1", seq: 12))
     #expect(try Router.route(method: "GET", path: "/v1/snapshots/latest") == .latestSnapshot)
-    #expect(try Router.route(method: "HEAD", path: "/v1/snapshots/17-abc") == .snapshot(name: "17-abc"))
-    #expect(try Router.route(method: "DELETE", path: "/v1/batches/abc") == .deleteBatches(device: "abc"))
+    #expect(
+      try Router.route(method: "HEAD", path: "/v1/snapshots/17-abc") == .snapshot(name: "17-abc"))
+    #expect(
+      try Router.route(method: "DELETE", path: "/v1/batches/abc") == .deleteBatches(device: "abc"))
   }
 
-  @Test(arguments: ["/v1/batches/../12", "/v1/batches/a.b/1", "/v1/batches/a%2Fb/1", "/v1/batches/dev/01",
-    "/v1/batches/dev/-1", "/v1/snapshots/..", "/v1/batches/dev/x"])
+  @Test(arguments: [
+    "/v1/batches/../12", "/v1/batches/a.b/1", "/v1/batches/a%2Fb/1", "/v1/batches/dev/01",
+    "/v1/batches/dev/-1", "/v1/snapshots/..", "/v1/batches/dev/x",
+  ])
   func malformedNamesAreRefused(path: String) {
     #expect(throws: HTTPError.self) { try Router.route(method: "PUT", path: path) }
     do {
@@ -23,9 +29,10 @@ import Testing
   }
 
   @Test func unknownPathsAre404AndWrongMethods405() {
-    for (method, path, status) in [("GET", "/etc/passwd", 404), ("GET", "/v1/nothing", 404), ("POST", "/v1/info", 405),
-      ("GET", "/v1/batches/dev/1", 405), ("GET", "/v2/info", 404)]
-    {
+    for (method, path, status) in [
+      ("GET", "/etc/passwd", 404), ("GET", "/v1/nothing", 404), ("POST", "/v1/info", 405),
+      ("GET", "/v1/batches/dev/1", 405), ("GET", "/v2/info", 404),
+    ] {
       do {
         _ = try Router.route(method: method, path: path)
         Issue.record("\(method) \(path) routed")

@@ -14,15 +14,25 @@ extension LifelogCommand {
         SIGINT or SIGTERM lets requests in flight finish, then stops.
         """,
       options: [
-        OptionSpec(["--listen"], value: "host:port", help: "Where to listen (port 0 picks a free one).", default: "127.0.0.1:8787"),
+        OptionSpec(
+          ["--listen"], value: "host:port", help: "Where to listen (port 0 picks a free one).",
+          default: "127.0.0.1:8787"),
         ServeUserGroup.dataOption,
         OptionSpec(["--tls-cert"], value: "file", help: "A PEM certificate chain: serve HTTPS."),
         OptionSpec(["--tls-key"], value: "file", help: "The PEM private key of --tls-cert."),
-        OptionSpec(["--max-body"], value: "bytes", help: "The largest batch or snapshot accepted.", default: "8388608"),
-        OptionSpec(["--rate-limit"], value: "n", help: "Requests per second per token (0: no limit).", default: "100"),
-        OptionSpec(["--burst"], value: "n", help: "Requests a token may make at once.", default: "200"),
-        OptionSpec(["--max-concurrent"], value: "n", help: "Requests handled at once; more get 503.", default: "256"),
-        OptionSpec(["--threads"], value: "n", help: "Threads answering requests.", default: "8"),
+        OptionSpec(
+          ["--max-body"], value: "bytes", help: "The largest batch or snapshot accepted.",
+          default: "8388608"),
+        OptionSpec(
+          ["--rate-limit"], value: "n", help: "Requests per second per token (0: no limit).",
+          default: "100"),
+        OptionSpec(
+          ["--burst"], value: "n", help: "Requests a token may make at once.", default: "200"),
+        OptionSpec(
+          ["--max-concurrent"], value: "n", help: "Requests handled at once; more get 503.",
+          default: "256"),
+        OptionSpec(
+          ["--threads"], value: "n", help: "Threads answering requests.", default: "2 per core, at least 4"),
       ],
       examples: [
         "lifelog serve user add alice",
@@ -37,9 +47,12 @@ extension LifelogCommand {
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
       var listener = HTTPListener.Configuration()
-      (listener.host, listener.port) = try Serve.address(arguments.value("--listen") ?? "127.0.0.1:8787")
-      listener.maxBodyBytes = try Serve.number(arguments, "--max-body", default: 8 << 20, range: 1024...(1 << 30))
-      listener.threads = try Serve.number(arguments, "--threads", default: 8, range: 1...256)
+      (listener.host, listener.port) = try Serve.address(
+        arguments.value("--listen") ?? "127.0.0.1:8787")
+      listener.maxBodyBytes = try Serve.number(
+        arguments, "--max-body", default: 8 << 20, range: 1024...(1 << 30))
+      listener.threads = try Serve.number(
+        arguments, "--threads", default: max(4, 2 * sysconf(Int32(_SC_NPROCESSORS_ONLN))), range: 1...256)
       switch (arguments.value("--tls-cert"), arguments.value("--tls-key")) {
       case (nil, nil):
         scheme = "http"
@@ -52,9 +65,11 @@ extension LifelogCommand {
       }
       configuration = SyncServer.Configuration(
         listener: listener, dataFolder: try ServeUserGroup.dataFolder(arguments, context: context),
-        requestsPerSecond: Double(try Serve.number(arguments, "--rate-limit", default: 100, range: 0...1_000_000)),
+        requestsPerSecond: Double(
+          try Serve.number(arguments, "--rate-limit", default: 100, range: 0...1_000_000)),
         burst: try Serve.number(arguments, "--burst", default: 200, range: 1...1_000_000),
-        maxConcurrentRequests: try Serve.number(arguments, "--max-concurrent", default: 256, range: 1...100_000))
+        maxConcurrentRequests: try Serve.number(
+          arguments, "--max-concurrent", default: 256, range: 1...100_000))
     }
 
     func run(in context: Context) throws {
@@ -68,14 +83,19 @@ extension LifelogCommand {
       pthread_sigmask(SIG_BLOCK, &signals, nil)
       defer { pthread_sigmask(SIG_UNBLOCK, &signals, nil) }
       let listener = try server.listen()
-      let host = configuration.listener.host.contains(":") ? "[\(configuration.listener.host)]" : configuration.listener.host
+      let host =
+        configuration.listener.host.contains(":")
+        ? "[\(configuration.listener.host)]" : configuration.listener.host
       context.output.write(
-        "lifelog serve: listening on \(scheme)://\(host):\(listener.port), data in \(configuration.dataFolder)\n")
+        "lifelog serve: listening on \(scheme)://\(host):\(listener.port), data in \(configuration.dataFolder)\n"
+      )
       context.output.flush()
       var received: Int32 = 0
       sigwait(&signals, &received)
       let active = listener.activeRequests
-      Serve.writeLogLine("lifelog serve: \(received == SIGINT ? "SIGINT" : "SIGTERM"), finishing \(active) request(s)")
+      Serve.writeLogLine(
+        "lifelog serve: \(received == SIGINT ? "SIGINT" : "SIGTERM"), finishing \(active) request(s)"
+      )
       listener.quiesce()
       var waited = 0
       while listener.activeRequests > 0, waited < 10_000 {
@@ -113,12 +133,16 @@ extension LifelogCommand {
       return (String(host), number)
     }
 
-    static func number(_ arguments: ParsedArguments, _ option: String, default value: Int, range: ClosedRange<Int>)
+    static func number(
+      _ arguments: ParsedArguments, _ option: String, default value: Int, range: ClosedRange<Int>
+    )
       throws -> Int
     {
       guard let text = arguments.value(option) else { return value }
       guard let number = Int(text), range.contains(number) else {
-        throw InputError("'\(option) \(text)' must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        throw InputError(
+          "'\(option) \(text)' must be a whole number from \(range.lowerBound) to \(range.upperBound)"
+        )
       }
       return number
     }

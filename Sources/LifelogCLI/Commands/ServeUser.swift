@@ -2,18 +2,24 @@ import LifelogCore
 import LifelogServer
 
 extension LifelogCommand {
-  /// `lifelog serve user`: who may use the server. Alone, it lists the users.
+  /// `lifelog serve user`: who may use the server.
+  ///
+  /// Alone, it lists the users.
   struct ServeUserGroup: Command {
     static let configuration = CommandConfiguration(
       commandName: "user",
       abstract: "Add, list and remove the server's users, and give them new tokens.",
-      discussion: "'lifelog serve user' alone lists the users. A running server sees changes at once.",
+      discussion:
+        "'lifelog serve user' alone lists the users. A running server sees changes at once.",
       options: [dataOption],
-      subcommands: [ServeUserAdd.self, ServeUserList.self, ServeUserRemove.self, ServeUserToken.self],
+      subcommands: [
+        ServeUserAdd.self, ServeUserList.self, ServeUserRemove.self, ServeUserToken.self,
+      ],
       usesDatabase: false)
 
     static let dataOption = OptionSpec(
-      ["--data"], value: "dir", help: "The server's data folder.", default: "$XDG_DATA_HOME/lifelog/server")
+      ["--data"], value: "dir", help: "The server's data folder.",
+      default: "$XDG_DATA_HOME/lifelog/server")
 
     let list: ServeUserList
 
@@ -26,7 +32,9 @@ extension LifelogCommand {
     /// `--data`, else `$XDG_DATA_HOME/lifelog/server`, else `~/.local/share/lifelog/server`.
     static func dataFolder(_ arguments: ParsedArguments, context: Context) throws -> String {
       if let folder = arguments.value("--data"), !folder.isEmpty { return folder }
-      if let data = context.environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/lifelog/server" }
+      if let data = context.environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+        return data + "/lifelog/server"
+      }
       guard let home = context.environment["HOME"], !home.isEmpty else {
         throw ConfigurationError("Cannot find the server's data: HOME is not set; pass --data DIR")
       }
@@ -45,7 +53,9 @@ extension LifelogCommand {
       return text
     }
 
-    static func userName(_ arguments: ParsedArguments, _ configuration: CommandConfiguration) throws -> String {
+    static func userName(
+      _ arguments: ParsedArguments, _ configuration: CommandConfiguration
+    ) throws -> String {
       let name = try arguments.checkedPositionals(for: configuration)["name"]?.first ?? ""
       guard ServerStore.isUserName(name) else {
         throw InputError("User name '\(name)' must be 1–64 letters, digits, '.', '_' or '-'")
@@ -58,7 +68,8 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "add",
       abstract: "Add a user and print their token (shown only this once).",
-      discussion: "The token alone goes to standard output, so a script can capture it; only its hash is stored.",
+      discussion:
+        "The token alone goes to standard output, so a script can capture it; only its hash is stored.",
       arguments: [ArgumentSpec("name", "The user's name: letters, digits, '.', '_' or '-'.")],
       options: [ServeUserGroup.dataOption],
       examples: ["lifelog serve user add alice > alice.token"],
@@ -74,7 +85,8 @@ extension LifelogCommand {
 
     func run(in context: Context) throws {
       let token = ServeUserGroup.newToken()
-      _ = try ServerStore(folder: folder).addUser(name: name, tokenSHA256: SHA256.hexDigest(Array(token.utf8)))
+      _ = try ServerStore(folder: folder).addUser(
+        name: name, tokenSHA256: SHA256.hexDigest(Array(token.utf8)))
       context.output.write(token + "\n")
       context.errors.write(
         "Added user '\(name)'. Their token is shown only this once; give it to them for "
@@ -103,7 +115,10 @@ extension LifelogCommand {
         context.output.write("No users; add one with 'lifelog serve user add NAME'.\n")
         return
       }
-      var table = Table([.init(title: "USER"), .init(title: "BATCHES"), .init(title: "SNAPSHOTS"), .init(title: "BYTES")])
+      var table = Table([
+        .init(title: "USER"), .init(title: "BATCHES"), .init(title: "SNAPSHOTS"),
+        .init(title: "BYTES"),
+      ])
       for user in users {
         table.append([user.name, String(user.batches), String(user.snapshots), String(user.bytes)])
       }
@@ -130,7 +145,8 @@ extension LifelogCommand {
 
     func run(in context: Context) throws {
       let (batches, snapshots) = try ServerStore(folder: folder).removeUser(name: name)
-      context.output.write("Removed user '\(name)' with \(batches) batch(es) and \(snapshots) snapshot(s)\n")
+      context.output.write(
+        "Removed user '\(name)' with \(batches) batch(es) and \(snapshots) snapshot(s)\n")
     }
   }
 
@@ -153,9 +169,11 @@ extension LifelogCommand {
 
     func run(in context: Context) throws {
       let token = ServeUserGroup.newToken()
-      try ServerStore(folder: folder).setToken(name: name, tokenSHA256: SHA256.hexDigest(Array(token.utf8)))
+      try ServerStore(folder: folder).setToken(
+        name: name, tokenSHA256: SHA256.hexDigest(Array(token.utf8)))
       context.output.write(token + "\n")
-      context.errors.write("New token for '\(name)', shown only this once; the old one no longer works\n")
+      context.errors.write(
+        "New token for '\(name)', shown only this once; the old one no longer works\n")
     }
   }
 }

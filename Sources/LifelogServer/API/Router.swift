@@ -1,5 +1,6 @@
-/// The API's paths (docs/http-api.md), matched segment by segment. Names in paths are checked
-/// here, before anything else looks at them: only `[A-Za-z0-9-]`, so `..`, `/` or `%2F` can never
+/// The API's paths (docs/http-api.md), matched segment by segment.
+///
+/// Names in paths are checked here, before anything else looks at them: only `[A-Za-z0-9-]`, so `..`, `/` or `%2F` can never
 /// reach the store.
 public enum Route: Equatable, Sendable {
   /// `GET /v1/info`: no token needed.
@@ -43,7 +44,9 @@ public enum Router {
   ///   400 for a malformed device, name or seq.
   public static func route(method: String, path: String) throws(HTTPError) -> Route {
     let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-    guard path.hasPrefix("/"), parts.first == "v1" else { throw .notFound("No such path '\(path)'; the API is under /v1") }
+    guard path.hasPrefix("/"), parts.first == "v1" else {
+      throw .notFound("No such path '\(path)'; the API is under /v1")
+    }
     let rest = Array(parts.dropFirst())
     let read = method == "GET" || method == "HEAD"
     switch rest.count {
@@ -83,19 +86,24 @@ public enum Router {
   /// Whether `text` is a valid device id or snapshot name: 1–128 of `[A-Za-z0-9-]`.
   public static func isName(_ text: some StringProtocol) -> Bool {
     !text.isEmpty && text.utf8.count <= maximumNameLength
-      && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D }
+      && text.utf8.allSatisfy {
+        ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
+          || $0 == 0x2D
+      }
   }
 
   static func name(_ text: Substring, what: String) throws(HTTPError) -> String {
     guard isName(text) else {
-      throw .badRequest("A \(what) may hold only letters, digits and '-' (at most \(maximumNameLength))")
+      throw .badRequest(
+        "A \(what) may hold only letters, digits and '-' (at most \(maximumNameLength))")
     }
     return String(text)
   }
 
   /// A batch number: 1 or more, decimal, without leading zeros or signs.
   static func seq(_ text: Substring) throws(HTTPError) -> Int {
-    guard !text.isEmpty, text.count <= 15, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), text.first != "0",
+    guard !text.isEmpty, text.count <= 15, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+      text.first != "0",
       let seq = Int(text)
     else { throw .badRequest("A batch seq is a whole number from 1, without leading zeros") }
     return seq

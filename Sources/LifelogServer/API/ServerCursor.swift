@@ -25,17 +25,22 @@ public struct ServerCursor: Equatable, Sendable {
     self.init()
     guard !token.isEmpty else { return }
     let parts = token.split(separator: "_", omittingEmptySubsequences: false)
-    guard let position = Int64(parts[0]), position >= 0, parts.count % 2 == 1 else { throw Self.malformed }
+    guard let position = Int64(parts[0]), position >= 0, parts.count % 2 == 1 else {
+      throw Self.malformed
+    }
     self.position = position
     var index = 1
     while index < parts.count {
-      guard Router.isName(parts[index]), let seq = Int(parts[index + 1]), seq > 0 else { throw Self.malformed }
+      guard Router.isName(parts[index]), let seq = Int(parts[index + 1]), seq > 0 else {
+        throw Self.malformed
+      }
       floor[String(parts[index])] = seq
       index += 2
     }
   }
 
-  static let malformed = HTTPError.badRequest("The cursor is not one this server gave out; start again from ''")
+  static let malformed = HTTPError.badRequest(
+    "The cursor is not one this server gave out; start again from ''")
 
   /// The token, with devices in sorted order.
   public var token: String {

@@ -2,7 +2,7 @@
 /// (`{"error":{"code","message"}}`, docs/http-api.md).
 public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
   public var status: Int
-  /// A stable, machine-readable word: `bad_request`, `unauthorized`, `conflict`, …
+  /// A stable, machine-readable word, such as `bad_request` or `conflict`.
   public var code: String
   /// A sentence for people.
   public var message: String
@@ -11,7 +11,9 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The methods a path takes (405).
   public var allow: String?
 
-  public init(_ status: Int, _ code: String, _ message: String, retryAfter: Int? = nil, allow: String? = nil) {
+  public init(
+    _ status: Int, _ code: String, _ message: String, retryAfter: Int? = nil, allow: String? = nil
+  ) {
     self.status = status
     self.code = code
     self.message = message

@@ -28,7 +28,8 @@ public final class HTTPListener {
     public var tlsKey: String?
 
     public init(
-      host: String = "127.0.0.1", port: UInt16 = 8787, threads: Int = 8, connectionLimit: Int = 1024,
+      host: String = "127.0.0.1", port: UInt16 = 8787, threads: Int = 8,
+      connectionLimit: Int = 1024,
       connectionTimeout: Int = 60, maxBodyBytes: Int = 8 << 20, tlsCertificate: String? = nil,
       tlsKey: String? = nil
     ) {
@@ -66,7 +67,8 @@ public final class HTTPListener {
     }
     guard let started else {
       context.release()
-      let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+      let text = String(
+        decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       throw ListenerError(message: text)
     }
     server = started
@@ -118,7 +120,8 @@ private func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CCha
 }
 
 /// The C callback: one call per phase of each request (see lifelog_httpd.h).
-private func handleRequest(context: UnsafeMutableRawPointer?, handle: OpaquePointer?, phase: Int32) {
+private func handleRequest(context: UnsafeMutableRawPointer?, handle: OpaquePointer?, phase: Int32)
+{
   guard let context, let handle else { return }
   let handler = Unmanaged<HandlerBox>.fromOpaque(context).takeUnretainedValue().handler
   let request = HTTPRequest(handle: handle)

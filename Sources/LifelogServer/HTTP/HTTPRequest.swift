@@ -6,7 +6,7 @@ import CLifelogHTTPD
 public struct HTTPRequest {
   let handle: OpaquePointer
 
-  /// `GET`, `PUT`, …
+  /// The method: `GET`, `PUT`, and so on.
   public var method: String { String(cString: lh_method(handle)) }
 
   /// The percent-decoded path, without the query string.

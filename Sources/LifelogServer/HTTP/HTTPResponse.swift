@@ -28,7 +28,9 @@ public struct HTTPResponse: Sendable {
     object.addRaw("error", inner.result)
     var response = json(error.status, object)
     if let seconds = error.retryAfter { response.headers.append(("Retry-After", String(seconds))) }
-    if error.status == 401 { response.headers.append(("WWW-Authenticate", "Bearer realm=\"lifelog\"")) }
+    if error.status == 401 {
+      response.headers.append(("WWW-Authenticate", "Bearer realm=\"lifelog\""))
+    }
     if let allow = error.allow { response.headers.append(("Allow", allow)) }
     return response
   }

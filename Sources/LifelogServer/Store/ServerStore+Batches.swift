@@ -8,17 +8,27 @@ public struct IncomingBatch: Sendable {
   public var device: String
   public var seq: Int
   public var bytes: [UInt8]
-  public var sha256: String
   /// How many row changes it holds.
   public var rows: Int
 
-  public init(user: Int64, device: String, seq: Int, bytes: [UInt8], sha256: String, rows: Int) {
+  /// A batch whose bytes `BatchCodec.decode` has verified.
+  public init(user: Int64, device: String, seq: Int, bytes: [UInt8], rows: Int) {
     self.user = user
     self.device = device
     self.seq = seq
     self.bytes = bytes
-    self.sha256 = sha256
     self.rows = rows
+  }
+
+  /// What tells two batches apart: the trailer line.
+  ///
+  /// It holds the SHA-256 of everything before
+  /// it (checked when the batch was decoded), so two verified batches are the same bytes exactly
+  /// when their trailers are, without hashing the batch a second time.
+  public var trailer: String {
+    let body = bytes.dropLast()
+    let start = body.lastIndex(of: 0x0A).map { $0 + 1 } ?? body.startIndex
+    return String(decoding: bytes[start...], as: UTF8.self)
   }
 }
 
@@ -71,28 +81,33 @@ public struct PageLimits: Sendable {
 extension ServerStore {
   /// Stores batches in one transaction (the server commits concurrent pushes together).
   ///
-  /// A name already taken keeps what it holds: the same SHA-256 is ``StoreOutcome/exists(cursor:)``
+  /// A name already taken keeps what it holds: the same bytes are ``StoreOutcome/exists(cursor:)``
   /// (also after the batch was compacted away), another is ``StoreOutcome/conflict``.
   public func store(_ batches: [IncomingBatch]) throws -> [StoreOutcome] {
     let received = ServerStore.now()
     return try write {
       let find = try database.cachedStatement(
-        sql: "SELECT cursor, sha256 FROM batches WHERE user_id = ? AND device = ? AND seq = ?")
+        sql: "SELECT cursor, trailer FROM batches WHERE user_id = ? AND device = ? AND seq = ?")
       let insert = try database.cachedStatement(
         sql: """
-          INSERT INTO batches (user_id, device, seq, sha256, size, rows, received, bytes)
+          INSERT INTO batches (user_id, device, seq, trailer, size, rows, received, bytes)
           VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING cursor
           """)
       var outcomes: [StoreOutcome] = []
       outcomes.reserveCapacity(batches.count)
       for batch in batches {
-        if let (cursor, sha) = try find.first([batch.user, batch.device, batch.seq], { ($0[0] as Int64, $0[1] as String) }) {
-          outcomes.append(sha == batch.sha256 ? .exists(cursor: cursor) : .conflict)
+        let trailer = batch.trailer
+        if let (cursor, stored) = try find.first(
+          [batch.user, batch.device, batch.seq], { ($0[0] as Int64, $0[1] as String) })
+        {
+          outcomes.append(stored == trailer ? .exists(cursor: cursor) : .conflict)
           continue
         }
-        let cursor = try insert.first([
-          batch.user, batch.device, batch.seq, batch.sha256, batch.bytes.count, batch.rows, received, batch.bytes,
-        ]) { $0[0] as Int64 } ?? 0
+        let cursor =
+          try insert.first([
+            batch.user, batch.device, batch.seq, trailer, batch.bytes.count, batch.rows, received,
+            batch.bytes,
+          ]) { $0[0] as Int64 } ?? 0
         outcomes.append(.created(cursor: cursor))
       }
       return outcomes
@@ -114,23 +129,30 @@ extension ServerStore {
   /// - Throws: ``HTTPError`` 409 unless one of the user's snapshots covers them all.
   public func deleteBatches(user: Int64, device: String, through seq: Int) throws -> Int {
     try write {
-      let covered = try database.cachedStatement(sql: "SELECT covers FROM snapshots WHERE user_id = ?").map([user]) { row in
-        (try? VersionVector(parsing: row[0] as String))?[device] ?? 0
-      }.max() ?? 0
+      let covered =
+        try database.cachedStatement(sql: "SELECT covers FROM snapshots WHERE user_id = ?").map([
+          user
+        ]) { row in
+          (try? VersionVector(parsing: row[0] as String))?[device] ?? 0
+        }.max() ?? 0
       guard covered >= seq else {
         throw HTTPError(
           409, "not_covered",
-          "No snapshot covers \(device)'s batches through \(seq) (the newest covers \(covered)); put a snapshot first")
+          "No snapshot covers \(device)'s batches through \(seq) (the newest covers \(covered)); put a snapshot first"
+        )
       }
       try database.execute(
-        sql: "UPDATE batches SET bytes = NULL WHERE user_id = ? AND device = ? AND seq <= ? AND bytes IS NOT NULL",
+        sql:
+          "UPDATE batches SET bytes = NULL WHERE user_id = ? AND device = ? AND seq <= ? AND bytes IS NOT NULL",
         arguments: [user, device, seq])
       return database.changes
     }
   }
 
   /// The batches of devices other than `excluded` after `cursor`, in server order (docs/http-api.md).
-  public func changes(user: Int64, after cursor: ServerCursor, excluding excluded: String?, limits: PageLimits) throws
+  public func changes(
+    user: Int64, after cursor: ServerCursor, excluding excluded: String?, limits: PageLimits
+  ) throws
     -> ChangesPage
   {
     try read {
@@ -141,45 +163,84 @@ extension ServerStore {
           WHERE user_id = ? AND cursor > ? ORDER BY cursor LIMIT ?
           """)
       let load = try database.cachedStatement(sql: "SELECT bytes FROM batches WHERE cursor = ?")
-      var rows = 0
-      var bytes = 0
-      var seen = 0
-      var stopped = false
-      try scan.forEachRow([user, cursor.position, limits.scanned + 1]) { row in
-        seen += 1
-        if stopped || seen > limits.scanned {
-          if !stopped { page.more = true }
-          stopped = true
-          return
+      var filling = PageFilling(cursor: cursor, excluded: excluded, limits: limits)
+      // Records are read in small chunks, so a page that fills up early stops reading early.
+      scanning: while true {
+        let chunk = try scan.map([user, page.cursor.position, 128]) {
+          ScannedBatch(
+            cursor: $0[0], device: $0[1], seq: $0[2], rows: $0[3], size: $0[4], compacted: $0[5])
         }
-        let position: Int64 = row[0]
-        let device: String = row[1]
-        let seq: Int = row[2]
-        if device == excluded || seq <= cursor.floor[device] {
-          page.cursor.position = position
-          return
+        if chunk.isEmpty { break }
+        for record in chunk {
+          switch filling.decide(record, pageIsEmpty: page.items.isEmpty) {
+          case .skip:
+            break
+          case .take:
+            let content = try load.first([record.cursor]) { $0[0] as [UInt8] } ?? []
+            page.items.append(
+              ChangesPage.Item(
+                device: record.device, seq: record.seq, cursor: record.cursor, rows: record.rows,
+                bytes: content))
+          case .more:
+            page.more = true
+            break scanning
+          case .needsSnapshot:
+            page.needsSnapshot = true
+            break scanning
+          }
+          page.cursor.position = record.cursor
         }
-        if row[5] as Bool {
-          page.needsSnapshot = true
-          stopped = true
-          return
-        }
-        let batchRows: Int = row[3]
-        let size: Int = row[4]
-        if !page.items.isEmpty,
-          page.items.count >= limits.batches || rows + batchRows > limits.rows || bytes + size > limits.bytes
-        {
-          page.more = true
-          stopped = true
-          return
-        }
-        let content = try load.first([position]) { $0[0] as [UInt8] } ?? []
-        page.items.append(ChangesPage.Item(device: device, seq: seq, cursor: position, rows: batchRows, bytes: content))
-        rows += batchRows
-        bytes += size
-        page.cursor.position = position
       }
       return page
     }
+  }
+}
+
+/// One batch record, as a pull scans it (without its bytes).
+struct ScannedBatch {
+  var cursor: Int64
+  var device: String
+  var seq: Int
+  var rows: Int
+  var size: Int
+  /// Its bytes were deleted by compaction.
+  var compacted: Bool
+}
+
+/// What goes into a page of changes, record by record.
+struct PageFilling {
+  enum Decision { case skip, take, more, needsSnapshot }
+
+  let cursor: ServerCursor
+  let excluded: String?
+  let limits: PageLimits
+  private var rows = 0
+  private var bytes = 0
+  private var batches = 0
+  private var scanned = 0
+
+  init(cursor: ServerCursor, excluded: String?, limits: PageLimits) {
+    self.cursor = cursor
+    self.excluded = excluded
+    self.limits = limits
+  }
+
+  /// Skip the reader's own batches and those a merged snapshot holds; stop before a compacted
+  /// batch the reader does not hold, and when the page is full (it always takes one batch).
+  mutating func decide(_ record: ScannedBatch, pageIsEmpty: Bool) -> Decision {
+    if scanned == limits.scanned { return .more }
+    scanned += 1
+    if record.device == excluded || record.seq <= cursor.floor[record.device] { return .skip }
+    if record.compacted { return .needsSnapshot }
+    if !pageIsEmpty,
+      batches >= limits.batches || rows + record.rows > limits.rows
+        || bytes + record.size > limits.bytes
+    {
+      return .more
+    }
+    batches += 1
+    rows += record.rows
+    bytes += record.size
+    return .take
   }
 }

@@ -19,7 +19,9 @@ public struct SnapshotRecord: Equatable, Sendable {
 extension ServerStore {
   /// Stores a verified snapshot under `name`; older snapshots of the same device that this one
   /// covers are dropped (a device's log only grows, so the newer one holds all they held).
-  public func storeSnapshot(user: Int64, name: String, header: Batch, bytes: [UInt8], sha256: String) throws
+  public func storeSnapshot(
+    user: Int64, name: String, header: Batch, bytes: [UInt8], sha256: String
+  ) throws
     -> StoreOutcome
   {
     try write {
@@ -28,52 +30,68 @@ extension ServerStore {
       }
       let older = try database.cachedStatement(
         sql: "SELECT id, covers FROM snapshots WHERE user_id = ? AND device = ?"
-      ).map([user, header.device]) { ($0[0] as Int64, (try? VersionVector(parsing: $0[1] as String)) ?? VersionVector()) }
+      ).map([user, header.device]) {
+        ($0[0] as Int64, (try? VersionVector(parsing: $0[1] as String)) ?? VersionVector())
+      }
       for (id, covers) in older where header.covers.covers(covers) {
         try database.execute(sql: "DELETE FROM snapshots WHERE id = ?", arguments: [id])
       }
-      let id = try database.cachedStatement(
-        sql: """
-          INSERT INTO snapshots (user_id, name, device, created, covers, sha256, size, received, bytes)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
-          """
-      ).first([
-        user, name, header.device, header.created, header.covers.json, sha256, bytes.count, ServerStore.now(), bytes,
-      ]) { $0[0] as Int64 } ?? 0
+      let id =
+        try database.cachedStatement(
+          sql: """
+            INSERT INTO snapshots (user_id, name, device, created, covers, sha256, size, received, bytes)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            """
+        ).first([
+          user, name, header.device, header.created, header.covers.json, sha256, bytes.count,
+          ServerStore.now(), bytes,
+        ]) { $0[0] as Int64 } ?? 0
       return .created(cursor: id)
     }
   }
 
   public func snapshotRecord(user: Int64, name: String) throws -> SnapshotRecord? {
     try database.cachedStatement(
-      sql: "SELECT id, name, device, created, covers, sha256, size FROM snapshots WHERE user_id = ? AND name = ?"
+      sql:
+        "SELECT id, name, device, created, covers, sha256, size FROM snapshots WHERE user_id = ? AND name = ?"
     ).first([user, name], ServerStore.snapshotRecord)
   }
 
   public func snapshotBytes(id: Int64) throws -> [UInt8] {
-    try database.cachedStatement(sql: "SELECT bytes FROM snapshots WHERE id = ?").first([id]) { $0[0] as [UInt8] } ?? []
+    try database.cachedStatement(sql: "SELECT bytes FROM snapshots WHERE id = ?").first([id]) {
+      $0[0] as [UInt8]
+    } ?? []
   }
 
   /// The newest snapshot of the user, or with `excluded`, the newest written by another device
   /// that holds a batch of a device other than `excluded` which `cursor` has neither passed nor
   /// holds through its floor (docs/http-api.md, "Snapshots").
-  public func latestSnapshot(user: Int64, beyond cursor: ServerCursor?, excluding excluded: String?) throws
+  public func latestSnapshot(
+    user: Int64, beyond cursor: ServerCursor?, excluding excluded: String?
+  ) throws
     -> SnapshotRecord?
   {
     try read {
       let candidates = try database.cachedStatement(
-        sql: "SELECT id, name, device, created, covers, sha256, size FROM snapshots WHERE user_id = ? ORDER BY id DESC"
+        sql:
+          "SELECT id, name, device, created, covers, sha256, size FROM snapshots WHERE user_id = ? ORDER BY id DESC"
       ).map([user], ServerStore.snapshotRecord).filter { $0.device != excluded }
       guard let cursor else { return candidates.first }
-      let newer = try database.cachedStatement(
-        sql: "SELECT 1 FROM batches WHERE user_id = ? AND cursor > ? AND device IS NOT ? LIMIT 1"
-      ).first([user, cursor.position, excluded]) { _ in true } ?? false
+      let newer =
+        try database.cachedStatement(
+          sql: "SELECT 1 FROM batches WHERE user_id = ? AND cursor > ? AND device IS NOT ? LIMIT 1"
+        ).first([user, cursor.position, excluded]) { _ in true } ?? false
       guard newer else { return nil }
       let reaches = try database.cachedStatement(
-        sql: "SELECT 1 FROM batches WHERE user_id = ? AND device = ? AND seq > ? AND seq <= ? AND cursor > ? LIMIT 1")
+        sql:
+          "SELECT 1 FROM batches WHERE user_id = ? AND device = ? AND seq > ? AND seq <= ? AND cursor > ? LIMIT 1"
+      )
       for snapshot in candidates {
-        for (device, seq) in snapshot.covers.seqs where device != excluded && seq > cursor.floor[device] {
-          if try reaches.first([user, device, cursor.floor[device], seq, cursor.position], { _ in true }) ?? false {
+        for (device, seq) in snapshot.covers.seqs
+        where device != excluded && seq > cursor.floor[device] {
+          if try reaches.first(
+            [user, device, cursor.floor[device], seq, cursor.position], { _ in true }) ?? false
+          {
             return snapshot
           }
         }
@@ -84,11 +102,14 @@ extension ServerStore {
 
   /// The cursor of a client at `cursor` once it has merged `snapshot`: its floor raised to what the
   /// snapshot covers (except `excluded`, the client's own device).
-  public static func cursor(_ cursor: ServerCursor, merging snapshot: SnapshotRecord, excluding excluded: String?)
+  public static func cursor(
+    _ cursor: ServerCursor, merging snapshot: SnapshotRecord, excluding excluded: String?
+  )
     -> ServerCursor
   {
     var result = cursor
-    for (device, seq) in snapshot.covers.seqs where device != excluded && seq > result.floor[device] {
+    for (device, seq) in snapshot.covers.seqs where device != excluded && seq > result.floor[device]
+    {
       result.floor[device] = seq
     }
     return result
@@ -97,6 +118,7 @@ extension ServerStore {
   private static func snapshotRecord(_ row: Row) -> SnapshotRecord {
     SnapshotRecord(
       id: row[0], name: row[1], device: row[2], created: row[3],
-      covers: (try? VersionVector(parsing: row[4] as String)) ?? VersionVector(), sha256: row[5], size: row[6])
+      covers: (try? VersionVector(parsing: row[4] as String)) ?? VersionVector(), sha256: row[5],
+      size: row[6])
   }
 }

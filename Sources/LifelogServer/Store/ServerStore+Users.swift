@@ -24,7 +24,8 @@ extension ServerStore {
   public static func isUserName(_ name: String) -> Bool {
     !name.isEmpty && name.utf8.count <= 64
       && name.utf8.allSatisfy {
-        ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D
+        ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
+          || $0 == 0x2D
           || $0 == 0x2E || $0 == 0x5F
       }
   }
@@ -38,12 +39,16 @@ extension ServerStore {
     }
     return try write {
       if try user(named: name) != nil {
-        throw InputError("A user named '\(name)' already exists; use 'lifelog serve user token \(name)' for a new token")
+        throw InputError(
+          "A user named '\(name)' already exists; use 'lifelog serve user token \(name)' for a new token"
+        )
       }
       let remoteID = UUIDText.random()
-      let id = try database.cachedStatement(
-        sql: "INSERT INTO users (name, token_sha256, remote_id, created) VALUES (?, ?, ?, ?) RETURNING id"
-      ).first([name, tokenSHA256, remoteID, ServerStore.now()]) { $0[0] as Int64 } ?? 0
+      let id =
+        try database.cachedStatement(
+          sql:
+            "INSERT INTO users (name, token_sha256, remote_id, created) VALUES (?, ?, ?, ?) RETURNING id"
+        ).first([name, tokenSHA256, remoteID, ServerStore.now()]) { $0[0] as Int64 } ?? 0
       return ServerUser(id: id, name: name, remoteID: remoteID)
     }
   }
@@ -51,8 +56,11 @@ extension ServerStore {
   /// Replaces a user's token; the old one stops working at once.
   public func setToken(name: String, tokenSHA256: String) throws {
     try write {
-      try database.execute(sql: "UPDATE users SET token_sha256 = ? WHERE name = ?", arguments: [tokenSHA256, name])
-      guard database.changes == 1 else { throw InputError("No user is named '\(name)'; see 'lifelog serve user list'") }
+      try database.execute(
+        sql: "UPDATE users SET token_sha256 = ? WHERE name = ?", arguments: [tokenSHA256, name])
+      guard database.changes == 1 else {
+        throw InputError("No user is named '\(name)'; see 'lifelog serve user list'")
+      }
     }
   }
 
@@ -75,14 +83,17 @@ extension ServerStore {
   }
 
   public func user(named name: String) throws -> ServerUser? {
-    try database.cachedStatement(sql: "SELECT id, name, remote_id FROM users WHERE name = ?").first([name]) {
-      ServerUser(id: $0[0], name: $0[1], remoteID: $0[2])
-    }
+    try database.cachedStatement(sql: "SELECT id, name, remote_id FROM users WHERE name = ?").first(
+      [name]) {
+        ServerUser(id: $0[0], name: $0[1], remoteID: $0[2])
+      }
   }
 
   /// The user whose token hashes to `tokenSHA256`, if any.
   public func user(tokenSHA256: String) throws -> ServerUser? {
-    try database.cachedStatement(sql: "SELECT id, name, remote_id FROM users WHERE token_sha256 = ?").first(
+    try database.cachedStatement(
+      sql: "SELECT id, name, remote_id FROM users WHERE token_sha256 = ?"
+    ).first(
       [tokenSHA256]
     ) { ServerUser(id: $0[0], name: $0[1], remoteID: $0[2]) }
   }
@@ -97,13 +108,17 @@ extension ServerStore {
             + coalesce((SELECT sum(size) FROM snapshots WHERE user_id = users.id), 0)
         FROM users ORDER BY name
         """
-    ).map { UserSummary(name: $0[0], created: $0[1], batches: $0[2], snapshots: $0[3], bytes: $0[4]) }
+    ).map {
+      UserSummary(name: $0[0], created: $0[1], batches: $0[2], snapshots: $0[3], bytes: $0[4])
+    }
   }
 }
 
 extension ServerStore {
   public func user(id: Int64) throws -> ServerUser? {
-    try database.cachedStatement(sql: "SELECT id, name, remote_id FROM users WHERE id = ?").first([id]) {
+    try database.cachedStatement(sql: "SELECT id, name, remote_id FROM users WHERE id = ?").first([
+      id
+    ]) {
       ServerUser(id: $0[0], name: $0[1], remoteID: $0[2])
     }
   }

@@ -2,8 +2,9 @@
 import LifelogCore
 import LifelogSQLite
 
-/// The server's database (`<data>/server.db`): users with the SHA-256 of their token, batches
-/// under a server cursor, and snapshots. One connection; the server keeps a pool of them
+/// The server's database (`<data>/server.db`): users, batches and snapshots.
+///
+/// Users are kept with the SHA-256 of their token, batches under a server cursor. One connection; the server keeps a pool of them
 /// (``StorePool``), and `lifelog serve user …` opens its own beside a running server.
 ///
 /// WAL with `synchronous = FULL`: once a write transaction has committed, it is on disk, so a
@@ -45,12 +46,16 @@ public final class ServerStore {
   }
 
   private func migrate() throws {
-    let version = try database.cachedStatement(sql: "PRAGMA user_version").first { $0[0] as Int } ?? 0
-    guard version <= ServerStore.schemaVersion else { throw ServerStoreError.newerSchema(path: path) }
+    let version =
+      try database.cachedStatement(sql: "PRAGMA user_version").first { $0[0] as Int } ?? 0
+    guard version <= ServerStore.schemaVersion else {
+      throw ServerStoreError.newerSchema(path: path)
+    }
     if version == ServerStore.schemaVersion { return }
     try database.inTransaction {
       // Another process may have migrated while this one waited for the lock.
-      let again = try database.cachedStatement(sql: "PRAGMA user_version").first { $0[0] as Int } ?? 0
+      let again =
+        try database.cachedStatement(sql: "PRAGMA user_version").first { $0[0] as Int } ?? 0
       if again >= ServerStore.schemaVersion { return }
       try database.execute(sql: ServerStore.schema)
       try database.execute(sql: "PRAGMA user_version = \(ServerStore.schemaVersion)")
@@ -70,7 +75,7 @@ public final class ServerStore {
       user_id INTEGER NOT NULL,
       device TEXT NOT NULL,
       seq INTEGER NOT NULL,
-      sha256 TEXT NOT NULL,
+      trailer TEXT NOT NULL,
       size INTEGER NOT NULL,
       rows INTEGER NOT NULL,
       received INTEGER NOT NULL,

@@ -1,5 +1,6 @@
-/// Connections to the server's database, lent to one request at a time (a `Database` must not be
-/// used by two threads at once). WAL lets the readers run side by side; writes take turns.
+/// Connections to the server's database, lent to one request at a time.
+///
+/// A `Database` must not be used by two threads at once. WAL lets the readers run side by side; writes take turns.
 final class StorePool: @unchecked Sendable {
   private let folder: String
   private let lock = ConditionLock()

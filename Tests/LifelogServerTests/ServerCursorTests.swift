@@ -1,0 +1,44 @@
+import LifelogSync
+import Testing
+
+@testable import LifelogServer
+
+@Suite struct ServerCursorTests {
+  @Test func tokensRoundTrip() throws {
+    #expect(try ServerCursor(token: "") == ServerCursor())
+    #expect(try ServerCursor(token: "1204") == ServerCursor(position: 1204))
+    let cursor = ServerCursor(position: 7, floor: VersionVector(["b-2": 3, "a-1": 12]))
+    #expect(cursor.token == "7_a-1_12_b-2_3")
+    #expect(try ServerCursor(token: cursor.token) == cursor)
+  }
+
+  @Test(arguments: [
+    "x", "-1", "1_", "1_dev", "1_dev_0", "1_dev_x", "1_a.b_2", "1_dev_2_", "12 ", "1__2",
+  ])
+  func tokensNotMadeHereAreRefused(token: String) {
+    #expect(throws: HTTPError.self) { try ServerCursor(token: token) }
+  }
+}
+
+@Suite struct RateLimiterTests {
+  @Test func aBurstThenTheRateWithTheWaitInWholeSeconds() {
+    let limiter = RateLimiter(rate: 2, burst: 3)
+    let second: UInt64 = 1_000_000_000
+    #expect((0..<3).allSatisfy { _ in limiter.admit(1, now: 10 * second) == nil })
+    #expect(limiter.admit(1, now: 10 * second) == 1)
+    #expect(limiter.admit(2, now: 10 * second) == nil)
+    #expect(limiter.admit(1, now: 10 * second + second / 2) == nil)
+    #expect(limiter.admit(1, now: 10 * second + second / 2) == 1)
+  }
+
+  @Test func aSlowRateAsksForALongerWait() {
+    let limiter = RateLimiter(rate: 0.1, burst: 1)
+    #expect(limiter.admit(1, now: 0) == nil)
+    #expect(limiter.admit(1, now: 1) == 10)
+  }
+
+  @Test func rateZeroIsNoLimit() {
+    let limiter = RateLimiter(rate: 0, burst: 1)
+    #expect((0..<1000).allSatisfy { _ in limiter.admit(1, now: 0) == nil })
+  }
+}
