@@ -10,15 +10,20 @@ public final class ServerProcess: @unchecked Sendable {
   public private(set) var port = 0
   public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-  /// Starts `lifelog serve --listen 127.0.0.1:0 --data dataFolder arguments…` and waits until it
-  /// says where it listens.
-  public init(dataFolder: String, arguments: [String] = [], startTimeout: TimeInterval = 20) throws
-  {
+  /// Starts `lifelog serve --listen 127.0.0.1:port --data dataFolder arguments…` and waits until
+  /// it says where it listens.
+  ///
+  /// - Parameter port: 0 for a free one; or the port of a server that was stopped, to start it
+  ///   again where its clients expect it.
+  public init(
+    dataFolder: String, port: Int = 0, arguments: [String] = [], startTimeout: TimeInterval = 20
+  ) throws {
     self.dataFolder = dataFolder
     logPath = dataFolder + ".log"
     _ = FileManager.default.createFile(atPath: logPath, contents: nil)
     process.executableURL = URL(fileURLWithPath: LifelogProcess.binaryPath)
-    process.arguments = ["serve", "--listen", "127.0.0.1:0", "--data", dataFolder] + arguments
+    process.arguments =
+      ["serve", "--listen", "127.0.0.1:\(port)", "--data", dataFolder] + arguments
     process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
     let output = Pipe()
     process.standardOutput = output
