@@ -96,9 +96,24 @@ public final class SyncServer: HTTPHandling {
       (UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)) &- request.startedNanoseconds
     let tenths = elapsed / 100_000
     let milliseconds = "\(tenths / 10).\(tenths % 10)"
-    log(
-      "\(RequestLogTime.now()) \(request.method) \(request.path) \(response.status) \(milliseconds)ms"
-    )
+    let method = SyncServer.printable(request.method, limit: 16)
+    let path = SyncServer.printable(request.path, limit: 200)
+    log("\(RequestLogTime.now()) \(method) \(path) \(response.status) \(milliseconds)ms")
+  }
+
+  /// Text from a request as the log may show it: control characters (a decoded `%0A` would start
+  /// a forged log line), spaces and bytes outside ASCII as `%XX`, cut at `limit` bytes.
+  static func printable(_ text: String, limit: Int) -> String {
+    var result = ""
+    for byte in text.utf8.prefix(limit) {
+      if byte <= 0x20 || byte >= 0x7F || byte == 0x25 {
+        let hex = String(byte, radix: 16, uppercase: true)
+        result += "%" + (hex.count == 1 ? "0" : "") + hex
+      } else {
+        result.unicodeScalars.append(Unicode.Scalar(byte))
+      }
+    }
+    return text.utf8.count > limit ? result + "…" : result
   }
 
   var tooLarge: HTTPError {

@@ -269,6 +269,39 @@ import Testing
     #expect(!database.contains(token) && !database.contains(old))
   }
 
+  @Test func removingAUserDeletesTheirDataAndTheirToken() throws {
+    let bob = HTTPTestClient(baseURL: server.baseURL, token: try server.addUser("bob"))
+    #expect(
+      try bob.put("/v1/batches/\(device)/1", SampleBatches.batch(device: device, seq: 1)).status
+        == 201)
+    #expect(
+      try alice.put("/v1/batches/\(device)/1", SampleBatches.batch(device: device, seq: 1)).status
+        == 201)
+    let list = try LifelogProcess.run(["serve", "user", "list", "--data", server.dataFolder])
+    #expect(list.exitCode == 0)
+    #expect(
+      list.stdout.split(separator: "\n").map { $0.split(separator: " ").first ?? "" } == [
+        "USER", "alice", "bob",
+      ])
+    let removed = try LifelogProcess.run([
+      "serve", "user", "remove", "bob", "--data", server.dataFolder,
+    ])
+    #expect(removed.exitCode == 0)
+    #expect(removed.stdout == "Removed user 'bob' with 1 batch(es) and 0 snapshot(s)\n")
+    #expect(try bob.get("/v1/manifest").status == 401)
+    #expect(try alice.get("/v1/batches/\(device)").json["batches"] as? Int == 1)
+    let again = try LifelogProcess.run([
+      "serve", "user", "remove", "bob", "--data", server.dataFolder,
+    ])
+    #expect(again.exitCode == 65)
+    #expect(again.stderr.contains("No user is named 'bob'"))
+    let taken = try LifelogProcess.run([
+      "serve", "user", "add", "alice", "--data", server.dataFolder,
+    ])
+    #expect(taken.exitCode == 65)
+    #expect(taken.stdout.isEmpty)
+  }
+
   @Test func eachRequestIsLoggedWithoutItsQuery() throws {
     _ = try alice.get("/v1/changes?after=&exclude=\(device)")
     _ = try HTTPTestClient(baseURL: server.baseURL).get("/v1/manifest")

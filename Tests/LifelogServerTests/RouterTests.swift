@@ -42,3 +42,12 @@ import Testing
     }
   }
 }
+
+@Suite struct RequestLogTests {
+  @Test func controlCharactersCannotForgeALogLine() {
+    #expect(
+      SyncServer.printable("/v1/a\nGET /v1/info 200", limit: 200) == "/v1/a%0AGET%20/v1/info%20200")
+    #expect(SyncServer.printable("/v1/50%", limit: 200) == "/v1/50%25")
+    #expect(SyncServer.printable(String(repeating: "a", count: 300), limit: 10) == "aaaaaaaaaa…")
+  }
+}
