@@ -14,6 +14,8 @@ struct SimulationPlan: CustomStringConvertible {
   var compaction: Double
   /// Whether one device is away (no syncs, nothing delivered to its folder) for a long stretch.
   var longAbsence: Bool
+  /// Where the devices exchange batches.
+  var meeting: SimulationMeeting = .folders
 
   /// The plan of an ordinary seed: 3–5 devices, a few hundred steps.
   static func standard(seed: UInt64) -> SimulationPlan {
@@ -27,6 +29,22 @@ struct SimulationPlan: CustomStringConvertible {
   var description: String {
     "seed \(seed): \(devices) devices, \(steps) steps, "
       + "compaction \(compaction > 0 ? "on" : "off"), long absence \(longAbsence ? "yes" : "no")"
+      + (meeting.serverURL.map { ", through \($0)" } ?? "")
+  }
+}
+
+/// Where the simulated devices exchange batches.
+enum SimulationMeeting {
+  /// Each device has its own copy of a folder remote, carried between them by
+  /// ``SimulatedFileSync``.
+  case folders
+  /// One `lifelog serve` that every device reaches over HTTP with the same user's token; the
+  /// file-syncing service then has nothing to carry.
+  case server(url: String, token: String)
+
+  var serverURL: String? {
+    if case .server(let url, _) = self { return url }
+    return nil
   }
 }
 
@@ -97,7 +115,7 @@ final class ConvergenceSimulation {
         try SimulatedDevice(
           index: index, id: UUIDText.random(using: &random), skew: skew, time: time,
           databasePath: directory.file("device-\(index)/lifelog.db"),
-          folder: directory.file("remote-\(index)")))
+          folder: directory.file("remote-\(index)"), meeting: plan.meeting))
     }
     service = SimulatedFileSync(folders: devices.map(\.folder), deviceIDs: devices.map(\.id))
     let initial = try SimulatedState.all(devices[0].log.database)
@@ -109,8 +127,18 @@ final class ConvergenceSimulation {
   }
 
   /// Device 0 creates the remote; the others' folders start as copies of it (same manifest).
+  ///
+  /// With a server, every device joins the server's remote, as `lifelog remote add` does.
   private func joinRemote() throws {
-    let (manifest, _) = try devices[0].remote.createOrJoin(
+    if case .server(let url, let token) = plan.meeting {
+      let manifest = try devices[0].remote().manifest()
+      for device in devices {
+        try device.sync.addRemote(
+          name: SimulatedDevice.remoteName, url: url, remoteID: manifest.remoteID, token: token)
+      }
+      return
+    }
+    let (manifest, _) = try devices[0].folderRemote.createOrJoin(
       minimumVersion: LifelogVersion.minimumRemoteWriter)
     let manifestBytes = try Data(
       contentsOf: URL(fileURLWithPath: devices[0].folder + "/lifelog-remote.json"))

@@ -17,7 +17,7 @@ final class SimulationTime: @unchecked Sendable {
 }
 
 /// One machine: a real database file, its clock skewed by a fixed amount, and its own copy of
-/// the remote folder.
+/// the remote folder (or the server every device talks to).
 final class SimulatedDevice {
   static let remoteName = "shared"
 
@@ -26,7 +26,8 @@ final class SimulatedDevice {
   let skew: Int64
   let databasePath: String
   let folder: String
-  let remote: FileRemote
+  let folderRemote: FileRemote
+  let meeting: SimulationMeeting
   private(set) var log: LogStore
   private(set) var sync: SyncStore
   private(set) var engine: SyncEngine
@@ -39,7 +40,8 @@ final class SimulatedDevice {
   /// Opens the device's log with a chosen device id (so a seed replays exactly) and a clock that
   /// has never run (so the first stamp comes from the skewed simulated clock).
   init(
-    index: Int, id: String, skew: Int64, time: SimulationTime, databasePath: String, folder: String
+    index: Int, id: String, skew: Int64, time: SimulationTime, databasePath: String, folder: String,
+    meeting: SimulationMeeting = .folders
   ) throws {
     self.index = index
     self.id = id
@@ -51,7 +53,18 @@ final class SimulatedDevice {
     try log.database.execute(
       sql: "UPDATE sync_device SET id = ?, name = ?, clock_ms = 0, clock_counter = 0",
       arguments: [id, "device \(index)"])
-    remote = try FileRemote(url: folder)
+    folderRemote = try FileRemote(url: folder)
+    self.meeting = meeting
+  }
+
+  /// Its copy of the folder remote, or a new HTTP remote (whose deadline, in real time, starts
+  /// now; the engine's `--timeout` runs on the simulated clock).
+  func remote() -> any Remote {
+    switch meeting {
+    case .folders: folderRemote
+    case .server(let url, let token):
+      HTTPRemote(url: url, token: token, deadline: LogStore.systemMilliseconds() + 60_000)
+    }
   }
 
   private static func open(
@@ -80,6 +93,6 @@ final class SimulatedDevice {
       throw SyncError.noSuchRemote("device \(index) has no remote")
     }
     return try engine.sync(
-      record, with: remote, options: SyncEngine.Options(compact: compact, timeout: timeout))
+      record, with: remote(), options: SyncEngine.Options(compact: compact, timeout: timeout))
   }
 }
