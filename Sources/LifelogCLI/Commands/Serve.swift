@@ -9,9 +9,10 @@ extension LifelogCommand {
       commandName: "serve",
       abstract: "Run the HTTP sync server.",
       discussion: """
-        Serves the sync protocol over HTTP (docs/http-api.md) to the users added with 'lifelog serve user \
-        add', storing their batches in DIR/server.db. Logs one line per request on standard error. \
-        SIGINT or SIGTERM lets requests in flight finish, then stops.
+        Serves the sync protocol over HTTP (docs/http-api.md) to the users added with
+        'lifelog serve user add', keeping their batches in DIR/server.db. Prints where it listens,
+        then logs one line per request on standard error. SIGINT or SIGTERM lets the requests in
+        flight finish, then stops.
         """,
       options: [
         OptionSpec(
@@ -32,7 +33,8 @@ extension LifelogCommand {
           ["--max-concurrent"], value: "n", help: "Requests handled at once; more get 503.",
           default: "256"),
         OptionSpec(
-          ["--threads"], value: "n", help: "Threads answering requests.", default: "2 per core, at least 4"),
+          ["--threads"], value: "n", help: "Threads answering requests.",
+          default: "2 per core, at least 4"),
       ],
       examples: [
         "lifelog serve user add alice",
@@ -51,8 +53,9 @@ extension LifelogCommand {
         arguments.value("--listen") ?? "127.0.0.1:8787")
       listener.maxBodyBytes = try Serve.number(
         arguments, "--max-body", default: 8 << 20, range: 1024...(1 << 30))
+      let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
       listener.threads = try Serve.number(
-        arguments, "--threads", default: max(4, 2 * sysconf(Int32(_SC_NPROCESSORS_ONLN))), range: 1...256)
+        arguments, "--threads", default: max(4, 2 * cores), range: 1...256)
       switch (arguments.value("--tls-cert"), arguments.value("--tls-key")) {
       case (nil, nil):
         scheme = "http"

@@ -68,8 +68,10 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "add",
       abstract: "Add a user and print their token (shown only this once).",
-      discussion:
-        "The token alone goes to standard output, so a script can capture it; only its hash is stored.",
+      discussion: """
+        The token alone goes to standard output, so a script can capture it; the server keeps
+        only its SHA-256.
+        """,
       arguments: [ArgumentSpec("name", "The user's name: letters, digits, '.', '_' or '-'.")],
       options: [ServeUserGroup.dataOption],
       examples: ["lifelog serve user add alice > alice.token"],
