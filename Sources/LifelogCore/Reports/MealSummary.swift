@@ -1,0 +1,79 @@
+/// The meal diary over the whole range: how many meals, how long the gaps, which days kept the
+/// rhythm.
+///
+/// Gap figures cover daytime gaps only (between meals of one day); overnight gaps are left out.
+public struct MealSummary: Hashable, Sendable {
+  /// Days in the range.
+  public let days: Int
+  public let daysWithMeals: Int
+  public let daysWithoutMeals: Int
+  public let meals: Int
+  /// Meals over days in the range (days without meals count as days).
+  public let mealsPerDay: Double
+  /// How many daytime gaps there are.
+  public let gapCount: Int
+  /// The median daytime gap (with an even count, the mean of the middle two, rounded down).
+  public let medianGapMinutes: Int?
+  /// The mean daytime gap, rounded to the nearest minute.
+  public let averageGapMinutes: Int?
+  public let longestGapMinutes: Int?
+  /// The day of the longest gap (the first such day when several tie).
+  public let longestGapDate: CivilDate?
+  /// How many gaps were longer than `mealGapHours`.
+  public let flaggedGaps: Int
+  /// The median time of the day's first meal, as minutes since the day began (see
+  /// ``Meal/minuteOfDay``); ``ReportSettings/clockMinute(ofMinuteOfDay:)`` turns it into a time.
+  public let typicalFirstMealMinute: Int?
+  /// The median time of the day's last meal, likewise.
+  public let typicalLastMealMinute: Int?
+  /// Days with meals and no flagged gap.
+  public let daysOnRhythm: Int
+
+  init(days: [MealDay]) {
+    var gaps: [Int] = []
+    var firsts: [Int] = []
+    var lasts: [Int] = []
+    var longest: (minutes: Int, date: CivilDate)?
+    var meals = 0
+    var flagged = 0
+    var onRhythm = 0
+    for day in days {
+      meals += day.meals.count
+      flagged += day.flaggedGaps.count
+      if day.isOnRhythm { onRhythm += 1 }
+      if let first = day.firstMeal, let last = day.lastMeal {
+        firsts.append(first.minuteOfDay)
+        lasts.append(last.minuteOfDay)
+      }
+      for meal in day.meals {
+        guard let gap = meal.gapMinutes else { continue }
+        gaps.append(gap)
+        if gap > (longest?.minutes ?? -1) { longest = (gap, day.date) }
+      }
+    }
+    self.days = days.count
+    daysWithMeals = firsts.count
+    daysWithoutMeals = days.count - firsts.count
+    self.meals = meals
+    mealsPerDay = days.isEmpty ? 0 : Double(meals) / Double(days.count)
+    gapCount = gaps.count
+    medianGapMinutes = MealSummary.median(gaps)
+    averageGapMinutes =
+      gaps.isEmpty ? nil : Int((Double(gaps.reduce(0, +)) / Double(gaps.count)).rounded())
+    longestGapMinutes = longest?.minutes
+    longestGapDate = longest?.date
+    flaggedGaps = flagged
+    typicalFirstMealMinute = MealSummary.median(firsts)
+    typicalLastMealMinute = MealSummary.median(lasts)
+    daysOnRhythm = onRhythm
+  }
+
+  /// The median of `values`: the middle one, or the mean of the middle two rounded down.
+  static func median(_ values: [Int]) -> Int? {
+    guard !values.isEmpty else { return nil }
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    if sorted.count % 2 == 1 { return sorted[middle] }
+    return ReportSettings.floorDivInt(sorted[middle - 1] + sorted[middle], 2)
+  }
+}
