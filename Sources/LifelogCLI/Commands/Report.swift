@@ -1,0 +1,217 @@
+import LifelogCore
+
+extension LifelogCommand {
+  /// `lifelog report`: alone, both reports for the last seven days, compact.
+  struct ReportGroup: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "report",
+      abstract: "Report meal times and gaps, and activity totals against targets.",
+      discussion: """
+        'lifelog report' alone shows both reports, compact: a line per day of meals, then activity
+        totals. Days run from --from to --to, both inclusive (default: the last 7 days, today
+        included) and begin at the dayStartsAt setting, on the clock where each entry was logged.
+        """,
+      options: ReportRequest.options(grouping: true),
+      examples: [
+        "lifelog report",
+        "lifelog report meals --from 2026-11-01 --to 2026-11-30 --format md --output november.md",
+        "lifelog report activity --by month --from 2026-01-01",
+      ],
+      subcommands: [ReportMeals.self, ReportActivity.self])
+
+    let request: ReportRequest
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      request = try ReportRequest(
+        arguments, kind: .both, configuration: Self.configuration, context: context)
+    }
+
+    func run(in context: Context) throws { try request.run(in: context) }
+  }
+
+  /// `lifelog report meals`: the meal diary.
+  struct ReportMeals: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "meals",
+      abstract: "Show every meal by day, the gaps between them, and a summary.",
+      discussion: """
+        Each day lists its meals at the time they were logged, with the gap since the meal before;
+        gaps longer than the mealGapHours setting are flagged with '!'. The overnight gap (from the
+        day before's last meal) is shown apart and never flagged. The summary gives meals per day,
+        the median and longest gap, the typical first and last meal, and the days with no flagged
+        gap.
+        """,
+      options: ReportRequest.options(grouping: false),
+      examples: [
+        "lifelog report meals",
+        "lifelog report meals --from mon",
+        "lifelog report meals --from 2026-11-01 --to 2026-11-30 --format csv > november.csv",
+      ])
+
+    let request: ReportRequest
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      request = try ReportRequest(
+        arguments, kind: .meals, configuration: Self.configuration, context: context)
+    }
+
+    func run(in context: Context) throws { try request.run(in: context) }
+  }
+
+  /// `lifelog report activity`: totals per activity and period, and sleep per night.
+  struct ReportActivity: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "activity",
+      abstract: "Show activity totals per period against their targets, and sleep per night.",
+      discussion: """
+        For each activity: how many entries, their total duration and quantity, and the share of
+        its target reached (a target is spread evenly over its days, so a week cut short by the
+        range expects less). Sleep is shown per night; a night belongs to the day it begins in.
+        """,
+      options: ReportRequest.options(grouping: true),
+      examples: [
+        "lifelog report activity",
+        "lifelog report activity --by day --from yesterday",
+        "lifelog report activity --by month --from 2026-01-01 --to 2026-06-30 --format json",
+      ])
+
+    let request: ReportRequest
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      request = try ReportRequest(
+        arguments, kind: .activity, configuration: Self.configuration, context: context)
+    }
+
+    func run(in context: Context) throws { try request.run(in: context) }
+  }
+}
+
+/// A report as asked for on the command line, read and checked before anything runs.
+struct ReportRequest: Sendable {
+  let kind: ReportKind
+  let from: CivilDate?
+  let to: CivilDate?
+  let grouping: Target.Period
+  let format: ReportFormat
+  let outputPath: String?
+
+  /// How many days the default range covers, today included.
+  static let defaultDays = 7
+
+  static func options(grouping: Bool) -> [OptionSpec] {
+    var options = [
+      OptionSpec(
+        ["--from"], value: "day",
+        help: "First day of the report (YYYY-MM-DD, today, yesterday, mon).",
+        default: "6 days before --to"),
+      OptionSpec(
+        ["--to"], value: "day", help: "Last day of the report, included.", default: "today"),
+    ]
+    if grouping {
+      options.append(
+        OptionSpec(
+          ["--by"], value: "period", help: "Activity totals per day, week or month.",
+          default: "week"))
+    }
+    options.append(
+      OptionSpec(
+        ["--format"], value: "format", help: "Output: text, md, csv or json.", default: "text"))
+    options.append(
+      OptionSpec(["--output"], value: "file", help: "Write the report to this file instead."))
+    return options
+  }
+
+  init(
+    _ arguments: ParsedArguments, kind: ReportKind, configuration: CommandConfiguration,
+    context: Context
+  ) throws {
+    _ = try arguments.checkedPositionals(for: configuration)
+    self.kind = kind
+    format = try ReportFormat(parsing: arguments.value("--format"))
+    let parser = context.timeParser
+    from = try arguments.value("--from").map(parser.parseDay)
+    to = try arguments.value("--to").map(parser.parseDay)
+    if let from, let to { _ = try ReportRange(from: from, to: to) }
+    switch arguments.value("--by")?.lowercased() {
+    case nil, "week", "weekly", "w": grouping = .week
+    case "day", "daily", "d": grouping = .day
+    case "month", "monthly", "m": grouping = .month
+    case let other?: throw UsageError("Unknown period '\(other)' for --by; use day, week or month")
+    }
+    outputPath = arguments.value("--output")
+  }
+
+  /// The days to report on: --from and --to, or the week that ends today (the report day under
+  /// way, so at 01:30 with days starting at 04:00, still yesterday).
+  func range(settings: ReportSettings, context: Context) throws(InputError) -> ReportRange {
+    let today = settings.day(of: context.zone.loggedTime(at: context.now))
+    switch (from, to) {
+    case let (from?, to?): return try ReportRange(from: from, to: to)
+    case let (nil, to?): return try ReportRange(from: to.adding(days: 1 - Self.defaultDays), to: to)
+    case let (from?, nil):
+      guard from <= today else {
+        throw InputError(
+          "--from (\(from)) is after today (\(today)); give --to as well to report on future days")
+      }
+      return try ReportRange(from: from, to: today)
+    case (nil, nil): return ReportRange.week(endingOn: today)
+    }
+  }
+
+  func run(in context: Context) throws {
+    if let outputPath { try ReportFile.checkWritable(outputPath) }
+    let store = try context.store
+    let settings = try store.reportSettings()
+    let range = try range(settings: settings, context: context)
+    let log = try ReportLog.read(from: store, range: range, settings: settings, fields: fields)
+    let meals = kind != .activity || format == .csv ? MealReport(log: log, zone: context.zone) : nil
+    let activity =
+      kind != .meals
+      ? ActivityReport(
+        log: log, activities: try store.activities(), by: grouping, zone: context.zone) : nil
+    let content = ReportContent(kind: kind, log: log, meals: meals, activity: activity)
+    let text = render(content, style: ReportStyle(colour: outputPath == nil && context.usesColor))
+    guard let outputPath else {
+      context.output.write(text)
+      return
+    }
+    try ReportFile.write(text, to: outputPath)
+    let name = kind == .both ? "report" : "\(kind.rawValue) report"
+    context.output.write("Wrote the \(name) for \(range.from) to \(range.to) to '\(outputPath)'\n")
+  }
+
+  /// The entry fields the output shows: ids only in JSON and CSV, notes only where meals are
+  /// listed one by one (the compact and activity reports show neither).
+  private var fields: ReportLog.Fields {
+    switch format {
+    case .csv: return .all
+    case .json: return kind == .activity ? [] : .all
+    case .text, .md: return kind == .meals ? .notes : []
+    }
+  }
+
+  private func render(_ content: ReportContent, style: ReportStyle) -> String {
+    switch format {
+    case .md: return ReportMarkdown(content: content).render()
+    case .csv: return ReportCSV(content: content).render()
+    case .json: return ReportJSON(content: content).render()
+    case .text: break
+    }
+    switch kind {
+    case .meals: return content.meals.map { MealReportText(report: $0, style: style).full() } ?? ""
+    case .activity:
+      return content.activity.map { ActivityReportText(report: $0, style: style).full() } ?? ""
+    case .both:
+      let name = content.settings.name.isEmpty ? "" : ", " + content.settings.name
+      var text = style.bold("Report, \(ReportText.range(content.range))") + name + "\n\n"
+      if let meals = content.meals {
+        text += MealReportText(report: meals, style: style).compact() + "\n"
+      }
+      if let activity = content.activity {
+        text += ActivityReportText(report: activity, style: style).compact()
+      }
+      if let offsets = ReportText.offsets(content.offsets) { text += "\nOffsets: \(offsets)\n" }
+      return text
+    }
+  }
+}

@@ -1,0 +1,144 @@
+import LifelogCore
+
+/// The activity report as aligned text: a table of every activity per period against its target,
+/// then sleep per night; or, compact, the totals over the range.
+struct ActivityReportText {
+  let report: ActivityReport
+  let style: ReportStyle
+
+  func heading() -> String {
+    let name = report.settings.name.isEmpty ? "" : ", " + report.settings.name
+    var text = style.bold("Activities, \(ReportText.range(report.range))") + name + "\n"
+    text += "By \(report.grouping.rawValue)"
+    if report.grouping == .week {
+      text += " (weeks start on \(ReportText.weekdayNames[report.settings.weekStartsOn]))"
+    }
+    text +=
+      "; a target is spread evenly over its days, so a period cut short by the range expects less.\n"
+    return text
+  }
+
+  /// Every activity per period, then sleep.
+  func full() -> String {
+    var text = heading() + "\n"
+    if report.activities.isEmpty {
+      text += "No activities logged in this range.\n"
+    } else {
+      text += ReportTable(rows: periodRows(), rightAligned: [2, 3, 4, 5, 6], style: style).render()
+      text += targets()
+    }
+    text += "\n" + sleep()
+    if let offsets = ReportText.offsets(report.offsets) { text += "\nOffsets: \(offsets)\n" }
+    return text
+  }
+
+  /// The table of every activity per period (with a total row when there are several periods),
+  /// header first.
+  func periodRows() -> [[String]] {
+    var rows = [["ACTIVITY", "PERIOD", "COUNT", "DURATION", "QUANTITY", "TARGET", "REACHED"]]
+    for totals in report.activities {
+      for (index, amount) in totals.periods.enumerated() {
+        let name = index == 0 ? totals.activity.name : ""
+        rows.append(
+          [name, ReportText.period(report.periods[index], by: report.grouping)]
+            + cells(amount, totals.activity))
+      }
+      if report.periods.count > 1 {
+        rows.append(["", "total"] + cells(totals.total, totals.activity))
+      }
+    }
+    return rows
+  }
+
+  /// The totals over the range, header first.
+  func totalRows() -> [[String]] {
+    var rows = [["ACTIVITY", "COUNT", "DURATION", "QUANTITY", "TARGET", "REACHED"]]
+    for totals in report.activities {
+      rows.append([totals.activity.name] + cells(totals.total, totals.activity))
+    }
+    return rows
+  }
+
+  /// The activities' targets, one line, so the TARGET column can be read.
+  func targets() -> String {
+    let targets = report.activities.compactMap { totals in
+      totals.activity.target.map { "\(totals.activity.name) \($0)" }
+    }
+    return targets.isEmpty ? "" : "Targets: " + targets.joined(separator: ", ") + "\n"
+  }
+
+  /// COUNT, DURATION, QUANTITY, TARGET, REACHED for one amount.
+  private func cells(_ amount: ActivityAmount, _ activity: Activity) -> [String] {
+    let duration = amount.timedCount > 0 ? ReportText.seconds(amount.durationSeconds) : ""
+    var quantity = ""
+    if amount.quantityCount > 0 {
+      quantity =
+        ReportText.number(amount.quantity, decimals: 2) + (activity.unit.map { " " + $0 } ?? "")
+    }
+    var target = ""
+    var reached = ""
+    if let goal = activity.target, let amountTarget = amount.targetAmount {
+      target = ReportText.targetAmount(amountTarget, of: goal)
+      reached = amount.percentReached.map(ReportText.percent) ?? ""
+    }
+    return ["\(amount.count)", duration, quantity, target, reached]
+  }
+
+  // MARK: - Sleep
+
+  /// A line per night, then the average.
+  func sleep() -> String {
+    guard hasSleep else { return style.bold("Sleep") + ": none logged\n" }
+    var text = style.bold("Sleep") + " (a night belongs to the day it begins in)\n"
+    text += ReportTable(rows: sleepRows(), rightAligned: [], style: style).render()
+    return text + averageLine(report.sleep) + "\n"
+  }
+
+  /// Whether any night in the range has a sleep entry.
+  var hasSleep: Bool { report.nights.contains { $0.entries > 0 } }
+
+  /// A row per night, header first.
+  func sleepRows() -> [[String]] {
+    var rows = [["NIGHT", "BED", "UP", "SLEPT"]]
+    for night in report.nights {
+      guard night.entries > 0 else {
+        rows.append([ReportText.day(night.date), "", "", "not logged"])
+        continue
+      }
+      let bed = night.bedtime.map { ReportText.clock($0) } ?? ""
+      let up = night.wakeTime.map { ReportText.clock($0) } ?? ""
+      var slept = night.sleptSeconds > 0 ? ReportText.seconds(night.sleptSeconds) : ""
+      if night.entries > 1 { slept += " (\(night.entries) entries)" }
+      rows.append([ReportText.day(night.date), bed, up, slept])
+    }
+    return rows
+  }
+
+  func averageLine(_ summary: SleepSummary) -> String {
+    guard let average = summary.averageSeconds, let shortest = summary.shortestSeconds,
+      let longest = summary.longestSeconds
+    else { return "No night has a sleep duration." }
+    return
+      "Average \(ReportText.seconds(average)) over \(summary.nightsLogged) of \(summary.nights) nights "
+      + "(shortest \(ReportText.seconds(shortest)), longest \(ReportText.seconds(longest)))."
+  }
+
+  // MARK: - Compact
+
+  /// The totals over the range and one line about sleep, for `lifelog report` alone.
+  func compact() -> String {
+    var text = style.bold("Activities") + " (totals over the range)\n"
+    if report.activities.isEmpty { return text + "None logged.\n" }
+    text += ReportTable(rows: totalRows(), rightAligned: [1, 2, 3, 4, 5], style: style).render()
+    text += targets()
+    return text + sleepLine()
+  }
+
+  /// The sleep summary in one line: `Sleep: 6 of 7 nights logged, average 7h40m.`.
+  func sleepLine() -> String {
+    let summary = report.sleep
+    guard let average = summary.averageSeconds else { return "" }
+    return
+      "Sleep: \(summary.nightsLogged) of \(summary.nights) nights logged, average \(ReportText.seconds(average)).\n"
+  }
+}

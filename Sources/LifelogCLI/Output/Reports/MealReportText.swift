@@ -1,0 +1,219 @@
+import LifelogCore
+
+/// The meal diary as aligned text for a terminal: a block per day, then the summary; or, compact,
+/// a line per day.
+struct MealReportText {
+  let report: MealReport
+  let style: ReportStyle
+
+  private var settings: ReportSettings { report.settings }
+
+  /// The title and the line that says how to read the report.
+  func heading() -> String {
+    var text = style.bold("Meals, \(ReportText.range(report.range))") + forName() + "\n"
+    text += "Days start at \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)); "
+    text += "gaps over \(ReportText.gapLimit(settings)) are flagged with !; "
+    text += "times are on the clock where each meal was logged.\n"
+    return text
+  }
+
+  private func forName() -> String {
+    settings.name.isEmpty ? "" : ", " + settings.name
+  }
+
+  // MARK: - Full
+
+  /// Every day with its meals, then the summary.
+  ///
+  /// Written as UTF-8 bytes, not appended to a `String`: a report over 100,000 meals is as many
+  /// lines, and appending bytes costs a fraction of appending strings.
+  func full() -> String {
+    var bytes = ReportBytes()
+    let columns = Columns(report)
+    bytes.reserve(report.summary.meals * (columns.time + columns.activity + columns.gap + 30))
+    bytes.append(heading())
+    for day in report.days {
+      bytes.append("\n" + dayHeader(day) + "\n")
+      if let overnight = day.overnightGapMinutes {
+        bytes.append(style.dim("  overnight gap \(ReportText.minutes(overnight))") + "\n")
+      }
+      for meal in day.meals { appendLine(meal, columns, to: &bytes) }
+    }
+    bytes.append("\n" + summary())
+    return bytes.string
+  }
+
+  private func dayHeader(_ day: MealDay) -> String {
+    let label = style.bold(ReportText.day(day.date))
+    guard let first = day.firstMeal, let last = day.lastMeal else {
+      return label + ": " + style.warning("no meals")
+    }
+    var text = label + ": \(day.meals.count) meal\(day.meals.count == 1 ? "" : "s"), "
+    text += "\(ReportText.clock(first.time)) to \(ReportText.clock(last.time))"
+    if let longest = day.longestGapMinutes {
+      text += ", longest gap \(ReportText.minutes(longest))"
+    }
+    if !day.flaggedGaps.isEmpty {
+      let count = day.flaggedGaps.count
+      text +=
+        ", "
+        + style.flagged(
+          "\(count) gap\(count == 1 ? "" : "s") over \(ReportText.gapLimit(settings))")
+    }
+    return text
+  }
+
+  /// Appends `  07:30  snack      2h30m    apple`.
+  private func appendLine(_ meal: Meal, _ columns: Columns, to bytes: inout ReportBytes) {
+    bytes.spaces(2)
+    let timeStart = bytes.count
+    bytes.clock(meal.time)
+    if meal.isAway {
+      bytes.append(" UTC")
+      bytes.offset(meal.time.offsetMinutes)
+    }
+    bytes.spaces(columns.time - (bytes.count - timeStart) + 2)
+    let name = report.entries[meal.entryIndex].activityName
+    bytes.append(name)
+    bytes.spaces(columns.activity - name.count + 2)
+    if let gap = meal.gapMinutes {
+      if meal.isFlagged {
+        var flagged = ""
+        ReportText.appendSpaces(columns.gap - ReportText.minutesWidth(gap), to: &flagged)
+        ReportText.appendMinutes(gap, to: &flagged)
+        bytes.append(style.flagged(flagged + " !"))
+      } else {
+        bytes.spaces(columns.gap - ReportText.minutesWidth(gap))
+        bytes.minutes(gap)
+        bytes.spaces(2)
+      }
+    } else {
+      bytes.spaces(columns.gap + 2)
+    }
+    if let note = report.entries[meal.entryIndex].note, !note.isEmpty {
+      bytes.spaces(2)
+      bytes.append(ReportText.oneLine(note))
+    } else {
+      bytes.trimTrailingSpaces()
+    }
+    bytes.newline()
+  }
+
+  /// Column widths shared by every day, so the whole report lines up.
+  private struct Columns {
+    var time = 5
+    var activity = 0
+    var gap = 0
+
+    init(_ report: MealReport) {
+      var lastName = ""
+      for day in report.days {
+        for meal in day.meals {
+          if meal.isAway { time = max(time, 15) }
+          let name = report.entries[meal.entryIndex].activityName
+          if name != lastName {
+            lastName = name
+            activity = max(activity, lastName.count)
+          }
+          if let gap = meal.gapMinutes { self.gap = max(self.gap, ReportText.minutesWidth(gap)) }
+        }
+      }
+    }
+  }
+
+  // MARK: - Summary
+
+  /// The range summary as labelled lines.
+  func summary() -> String {
+    let rows = summaryRows()
+    let width = rows.map(\.0.count).max() ?? 0
+    var text = style.bold("Summary") + "\n"
+    for (label, value) in rows { text += "  \(ReportText.pad(label, width))  \(value)\n" }
+    return text
+  }
+
+  /// The summary's labels and values.
+  func summaryRows() -> [(String, String)] {
+    let summary = report.summary
+    let limit = ReportText.gapLimit(settings)
+    var days = "\(summary.days)"
+    if summary.daysWithoutMeals > 0 { days += ", \(summary.daysWithoutMeals) without meals" }
+    var rows = [
+      ("Days", days),
+      ("Meals", "\(summary.meals), \(ReportText.number(summary.mealsPerDay, decimals: 1)) per day"),
+    ]
+    if let median = summary.medianGapMinutes, let average = summary.averageGapMinutes,
+      let longest = summary.longestGapMinutes, let date = summary.longestGapDate
+    {
+      rows.append(
+        (
+          "Gaps between meals",
+          "median \(ReportText.minutes(median)), average \(ReportText.minutes(average))"
+        ))
+      rows.append(("Longest gap", "\(ReportText.minutes(longest)) (\(ReportText.day(date)))"))
+    }
+    rows.append(("Gaps over \(limit)", "\(summary.flaggedGaps)"))
+    if let first = summary.typicalFirstMealMinute, let last = summary.typicalLastMealMinute {
+      rows.append(("Typical first meal", ReportText.clock(minuteOfDay: first, settings)))
+      rows.append(("Typical last meal", ReportText.clock(minuteOfDay: last, settings)))
+    }
+    rows.append(
+      ("Days on rhythm", "\(summary.daysOnRhythm) of \(summary.days) (meals, no gap over \(limit))")
+    )
+    if let offsets = ReportText.offsets(report.offsets) { rows.append(("Offsets", offsets)) }
+    return rows
+  }
+
+  // MARK: - Compact
+
+  /// A line per day and a one-line summary, for `lifelog report` alone.
+  func compact() -> String {
+    var text =
+      style.bold("Meals")
+      + " (days start at \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)); "
+    text += "gaps over \(ReportText.gapLimit(settings)) flagged)\n"
+    let (rows, flaggedRows) = compactRows()
+    text += ReportTable(rows: rows, rightAligned: [1, 4, 5, 6], style: style)
+      .render(highlight: (column: 6, rows: flaggedRows))
+    return text + summaryLine() + "\n"
+  }
+
+  /// A row per day (header first), and the rows that have flagged gaps.
+  func compactRows() -> (rows: [[String]], flagged: Set<Int>) {
+    var rows = [["DAY", "MEALS", "FIRST", "LAST", "OVERNIGHT", "LONGEST GAP", "FLAGGED"]]
+    var flagged: Set<Int> = []
+    for day in report.days {
+      if !day.flaggedGaps.isEmpty { flagged.insert(rows.count) }
+      guard let first = day.firstMeal, let last = day.lastMeal else {
+        rows.append([ReportText.day(day.date), "0", "no meals", "", "", "", ""])
+        continue
+      }
+      rows.append([
+        ReportText.day(day.date), "\(day.meals.count)",
+        ReportText.clock(first.time, marked: first.isAway),
+        ReportText.clock(last.time, marked: last.isAway),
+        day.overnightGapMinutes.map(ReportText.minutes) ?? "",
+        day.longestGapMinutes.map(ReportText.minutes) ?? "",
+        day.flaggedGaps.isEmpty ? "" : "\(day.flaggedGaps.count)",
+      ])
+    }
+    return (rows, flagged)
+  }
+
+  /// The summary in one sentence.
+  func summaryLine() -> String {
+    let summary = report.summary
+    var parts = ["\(ReportText.number(summary.mealsPerDay, decimals: 1)) meals per day"]
+    if let median = summary.medianGapMinutes, let longest = summary.longestGapMinutes {
+      parts.append(
+        "median gap \(ReportText.minutes(median)), longest \(ReportText.minutes(longest))")
+    }
+    if let first = summary.typicalFirstMealMinute, let last = summary.typicalLastMealMinute {
+      parts.append(
+        "typical first meal \(ReportText.clock(minuteOfDay: first, settings)), last \(ReportText.clock(minuteOfDay: last, settings))"
+      )
+    }
+    parts.append("\(summary.daysOnRhythm) of \(summary.days) days on rhythm")
+    return parts.joined(separator: "; ") + "."
+  }
+}

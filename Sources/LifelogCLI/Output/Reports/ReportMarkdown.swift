@@ -1,0 +1,155 @@
+import LifelogCore
+
+/// Reports as Markdown (GitHub-flavoured tables), for a note, an issue or a document.
+struct ReportMarkdown {
+  let content: ReportContent
+
+  private var settings: ReportSettings { content.settings }
+  private let plain = ReportStyle(colour: false)
+
+  func render() -> String {
+    switch content.kind {
+    case .meals: return content.meals.map(meals) ?? ""
+    case .activity: return content.activity.map(activity) ?? ""
+    case .both: return both()
+    }
+  }
+
+  // MARK: - Meals
+
+  private func meals(_ report: MealReport) -> String {
+    var text = "# Meals, \(ReportText.range(report.range))\(forName())\n\n"
+    text +=
+      "Days start at \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)); gaps over "
+    text +=
+      "\(ReportText.gapLimit(settings)) are flagged with **!**; times are on the clock where each meal was "
+    text += "logged.\n"
+    for day in report.days {
+      text += "\n## \(ReportText.day(day.date))\n\n"
+      guard let first = day.firstMeal, let last = day.lastMeal else {
+        text += "No meals.\n"
+        continue
+      }
+      text += "\(day.meals.count) meal\(day.meals.count == 1 ? "" : "s"), "
+      text += "\(ReportText.clock(first.time)) to \(ReportText.clock(last.time))"
+      if let longest = day.longestGapMinutes {
+        text += ", longest gap \(ReportText.minutes(longest))"
+      }
+      if !day.flaggedGaps.isEmpty {
+        text += ", **\(day.flaggedGaps.count) over \(ReportText.gapLimit(settings))**"
+      }
+      text += "."
+      if let overnight = day.overnightGapMinutes {
+        text += " Overnight gap \(ReportText.minutes(overnight))."
+      }
+      text += "\n\n| Time | Meal | Gap | Note |\n|---|---|--:|---|\n"
+      for meal in day.meals {
+        let entry = report.entry(of: meal)
+        var gap = meal.gapMinutes.map(ReportText.minutes) ?? ""
+        if meal.isFlagged { gap = "**\(gap) !**" }
+        text +=
+          "| \(ReportText.clock(meal.time, marked: meal.isAway)) | \(Self.escape(entry.activityName)) "
+        text += "| \(gap) | \(Self.escape(ReportText.oneLine(entry.note))) |\n"
+      }
+    }
+    text +=
+      "\n## Summary\n\n"
+      + table(
+        [["", ""]]
+          + MealReportText(report: report, style: plain).summaryRows().map { [$0.0, $0.1] },
+        rightAligned: [], header: false)
+    return text
+  }
+
+  private func forName() -> String {
+    settings.name.isEmpty ? "" : ", " + Self.escape(settings.name)
+  }
+
+  // MARK: - Activity
+
+  private func activity(_ report: ActivityReport) -> String {
+    let renderer = ActivityReportText(report: report, style: plain)
+    var text = "# Activities, \(ReportText.range(report.range))\(forName())\n\n"
+    text +=
+      String(renderer.heading().split(separator: "\n", omittingEmptySubsequences: false)[1])
+      + "\n\n"
+    if report.activities.isEmpty {
+      text += "No activities logged in this range.\n"
+    } else {
+      text += table(renderer.periodRows(), rightAligned: [2, 3, 4, 5, 6])
+      let targets = renderer.targets()
+      if !targets.isEmpty { text += "\n" + Self.escape(targets) }
+    }
+    text += "\n## Sleep\n\n" + sleep(renderer)
+    if let offsets = ReportText.offsets(report.offsets) { text += "\nOffsets: \(offsets).\n" }
+    return text
+  }
+
+  private func sleep(_ renderer: ActivityReportText) -> String {
+    guard renderer.hasSleep else { return "None logged.\n" }
+    return "A night belongs to the day it begins in.\n\n"
+      + table(renderer.sleepRows(), rightAligned: [])
+      + "\n" + renderer.averageLine(renderer.report.sleep) + "\n"
+  }
+
+  // MARK: - Both, compact
+
+  private func both() -> String {
+    var text = "# Report, \(ReportText.range(content.range))\(forName())\n"
+    if let report = content.meals {
+      let renderer = MealReportText(report: report, style: plain)
+      text +=
+        "\n## Meals\n\nDays start at \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)); "
+      text += "gaps over \(ReportText.gapLimit(settings)) flagged.\n\n"
+      text += table(renderer.compactRows().rows, rightAligned: [1, 4, 5, 6])
+      text += "\n" + renderer.summaryLine() + "\n"
+    }
+    if let report = content.activity {
+      let renderer = ActivityReportText(report: report, style: plain)
+      text += "\n## Activities\n\nTotals over the range.\n\n"
+      if report.activities.isEmpty {
+        text += "None logged.\n"
+      } else {
+        text += table(renderer.totalRows(), rightAligned: [1, 2, 3, 4, 5])
+        let targets = renderer.targets()
+        if !targets.isEmpty { text += "\n" + Self.escape(targets) }
+      }
+      let sleep = renderer.sleepLine()
+      if !sleep.isEmpty { text += "\n" + sleep }
+    }
+    if let offsets = ReportText.offsets(content.offsets) { text += "\nOffsets: \(offsets).\n" }
+    return text
+  }
+
+  // MARK: - Tables
+
+  /// A Markdown table; the first row is the header (title-cased), unless `header` is false, when
+  /// it is an empty header row.
+  private func table(_ rows: [[String]], rightAligned: Set<Int>, header: Bool = true) -> String {
+    guard let first = rows.first else { return "" }
+    let titles = header ? first.map(Self.title) : first
+    var text = "| " + titles.joined(separator: " | ") + " |\n"
+    text += "|" + first.indices.map { rightAligned.contains($0) ? "--:|" : "---|" }.joined() + "\n"
+    for row in rows.dropFirst() {
+      text += "| " + row.map(Self.escape).joined(separator: " | ") + " |\n"
+    }
+    return text
+  }
+
+  /// `LONGEST GAP` as `Longest gap`.
+  private static func title(_ text: String) -> String {
+    guard let first = text.first else { return text }
+    return first.uppercased() + text.dropFirst().lowercased()
+  }
+
+  /// Text with the characters Markdown would read as markup (or a table cell's end) escaped.
+  static func escape(_ text: String) -> String {
+    guard text.contains(where: { "\\|*_`[]<>#".contains($0) }) else { return text }
+    var result = ""
+    for character in text {
+      if "\\|*_`[]<>#".contains(character) { result.append("\\") }
+      result.append(character)
+    }
+    return result
+  }
+}

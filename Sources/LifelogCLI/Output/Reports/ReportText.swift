@@ -1,0 +1,190 @@
+import LifelogCore
+
+/// The small pieces every report renderer writes: clock times, durations, day labels, numbers
+/// with a fixed number of decimals (without Foundation), and terminal colour.
+enum ReportText {
+  /// `07:30`, or `07:30 UTC-05:00` when `marked` (logged away from the reader's zone).
+  static func clock(_ time: LoggedTime, marked: Bool = false) -> String {
+    let text = time.local.timeDescription
+    return marked ? text + " UTC" + LoggedTime.offsetDescription(minutes: time.offsetMinutes) : text
+  }
+
+  /// `07:30` for a minute after midnight.
+  static func clock(minuteAfterMidnight minute: Int) -> String {
+    LocalDateTime(date: CivilDate(daysSinceEpoch: 0), hour: minute / 60, minute: minute % 60)
+      .timeDescription
+  }
+
+  /// The wall-clock time a minute of the report day shows: `07:30`.
+  static func clock(minuteOfDay minute: Int, _ settings: ReportSettings) -> String {
+    clock(minuteAfterMidnight: settings.clockMinute(ofMinuteOfDay: minute))
+  }
+
+  /// `2h30m`, `45m`, `3h`, `0m`.
+  static func minutes(_ minutes: Int) -> String {
+    DurationText.format(minutes * 60)
+  }
+
+  /// A duration in seconds to the minute: `7h30m`.
+  static func seconds(_ seconds: Int) -> String {
+    DurationText.format((seconds + 30) / 60 * 60)
+  }
+
+  /// `Mon 2026-10-19`.
+  static func day(_ date: CivilDate) -> String {
+    "\(CivilDate.weekdayAbbreviations[date.weekday]) \(date)"
+  }
+
+  /// Weekday names, Sunday first.
+  static let weekdayNames = [
+    "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
+  ]
+
+  /// `+02:00` as `UTC+02:00`.
+  static func offset(_ minutes: Int) -> String {
+    "UTC" + LoggedTime.offsetDescription(minutes: minutes)
+  }
+
+  /// `mealGapHours` as typed in settings: `3h`, `2h30m`.
+  static func gapLimit(_ settings: ReportSettings) -> String {
+    DurationText.format(Int((settings.mealGapHours * 3600).rounded()))
+  }
+
+  /// A non-negative number with at most `decimals` digits after the point, trailing zeros
+  /// dropped: `4.6`, `12`, `0.14`.
+  static func number(_ value: Double, decimals: Int) -> String {
+    var text = fixed(value, decimals)
+    if text.contains(".") {
+      while text.last == "0" { text.removeLast() }
+      if text.last == "." { text.removeLast() }
+    }
+    return text
+  }
+
+  /// A number with exactly `decimals` digits after the point: `4.60`.
+  static func fixed(_ value: Double, _ decimals: Int) -> String {
+    var scale: Int64 = 1
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = Int64((abs(value) * Double(scale)).rounded())
+    let sign = value < 0 && scaled != 0 ? "-" : ""
+    guard decimals > 0 else { return sign + String(scaled) }
+    let fraction = String(scaled % scale)
+    return
+      "\(sign)\(scaled / scale).\(String(repeating: "0", count: decimals - fraction.count))\(fraction)"
+  }
+
+  /// A percentage, whole: `90%`.
+  static func percent(_ value: Double) -> String {
+    fixed(value, 0) + "%"
+  }
+
+  /// A number rounded for JSON: at most `decimals` digits after the point.
+  static func jsonNumber(_ value: Double, decimals: Int) -> String {
+    JSONText.number(Double(number(value, decimals: decimals)) ?? value)
+  }
+
+  /// The note on one line (line breaks shown as `⏎`).
+  static func oneLine(_ note: String?) -> String {
+    guard let note else { return "" }
+    // Line breaks are bytes 0x0A-0x0D, or start with 0xC2 (U+0085) or 0xE2 (U+2028, U+2029).
+    guard note.utf8.contains(where: { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }),
+      note.contains(where: \.isNewline)
+    else { return note }
+    return note.split(whereSeparator: \.isNewline).joined(separator: " ⏎ ")
+  }
+
+  // MARK: - Appending without building strings
+
+  /// Appends `minutes` as ``minutes(_:)`` writes it.
+  static func appendMinutes(_ minutes: Int, to text: inout String) {
+    let hours = minutes / 60
+    let rest = minutes % 60
+    if hours > 0 { text += String(hours) + "h" }
+    if rest > 0 { text += String(rest) + "m" }
+    if hours == 0 && rest == 0 { text += "0m" }
+  }
+
+  /// How many characters ``minutes(_:)`` writes for `minutes`.
+  static func minutesWidth(_ minutes: Int) -> Int {
+    let hours = minutes / 60
+    let rest = minutes % 60
+    guard hours > 0 || rest > 0 else { return 2 }
+    return (hours > 0 ? String(hours).utf8.count + 1 : 0) + (rest > 0 ? (rest < 10 ? 2 : 3) : 0)
+  }
+
+  private static let spaces: [String] = (0...32).map { String(repeating: " ", count: $0) }
+
+  /// Appends `count` spaces (none when `count` is not positive).
+  static func appendSpaces(_ count: Int, to text: inout String) {
+    guard count > 0 else { return }
+    text += count < spaces.count ? spaces[count] : String(repeating: " ", count: count)
+  }
+
+  /// Text padded with spaces to `width` characters, on the right (or the left when `right`).
+  static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+    let count = text.count
+    guard count < width else { return text }
+    let padding = String(repeating: " ", count: width - count)
+    return right ? padding + text : text + padding
+  }
+
+  /// What a target amount reads as in its measure: `2h30m`, `21 times`, `10 km`.
+  static func targetAmount(_ amount: Double, of target: Target) -> String {
+    switch target.measure {
+    case .minutes: return minutes(Int(amount.rounded()))
+    case .count: return number(amount, decimals: 1) + (amount == 1 ? " time" : " times")
+    case .quantity(let unit): return number(amount, decimals: 1) + " " + unit
+    }
+  }
+
+  /// The period of an activity report: `Mon 2026-10-19`, `2026-10-19 to 2026-10-25`, `2026-10`;
+  /// with ` (2 of 7 days)` when the range cuts it short.
+  static func period(_ period: ReportPeriod, by grouping: Target.Period) -> String {
+    var text: String
+    switch grouping {
+    case .day: text = day(period.start)
+    case .week: text = "\(period.start) to \(period.end)"
+    case .month: text = String(period.start.description.prefix(7))
+    }
+    if period.isPartial { text += " (\(period.dayCount) of \(period.fullDayCount) days)" }
+    return text
+  }
+
+  /// `Mon 2026-10-19 to Tue 2026-10-27 (9 days)`.
+  static func range(_ range: ReportRange) -> String {
+    let count = range.dayCount
+    return
+      "\(ReportText.day(range.from)) to \(ReportText.day(range.to)) (\(count) day\(count == 1 ? "" : "s"))"
+  }
+
+  /// `UTC+02:00 (30 entries), UTC-05:00 (8 entries, away, 2026-10-22 to 2026-10-23)`, or nil
+  /// when every entry was logged at one offset at home.
+  static func offsets(_ offsets: [LoggedOffset]) -> String? {
+    guard offsets.count > 1 || offsets.contains(where: { $0.awayEntries > 0 }) else { return nil }
+    return offsets.map { offset in
+      var text =
+        "\(ReportText.offset(offset.offsetMinutes)) (\(offset.entries) entr\(offset.entries == 1 ? "y" : "ies")"
+      if offset.awayEntries > 0 {
+        text += ", away"
+        text +=
+          offset.firstDay == offset.lastDay
+          ? " \(offset.firstDay)" : " \(offset.firstDay) to \(offset.lastDay)"
+      }
+      return text + ")"
+    }.joined(separator: ", ")
+  }
+}
+
+/// Terminal colour, or nothing when colour is off.
+struct ReportStyle {
+  let colour: Bool
+
+  func bold(_ text: String) -> String { wrap(text, "1") }
+  func flagged(_ text: String) -> String { wrap(text, "1;31") }
+  func dim(_ text: String) -> String { wrap(text, "2") }
+  func warning(_ text: String) -> String { wrap(text, "33") }
+
+  private func wrap(_ text: String, _ code: String) -> String {
+    colour && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+}
