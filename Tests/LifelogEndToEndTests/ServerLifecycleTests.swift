@@ -37,7 +37,8 @@ import Testing
     #expect(acknowledged.count > 20)
   }
 
-  @Test func sigtermFinishesTheRequestInFlightThenStops() throws {
+  @Test(arguments: [SIGTERM, SIGINT])
+  func aSignalLetsTheRequestInFlightFinishThenStops(signal: Int32) throws {
     let server = try ServerProcess(dataFolder: folder.file("data"))
     let token = try server.addUser("alice")
     let device = UUIDText.random()
@@ -48,7 +49,7 @@ import Testing
       + "Content-Length: \(bytes.count)\r\n\r\n"
     try connection.send(Array(head.utf8) + bytes.prefix(bytes.count / 2))
     usleep(200_000)
-    kill(server.process.processIdentifier, SIGTERM)
+    kill(server.process.processIdentifier, signal)
     usleep(200_000)
     #expect(server.process.isRunning, "the server stopped with a request in flight")
     try connection.send(Array(bytes.suffix(from: bytes.count / 2)))
@@ -118,6 +119,15 @@ import Testing
     #expect(info.output.contains("\"lifelog\":\"server\""))
     let plain = try runTool("/usr/bin/curl", ["-sS", "http://127.0.0.1:\(server.port)/v1/info"])
     #expect(!plain.output.contains("\"lifelog\":\"server\""))
+  }
+
+  @Test func theBinaryDoesNotLinkLibmicrohttpd() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ldd") else { return }
+    let libraries = try runTool("/usr/bin/ldd", [LifelogProcess.binaryPath])
+    #expect(libraries.status == 0, "\(libraries.output)")
+    #expect(libraries.output.contains("libc.so"))
+    #expect(
+      !libraries.output.contains("microhttpd"), "every command would load it: \(libraries.output)")
   }
 
   @Test func aBusyPortIsAClearError() throws {
