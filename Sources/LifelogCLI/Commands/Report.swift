@@ -170,11 +170,13 @@ struct ReportRequest: Sendable {
       ? ActivityReport(
         log: log, activities: try store.activities(), by: grouping, zone: context.zone) : nil
     let content = ReportContent(kind: kind, log: log, meals: meals, activity: activity)
-    let text = render(content, style: ReportStyle(colour: outputPath == nil && context.usesColor))
+    let style = ReportStyle(colour: outputPath == nil && context.usesColor)
     guard let outputPath else {
-      context.output.write(text)
+      render(content, style: style) { context.output.write($0) }
       return
     }
+    var text = ""
+    render(content, style: style) { text += $0 }
     try ReportFile.write(text, to: outputPath)
     let name = kind == .both ? "report" : "\(kind.rawValue) report"
     context.output.write("Wrote the \(name) for \(range.from) to \(range.to) to '\(outputPath)'\n")
@@ -190,17 +192,18 @@ struct ReportRequest: Sendable {
     }
   }
 
-  private func render(_ content: ReportContent, style: ReportStyle) -> String {
+  /// Renders the report, handing the text to `write` in one piece or (the meal diary) several.
+  private func render(_ content: ReportContent, style: ReportStyle, _ write: (String) -> Void) {
     switch format {
-    case .md: return ReportMarkdown(content: content).render()
-    case .csv: return ReportCSV(content: content).render()
-    case .json: return ReportJSON(content: content).render()
+    case .md: return write(ReportMarkdown(content: content).render())
+    case .csv: return write(ReportCSV(content: content).render())
+    case .json: return write(ReportJSON(content: content).render())
     case .text: break
     }
     switch kind {
-    case .meals: return content.meals.map { MealReportText(report: $0, style: style).full() } ?? ""
+    case .meals: content.meals.map { MealReportText(report: $0, style: style).full(write) }
     case .activity:
-      return content.activity.map { ActivityReportText(report: $0, style: style).full() } ?? ""
+      content.activity.map { write(ActivityReportText(report: $0, style: style).full()) }
     case .both:
       let name = content.settings.name.isEmpty ? "" : ", " + content.settings.name
       var text = style.bold("Report, \(ReportText.range(content.range))") + name + "\n\n"
@@ -211,7 +214,7 @@ struct ReportRequest: Sendable {
         text += ActivityReportText(report: activity, style: style).compact()
       }
       if let offsets = ReportText.offsets(content.offsets) { text += "\nOffsets: \(offsets)\n" }
-      return text
+      write(text)
     }
   }
 }

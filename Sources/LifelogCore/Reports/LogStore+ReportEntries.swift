@@ -20,17 +20,23 @@ extension LogStore {
     var wholeTable: Bool
   }
 
-  /// How many entries (deleted ones included) lie at instants `from ..< to`, counted from the
-  /// time index alone, and roughly how many the log holds: to size arrays and choose a scan.
+  /// Roughly how many entries lie at instants `from ..< to`, and how many the log holds: to
+  /// size arrays and choose a scan, from three index lookups (counting the window exactly would
+  /// step through its part of the index).
+  ///
+  /// Entries are taken to be spread evenly between the first and the last; entries are never
+  /// removed, only marked deleted, so the largest rowid is close to how many there are.
   func reportEntryEstimate(from: Int64, to: Int64) throws -> (inWindow: Int, inLog: Int) {
     try read {
-      let inWindow: Int =
-        try database.cachedStatement(sql: "SELECT count(*) FROM entry WHERE at >= ? AND at < ?")
-        .first([from, to]) { $0[0] } ?? 0
-      // Entries are never removed, only marked deleted, so the largest rowid is close to the count.
-      let inLog: Int =
-        try database.cachedStatement(sql: "SELECT max(rowid) FROM entry").first { $0[0] } ?? 0
-      return (inWindow, inLog)
+      let sql = """
+        SELECT (SELECT min(at) FROM entry), (SELECT max(at) FROM entry), (SELECT max(rowid) FROM entry)
+        """
+      let (first, last, count): (Int64?, Int64?, Int?) =
+        try database.cachedStatement(sql: sql).first { ($0[0], $0[1], $0[2]) } ?? (nil, nil, nil)
+      guard let first, let last, let count, count > 0 else { return (0, 0) }
+      let overlap = max(0, min(to, last + 1) - max(from, first))
+      let share = Double(overlap) / Double(max(1, last + 1 - first))
+      return (min(count, Int((Double(count) * share).rounded(.up))), count)
     }
   }
 

@@ -71,6 +71,20 @@ public struct MealSummary: Hashable, Sendable {
   /// The median of `values`: the middle one, or the mean of the middle two rounded down.
   static func median(_ values: [Int]) -> Int? {
     guard !values.isEmpty else { return nil }
+    // Gaps and times of day are minutes, mostly under a day: counting them beats sorting them.
+    if let largest = values.max(), largest < 4 * 1440, values.allSatisfy({ $0 >= 0 }) {
+      var counts = [Int](repeating: 0, count: largest + 1)
+      for value in values { counts[value] += 1 }
+      var seen = 0
+      var lower: Int?
+      for (value, count) in counts.enumerated() where count > 0 {
+        if lower == nil, seen + count > (values.count - 1) / 2 { lower = value }
+        seen += count
+        if let lower, seen > values.count / 2 {
+          return ReportSettings.floorDivInt(lower + value, 2)
+        }
+      }
+    }
     let sorted = values.sorted()
     let middle = sorted.count / 2
     if sorted.count % 2 == 1 { return sorted[middle] }

@@ -28,9 +28,17 @@ struct MealReportText {
   /// Written as UTF-8 bytes, not appended to a `String`: a report over 100,000 meals is as many
   /// lines, and appending bytes costs a fraction of appending strings.
   func full() -> String {
+    var text = ""
+    full { text += $0 }
+    return text
+  }
+
+  /// The same, handed to `write` a piece (about 64 KiB) at a time, so a long report is never
+  /// held whole.
+  func full(_ write: (String) -> Void) {
     var bytes = ReportBytes()
     let columns = Columns(report)
-    bytes.reserve(report.summary.meals * (columns.time + columns.activity + columns.gap + 30))
+    bytes.reserve(1 << 17)
     bytes.append(heading())
     for day in report.days {
       bytes.append("\n" + dayHeader(day) + "\n")
@@ -38,9 +46,13 @@ struct MealReportText {
         bytes.append(style.dim("  overnight gap \(ReportText.minutes(overnight))") + "\n")
       }
       for meal in day.meals { appendLine(meal, columns, to: &bytes) }
+      if bytes.count >= 1 << 16 {
+        write(bytes.string)
+        bytes.removeAll()
+      }
     }
     bytes.append("\n" + summary())
-    return bytes.string
+    write(bytes.string)
   }
 
   private func dayHeader(_ day: MealDay) -> String {

@@ -13,6 +13,9 @@ struct ReportBytes {
 
   mutating func reserve(_ capacity: Int) { bytes.reserveCapacity(capacity) }
 
+  /// Empties the buffer, keeping its memory.
+  mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+
   mutating func append(_ text: String) {
     var text = text
     text.withUTF8 { bytes.append(contentsOf: $0) }
