@@ -26,12 +26,18 @@ struct BenchmarkSuite {
     case log
     /// Sync through a folder remote.
     case sync
+    /// `lifelog report` over a year and over 100,000 entries.
+    case report
   }
 
   /// Measures every figure, handing each to `report` as soon as it is known.
   func run(report: (Figure) -> Void) throws {
     // Timed commands fsync; flush writes made before the run (such as the build) first.
     sync()
+    if part == .report {
+      try runReports(report: report)
+      return
+    }
     if part != .log {
       try runSync(report: report)
       if part == .sync { return }
@@ -48,6 +54,7 @@ struct BenchmarkSuite {
     report(try listLast20(at: listPath))
     report(try listAllAsJSON(at: listPath))
     report(try insertRate(of: entries))
+    if part == .all { try runReports(report: report) }
   }
 
   // MARK: - Figures

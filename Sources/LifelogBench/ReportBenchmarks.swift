@@ -1,0 +1,63 @@
+@preconcurrency import Glibc
+import LifelogCore
+
+/// The report figures: `lifelog report` (both reports, compact) and `lifelog report meals` (the
+/// full meal diary, the longest text) over a year of one person's log (~7,300 entries) and over
+/// the 100,000-entry sample log, each the whole process and the whole range.
+extension BenchmarkSuite {
+  static let reportRuns = 20
+
+  func runReports(report: (Figure) -> Void) throws {
+    let today = CivilDate(daysSinceEpoch: BenchmarkSuite.now() / 86_400)
+    let yearPath = folder + "/report-year.db"
+    let yearEntries = try buildYear(at: yearPath, lastDay: today.adding(days: -1))
+    let yearRange = ["--from", "\(today.adding(days: -365))", "--to", "\(today.adding(days: -1))"]
+
+    Log.info("report: building \(Self.entryCount) sample entries")
+    let entries = SampleLog.entries(count: Self.entryCount, endingAt: BenchmarkSuite.now() - 60)
+    let bigPath = folder + "/report-100k.db"
+    try buildLog(at: bigPath, with: entries)
+    let bigRange = [
+      "--from", "\(today.adding(days: -Int(SampleLog.span / 86_400) - 2))", "--to", "\(today)",
+    ]
+    sync()
+
+    try checkMealCount(
+      ["report", "meals"] + yearRange, database: yearPath, meals: SampleYear.mealCount(yearEntries))
+    try checkMealCount(["report", "meals"] + bigRange, database: bigPath, meals: Self.entryCount)
+    for (name, arguments, database) in [
+      ("report_year_ms", ["report"] + yearRange, yearPath),
+      ("report_meals_year_ms", ["report", "meals"] + yearRange, yearPath),
+      ("report_100k_ms", ["report"] + bigRange, bigPath),
+      ("report_meals_100k_ms", ["report", "meals"] + bigRange, bigPath),
+    ] {
+      let samples = try latency(
+        name, of: lifelogCommand(arguments, database: database), runs: Self.reportRuns)
+      report(
+        Figure(name: name, value: samples.median * 1e3, unit: "ms", goal: .atMost(100), decimals: 1)
+      )
+    }
+  }
+
+  /// Writes a year of entries into a new log at `path` and closes it (so no open connection
+  /// keeps its WAL while the reports are timed).
+  private func buildYear(at path: String, lastDay: CivilDate) throws -> [NewEntry] {
+    let store = try LogStore(path: path)
+    let entries = try SampleYear.prepare(store, lastDay: lastDay)
+    try store.add(contentsOf: entries)
+    Log.info("built \(path) with \(entries.count) entries")
+    return entries
+  }
+
+  /// Runs a meal report once and fails unless its summary counts `meals` meals.
+  private func checkMealCount(_ arguments: [String], database: String, meals: Int) throws {
+    let command = lifelogCommand(arguments, database: database)
+    let output = String(decoding: try command.capturedOutput(), as: UTF8.self)
+    guard output.contains("\n  Meals               \(meals), ") else {
+      throw BenchmarkError("'\(command.commandLine)' does not report \(meals) meals")
+    }
+    Log.info(
+      "\(arguments.prefix(2).joined(separator: " ")): \(meals) meals, \(output.utf8.count) bytes of text"
+    )
+  }
+}
