@@ -23,7 +23,8 @@ let package = Package(
 
     // Executables (thin)
     .executableTarget(name: "lifelog", dependencies: ["LifelogCLI"]),
-    .executableTarget(name: "lifelog-bench", dependencies: ["LifelogCore"], path: "Sources/LifelogBench"),
+    .executableTarget(
+      name: "lifelog-bench", dependencies: ["LifelogCore", "LifelogSync"], path: "Sources/LifelogBench"),
 
     // Test support and tests
     .target(name: "LifelogTestSupport", dependencies: ["LifelogCLI"]),

@@ -26,6 +26,8 @@ struct BenchmarkSuite {
     case log
     /// Sync through a folder remote.
     case sync
+    /// Sync over HTTP through a `lifelog serve` the benchmark starts, and the server under load.
+    case http
     /// `lifelog report` over a year and over 100,000 entries.
     case report
   }
@@ -38,9 +40,14 @@ struct BenchmarkSuite {
       try runReports(report: report)
       return
     }
+    if part == .http {
+      try runHTTP(report: report)
+      return
+    }
     if part != .log {
       try runSync(report: report)
       if part == .sync { return }
+      try runHTTP(report: report)
     }
     report(try addToEmptyLog())
     Log.info("building \(Self.entryCount) sample entries")

@@ -54,7 +54,9 @@ final class ChildCommand {
   }
 
   /// Runs the command once and returns all it wrote to stdout.
-  func capturedOutput() throws -> [UInt8] {
+  ///
+  /// - Parameter discardingErrors: send its stderr to `/dev/null` instead of the benchmark's.
+  func capturedOutput(discardingErrors: Bool = false) throws -> [UInt8] {
     var ends: [Int32] = [-1, -1]
     // Both ends close on exec: the child sees only the copy dup2 puts on its stdout.
     guard pipe(&ends) == 0, fcntl(ends[0], F_SETFD, FD_CLOEXEC) == 0,
@@ -72,6 +74,9 @@ final class ChildCommand {
     }
     posix_spawn_file_actions_addopen(actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_adddup2(actions, writeEnd, STDOUT_FILENO)
+    if discardingErrors {
+      posix_spawn_file_actions_addopen(actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+    }
     let pid: pid_t
     do {
       pid = try spawn(actions: actions)
