@@ -13,9 +13,19 @@ if [[ $# -ne 1 || ! -x "$1" ]]; then
   exit 64
 fi
 lifelog_binary=$1
+[[ $lifelog_binary == /* ]] || lifelog_binary="$PWD/$lifelog_binary"
 
 demo_folder=$(mktemp -d "${TMPDIR:-/tmp}/lifelog-demo.XXXXXX")
-trap 'rm -rf "$demo_folder"' EXIT
+server_pid=""
+# Always stops the demo's server (if it was started) and removes the folder, however the demo ends.
+cleanup() {
+  if [[ -n $server_pid ]]; then
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  rm -rf "$demo_folder"
+}
+trap cleanup EXIT
 
 export LIFELOG_DB="$demo_folder/lifelog.db"
 export TZ=Europe/Warsaw
@@ -115,3 +125,46 @@ show --db laptop.db sync
 run sync
 run list --from today
 run status
+
+# Sync through a server: `lifelog serve` on a free loopback port, with its data in the temporary
+# folder (the working folder from here on), and the same two machines as its clients.
+echo
+echo "Now both machines sync through a lifelog server instead (here on this machine, on a free port)."
+cd "$demo_folder"
+
+printf '\n%s\n' '$ lifelog serve user add me --data server > me.token'
+"$lifelog_binary" serve user add me --data server > me.token
+
+printf '\n%s\n' '$ lifelog serve --listen 127.0.0.1:0 --data server &'
+"$lifelog_binary" serve --listen 127.0.0.1:0 --data server > server.out 2> server.log &
+server_pid=$!
+for _ in $(seq 100); do
+  grep -q listening server.out 2>/dev/null && break
+  sleep 0.05
+done
+server_url=$(sed -n 's|.*listening on \(http://[0-9.]*:[0-9]*\),.*|\1|p' server.out)
+if [[ -z $server_url ]]; then
+  echo "demo: lifelog serve did not start:" >&2
+  cat server.out server.log >&2
+  exit 1
+fi
+cat server.out
+
+run remote add home "$server_url" --token-file me.token
+run sync home
+show --db laptop.db remote add home "$server_url" --token-file me.token
+"$lifelog_binary" --db "$laptop_db" remote add home "$server_url" --token-file me.token
+show --db laptop.db add walk "to the station" --at 21:00 --duration 20m
+"$lifelog_binary" --db "$laptop_db" add walk "to the station" --at 21:00 --duration 20m
+show --db laptop.db sync home
+"$lifelog_binary" --db "$laptop_db" sync home
+run sync home
+run list --from today
+run status
+
+printf '\n%s\n' "The server's request log (one line per request):"
+cat server.log
+kill "$server_pid"
+wait "$server_pid" || true
+server_pid=""
+echo "(server stopped)"
