@@ -18,7 +18,11 @@ import Testing
       let pushers = (0..<4).map { _ in Pusher(baseURL: server.baseURL, token: token) }
       let threads = pushers.map { pusher in Thread { pusher.run() } }
       threads.forEach { $0.start() }
-      usleep(useconds_t(300_000 + round * 150_000))
+      // Kill once every pusher has had a few batches acknowledged (however busy the machine),
+      // at a moment that differs from round to round.
+      let deadline = Date().addingTimeInterval(30)
+      while pushers.contains(where: { $0.pushed < 3 }), Date() < deadline { usleep(10_000) }
+      usleep(useconds_t(50_000 + round * 70_000))
       server.kill()
       pushers.forEach { $0.stop() }
       for pusher in pushers {
