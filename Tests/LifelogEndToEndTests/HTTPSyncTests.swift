@@ -491,6 +491,49 @@ import Testing
     #expect(try desktop.sortedListLines() == (try laptop.sortedListLines()))
   }
 
+  @Test func httpsWorksWithTheServersCertificateAndATLSFailureSaysSo() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else { return }
+    let certificate = folder.file("cert.pem")
+    let key = folder.file("key.pem")
+    let made = try LifelogTestTool.run(
+      "/usr/bin/openssl",
+      [
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+        "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
+      ])
+    try #require(made == 0)
+    let server = try startServer(["--tls-cert", certificate, "--tls-key", key])
+    let tokenPath = try tokenFile(try server.addUser("alice"), "alice")
+    let url = "https://127.0.0.1:\(server.port)"
+    let laptop = SyncMachine("laptop", in: folder)
+    let desktop = SyncMachine("desktop", in: folder)
+    let entry = try laptop.add("breakfast", "toast", "--at", "2026-12-01 07:30")
+
+    // A certificate the system does not trust: refused, and the message says it is about TLS.
+    let untrusted = try laptop.run("remote", "add", "home", url, "--token-file", tokenPath)
+    #expect(untrusted.exitCode == 69, "\(untrusted)")
+    #expect(untrusted.stderr.contains("TLS"), "\(untrusted)")
+    #expect(try laptop.expectSuccess("remote", "list").stdout.contains("No remotes"))
+    // https:// to a server that speaks plain HTTP: a TLS failure too, not a hang.
+    let plain = try startServer()
+    let mismatch = try laptop.run(
+      "remote", "add", "plain", "https://127.0.0.1:\(plain.port)", "--token-file", tokenPath)
+    #expect(mismatch.exitCode == 69 && mismatch.stderr.contains("TLS"), "\(mismatch)")
+
+    // Trusting its certificate (LIFELOG_CA_FILE), both machines sync over HTTPS.
+    let trusted = ["LIFELOG_CA_FILE": certificate]
+    for machine in [laptop, desktop] {
+      for arguments in [["remote", "add", "home", url, "--token-file", tokenPath], ["sync"]] {
+        let result = try LifelogProcess.run(
+          arguments, environment: machine.environment.merging(trusted) { $1 })
+        #expect(result.exitCode == 0, "\(machine.name): \(arguments)\n\(result)")
+      }
+    }
+    #expect(try desktop.entries()[entry] != nil)
+    let withoutTrust = try desktop.run("sync")
+    #expect(withoutTrust.exitCode == 69 && withoutTrust.stderr.contains("TLS"), "\(withoutTrust)")
+  }
+
   /// Polls `condition` every millisecond until it holds; false when `seconds` pass first.
   static func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
@@ -499,5 +542,19 @@ import Testing
       usleep(1_000)
     }
     return condition()
+  }
+}
+
+/// Runs a tool other than lifelog (openssl) with its output discarded; returns its exit status.
+enum LifelogTestTool {
+  static func run(_ path: String, _ arguments: [String]) throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
   }
 }
