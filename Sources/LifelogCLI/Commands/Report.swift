@@ -5,7 +5,7 @@ extension LifelogCommand {
   struct ReportGroup: Command {
     static let configuration = CommandConfiguration(
       commandName: "report",
-      abstract: "Report meal times and gaps, and activity totals against targets.",
+      abstract: "Report meal gaps and activity totals against targets.",
       discussion: """
         'lifelog report' alone shows both reports, compact: a line per day of meals, then activity
         totals. Days run from --from to --to, both inclusive (default: the last 7 days, today

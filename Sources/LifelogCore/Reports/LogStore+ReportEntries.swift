@@ -63,7 +63,9 @@ extension LogStore {
           WHERE deleted = 0 AND at >= ? AND at < ? \(scan.wholeTable ? "" : "ORDER BY at")
           """)
       try statement.forEachRow([scan.from, scan.to]) { row in
-        let activity = row.withUTF8(1) { activities.find($0) }
+        // Found first: finding may add an activity to the list.
+        let index = row.withUTF8(1) { activities.find($0) }
+        let activity = activities.known[index]
         try body(
           Entry(
             id: ids ? row[0] : "", activityID: activity.id, activityName: activity.name,
@@ -87,25 +89,25 @@ private struct ActivityLookup {
     let unit: String?
   }
 
-  private var known: [Known]
+  private(set) var known: [Known]
   private var last = 0
 
   init(_ known: [Known]) { self.known = known }
 
-  /// The activity with the id in `bytes`; one that is not in the log yet (an entry can arrive by
-  /// sync before its activity) is added as an unknown activity, as ``LogStore/entries(_:)``
-  /// shows it.
-  mutating func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Known {
-    if last < known.count, ActivityLookup.same(known[last].bytes, bytes) { return known[last] }
+  /// The index in ``known`` of the activity with the id in `bytes`; one that is not in the log
+  /// yet (an entry can arrive by sync before its activity) is added as an unknown activity, as
+  /// ``LogStore/entries(_:)`` shows it.
+  mutating func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    if last < known.count, ActivityLookup.same(known[last].bytes, bytes) { return last }
     if let index = known.firstIndex(where: { ActivityLookup.same($0.bytes, bytes) }) {
       last = index
-      return known[index]
+      return index
     }
     let id = String(decoding: bytes, as: UTF8.self)
     known.append(
       Known(bytes: Array(bytes), id: id, name: "(unknown activity)", kind: .other, unit: nil))
     last = known.count - 1
-    return known[last]
+    return last
   }
 
   private static func same(_ stored: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
