@@ -37,51 +37,14 @@ public struct ActivityReport: Sendable {
     let periods = ReportPeriod.covering(
       log.range, by: grouping, weekStartsOn: log.settings.weekStartsOn)
     self.periods = periods
-    var periodOfDay: [Int] = []
-    for (index, period) in periods.enumerated() {
-      periodOfDay += Array(repeating: index, count: period.dayCount)
-    }
-    let firstDay = log.range.from.daysSinceEpoch
-    var activities = known
-    var indexByID: [String: Int] = [:]
-    for (index, activity) in known.enumerated() { indexByID[activity.id] = index }
-    var tallies: [[ActivityAmount]?] = Array(repeating: nil, count: known.count)
-    var sleepsByDay = [[Entry]](repeating: [], count: log.range.dayCount)
-    // Entries of one activity share one id string, so comparing with the last one is cheap.
-    var lastID = ""
-    var lastIndex = -1
-    // Fields are read through the array, not by copying each entry (see MealReport).
-    let entries = log.entries
-    for position in entries.indices {
-      let day = Int(log.settings.dayNumber(of: entries[position].time) - firstDay)
-      if lastIndex < 0 || entries[position].activityID != lastID {
-        lastID = entries[position].activityID
-        if let index = indexByID[lastID] {
-          lastIndex = index
-        } else {
-          let entry = entries[position]
-          lastIndex = activities.count
-          indexByID[lastID] = lastIndex
-          activities.append(
-            Activity(
-              id: entry.activityID, name: entry.activityName, kind: entry.kind, unit: entry.unit))
-          tallies.append(nil)
-        }
-      }
-      if tallies[lastIndex] == nil {
-        tallies[lastIndex] = Array(repeating: ActivityAmount(), count: periods.count)
-      }
-      tallies[lastIndex]?[periodOfDay[day]].add(
-        duration: entries[position].duration, quantity: entries[position].quantity)
-      if entries[position].kind == .sleep { sleepsByDay[day].append(entries[position]) }
-    }
+    let tally = ActivityTally(log: log, known: known, periods: periods)
     var totals: [ActivityTotals] = []
-    for (activity, tally) in zip(activities, tallies) {
-      guard tally != nil || (activity.target != nil && !activity.archived) else { continue }
+    for (activity, amounts) in zip(tally.activities, tally.amounts) {
+      guard amounts != nil || (activity.target != nil && !activity.archived) else { continue }
       totals.append(
         ActivityTotals(
           activity: activity,
-          periods: tally ?? Array(repeating: ActivityAmount(), count: periods.count),
+          periods: amounts ?? Array(repeating: ActivityAmount(), count: periods.count),
           periodRanges: periods))
     }
     let rank: [ActivityKind: Int] = [.exercise: 0, .sleep: 1, .medication: 2, .other: 3, .meal: 4]
@@ -91,11 +54,62 @@ public struct ActivityReport: Sendable {
       )
     }.map(\.element)
     var offsets = ZoneOffsetCache(zone: zone)
-    nights = sleepsByDay.enumerated().map { index, sleeps in
+    nights = tally.sleepsByDay.enumerated().map { index, sleeps in
       SleepNight(date: log.range.from.adding(days: index), entries: sleeps, offsets: &offsets)
     }
     sleep = SleepSummary(nights: nights)
     self.offsets = LoggedOffset.list(in: log, zone: zone)
+  }
+}
+
+/// One pass over a report's entries: each activity's amounts per period, and the sleep entries
+/// of each day.
+private struct ActivityTally {
+  /// The known activities, then any met only in entries.
+  private(set) var activities: [Activity]
+  /// Per activity (as in ``activities``), its amounts per period; nil when it has no entries.
+  private(set) var amounts: [[ActivityAmount]?]
+  /// Per day of the range, the sleep entries that began that day.
+  private(set) var sleepsByDay: [[Entry]]
+
+  init(log: ReportLog, known: [Activity], periods: [ReportPeriod]) {
+    activities = known
+    amounts = Array(repeating: nil, count: known.count)
+    sleepsByDay = Array(repeating: [], count: log.range.dayCount)
+    var periodOfDay: [Int] = []
+    for (index, period) in periods.enumerated() {
+      periodOfDay += Array(repeating: index, count: period.dayCount)
+    }
+    var indexByID: [String: Int] = [:]
+    for (index, activity) in known.enumerated() { indexByID[activity.id] = index }
+    let firstDay = log.range.from.daysSinceEpoch
+    // Entries of one activity share one id string, so comparing with the last one is cheap.
+    var lastID = ""
+    var lastIndex = -1
+    // Fields are read through the array, not by copying each entry (see MealReport).
+    let entries = log.entries
+    for position in entries.indices {
+      let day = Int(log.settings.dayNumber(of: entries[position].time) - firstDay)
+      if lastIndex < 0 || entries[position].activityID != lastID {
+        lastID = entries[position].activityID
+        lastIndex = indexByID[lastID] ?? add(entries[position], to: &indexByID)
+      }
+      if amounts[lastIndex] == nil {
+        amounts[lastIndex] = Array(repeating: ActivityAmount(), count: periods.count)
+      }
+      amounts[lastIndex]?[periodOfDay[day]].add(
+        duration: entries[position].duration, quantity: entries[position].quantity)
+      if entries[position].kind == .sleep { sleepsByDay[day].append(entries[position]) }
+    }
+  }
+
+  /// Adds the activity of `entry`, which the log does not list (yet), and returns its index.
+  private mutating func add(_ entry: Entry, to indexByID: inout [String: Int]) -> Int {
+    indexByID[entry.activityID] = activities.count
+    activities.append(
+      Activity(id: entry.activityID, name: entry.activityName, kind: entry.kind, unit: entry.unit))
+    amounts.append(nil)
+    return activities.count - 1
   }
 }
 
