@@ -100,10 +100,10 @@ extension BenchmarkSuite {
       arguments: ["--rate-limit", "0"])
     defer { server.stop() }
 
-    // Enough batches for each client to push at 200 requests/s (four times the target's average:
-    // the server does not serve every connection equally fast) all along; each client builds its
-    // own before the clock starts.
-    let batchesPerClient = Int((Self.loadWarmupSeconds + Self.loadSeconds) * 100)
+    // Enough batches for each client to make 400 requests/s (eight times the target's average: the
+    // server does not serve every connection equally fast) all along; each client builds its own
+    // before the clock starts. A client that runs out all the same ends the measuring window.
+    let batchesPerClient = Int((Self.loadWarmupSeconds + Self.loadSeconds) * 200)
     Log.info(
       "http_load: \(Self.loadClients) clients, each building \(batchesPerClient) batches of \(Self.loadRowsPerBatch) "
         + "changes, then \(Self.loadWarmupSeconds) s of warm-up and \(Self.loadSeconds) s measured")
@@ -115,9 +115,16 @@ extension BenchmarkSuite {
         batches: batchesPerClient, rows: Self.loadRowsPerBatch, seed: UInt64(index + 1))
     }
     let building = MonotonicClock.nanoseconds()
-    let start = LoadClient.runAll(clients)
+    let serverPID = server.pid
+    let (start, cpuAtStart) = LoadClient.runAll(clients) {
+      (CPUTime.ofThisProcess(), CPUTime.of(serverPID))
+    }
+    let cpuAtEnd = (CPUTime.ofThisProcess(), CPUTime.of(serverPID))
+    let ran = Double(MonotonicClock.nanoseconds() - start) / 1e9
     Log.info(
-      "http_load: building the batches took \(ms(Double(start - 100_000_000 - building) / 1e9))")
+      "http_load: building the batches took \(ms(Double(start - 100_000_000 - building) / 1e9)); "
+        + "while the clients ran, they used \(Figure.fixed((cpuAtEnd.0 - cpuAtStart.0) / ran, 2)) cores "
+        + "and the server \(Figure.fixed((cpuAtEnd.1 - cpuAtStart.1) / ran, 2)) (of 2)")
     let window = LoadClient.Window(start: start)
 
     let failures = clients.flatMap(\.failures)
@@ -391,9 +398,14 @@ final class LoadClient: @unchecked Sendable {
 
   /// Runs every client on its own thread and waits for all of them.
   ///
-  /// - Returns: when they started, all together, once every one had built its batches.
-  static func runAll(_ clients: [LoadClient]) -> UInt64 {
-    let gate = LoadGate(clients: clients.count)
+  /// - Parameter measure: read when the last client is ready (CPU times, say).
+  /// - Returns: when they started, all together, once every one had built its batches, and what
+  ///   `measure` read then.
+  static func runAll<Reading: Sendable>(
+    _ clients: [LoadClient], measure: @escaping @Sendable () -> Reading
+  ) -> (start: UInt64, reading: Reading) {
+    let reading = Mutex<Reading?>(nil)
+    let gate = LoadGate(clients: clients.count) { reading.withLock { $0 = measure() } }
     var threads: [pthread_t] = []
     for client in clients {
       client.gate = gate
@@ -414,7 +426,8 @@ final class LoadClient: @unchecked Sendable {
       }
     }
     for thread in threads { pthread_join(thread, nil) }
-    return gate.ready()
+    let start = gate.ready()
+    return (start, reading.withLock { $0 } ?? measure())
   }
 
   private func run() {
@@ -493,22 +506,60 @@ final class LoadClient: @unchecked Sendable {
 /// start 100 ms later.
 final class LoadGate: Sendable {
   private let state: Mutex<(waiting: Int, start: UInt64?)>
+  private let whenReady: @Sendable () -> Void
 
-  init(clients: Int) { state = Mutex((clients, nil)) }
+  /// - Parameter whenReady: called once, by the last client to be ready.
+  init(clients: Int, whenReady: @escaping @Sendable () -> Void) {
+    state = Mutex((clients, nil))
+    self.whenReady = whenReady
+  }
 
   /// Says one client is ready (after the first call per client, it only waits) and returns the
   /// start once every client is.
   func ready() -> UInt64 {
-    state.withLock { state in
-      if state.start == nil {
-        state.waiting -= 1
-        if state.waiting <= 0 { state.start = MonotonicClock.nanoseconds() + 100_000_000 }
-      }
+    let last = state.withLock { state -> Bool in
+      guard state.start == nil else { return false }
+      state.waiting -= 1
+      return state.waiting <= 0
+    }
+    if last {
+      whenReady()
+      state.withLock { $0.start = MonotonicClock.nanoseconds() + 100_000_000 }
     }
     while true {
       if let start = state.withLock({ $0.start }) { return start }
       usleep(1_000)
     }
+  }
+}
+
+/// CPU seconds (user and system) used so far.
+enum CPUTime {
+  static func ofThisProcess() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+  }
+
+  /// Of another process, from `/proc/PID/stat` (utime and stime, fields 14 and 15); 0 when unreadable.
+  static func of(_ pid: pid_t) -> Double {
+    guard let file = fopen("/proc/\(pid)/stat", "r") else { return 0 }
+    defer { fclose(file) }
+    var buffer = [CChar](repeating: 0, count: 1024)
+    guard fgets(&buffer, Int32(buffer.count), file) != nil else { return 0 }
+    let line = String(
+      decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    // Fields after the command name, which is in parentheses and may hold spaces: state is 3rd.
+    guard let close = line.lastIndex(of: ")") else { return 0 }
+    let fields = line[line.index(after: close)...].split(separator: " ")
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else {
+      return 0
+    }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+  }
+
+  private static func seconds(_ time: timeval) -> Double {
+    Double(time.tv_sec) + Double(time.tv_usec) / 1e6
   }
 }
 
