@@ -32,21 +32,21 @@ struct ReportFixture {
 
   init() throws { fixture = try ReportFixture() }
 
-  @Test(arguments: ["text", "md", "csv", "json"])
+  @Test(arguments: ["text", "md", "csv", "json", "html"])
   func mealReport(format: String) {
     let output = fixture.cli.run(["report", "meals"] + october + ["--format", format])
     #expect(output.exitCode == 0, "\(output)")
     assertSnapshot(output.stdout, named: "Reports/meals.\(format == "text" ? "txt" : format)")
   }
 
-  @Test(arguments: ["text", "md", "csv", "json"])
+  @Test(arguments: ["text", "md", "csv", "json", "html"])
   func activityReport(format: String) {
     let output = fixture.cli.run(["report", "activity"] + october + ["--format", format])
     #expect(output.exitCode == 0, "\(output)")
     assertSnapshot(output.stdout, named: "Reports/activity.\(format == "text" ? "txt" : format)")
   }
 
-  @Test(arguments: ["text", "md", "csv", "json"])
+  @Test(arguments: ["text", "md", "csv", "json", "html"])
   func bothReportsForTheLastSevenDays(format: String) {
     let output = fixture.cli.run(["report", "--format", format])
     #expect(output.exitCode == 0, "\(output)")

@@ -115,7 +115,8 @@ struct ReportRequest: Sendable {
     }
     options.append(
       OptionSpec(
-        ["--format"], value: "format", help: "Output: text, md, csv or json.", default: "text"))
+        ["--format"], value: "format", help: "Output: text, md, csv, json or html.", default: "text"
+      ))
     options.append(
       OptionSpec(["--output"], value: "file", help: "Write the report to this file instead."))
     return options
@@ -188,7 +189,7 @@ struct ReportRequest: Sendable {
     switch format {
     case .csv: return .all
     case .json: return kind == .activity ? [] : .all
-    case .text, .md: return kind == .meals ? .notes : []
+    case .text, .md, .html: return kind == .meals ? .notes : []
     }
   }
 
@@ -198,6 +199,7 @@ struct ReportRequest: Sendable {
     case .md: return write(ReportMarkdown(content: content).render())
     case .csv: return write(ReportCSV(content: content).render())
     case .json: return write(ReportJSON(content: content).render())
+    case .html: return write(ReportHTML(content: content).render())
     case .text: break
     }
     switch kind {

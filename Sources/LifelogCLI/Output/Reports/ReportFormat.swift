@@ -1,7 +1,7 @@
-/// How a report is written: `text` for a terminal, `md` (Markdown), `csv`, `json`; `html` is
-/// planned (DESIGN §5) and refused until it is built.
+/// How a report is written: `text` for a terminal, `md` (Markdown), `csv`, `json`, or `html` (one
+/// self-contained, printable file with charts).
 enum ReportFormat: String, CaseIterable {
-  case text, md, csv, json
+  case text, md, csv, json, html
 
   init(parsing text: String?) throws(UsageError) {
     guard let text else {
@@ -13,10 +13,9 @@ enum ReportFormat: String, CaseIterable {
     case "md", "markdown": self = .md
     case "csv": self = .csv
     case "json": self = .json
-    case "html":
-      throw UsageError("The html report format is not built yet; use text, md, csv or json")
+    case "html", "htm": self = .html
     default:
-      throw UsageError("Unknown format '\(text)'; use one of: text, md, csv, json")
+      throw UsageError("Unknown format '\(text)'; use one of: text, md, csv, json, html")
     }
   }
 }
