@@ -3,7 +3,8 @@ import LifelogCore
 
 /// The report figures: `lifelog report` (both reports, compact) and `lifelog report meals` (the
 /// full meal diary, the longest text) over a year of one person's log (~7,300 entries) and over
-/// the 100,000-entry sample log, each the whole process and the whole range.
+/// the 100,000-entry sample log, each the whole process and the whole range; and the meal diary
+/// as HTML over both.
 extension BenchmarkSuite {
   static let reportRuns = 20
 
@@ -37,6 +38,48 @@ extension BenchmarkSuite {
         Figure(name: name, value: samples.median * 1e3, unit: "ms", goal: .atMost(100), decimals: 1)
       )
     }
+    try runHTMLReports(
+      year: (yearRange, yearPath, SampleYear.mealCount(yearEntries)),
+      big: (bigRange, bigPath, Self.entryCount), report: report)
+  }
+
+  /// `lifelog report meals --format html` (the full diary: every meal a mark on the timeline and
+  /// a table row) over the year and over 100,000 entries, each first checked for its meal count.
+  private func runHTMLReports(
+    year: (range: [String], path: String, meals: Int),
+    big: (range: [String], path: String, meals: Int), report: (Figure) -> Void
+  ) throws {
+    for (name, log) in [("report_html_year_ms", year), ("report_html_100k_ms", big)] {
+      let arguments = ["report", "meals"] + log.range + ["--format", "html"]
+      let command = lifelogCommand(arguments, database: log.path)
+      let output = try command.capturedOutput()
+      let marks = Self.occurrences(of: Array("<circle class=\"meal".utf8), in: output)
+      guard marks == log.meals else {
+        throw BenchmarkError(
+          "'\(command.commandLine)' draws \(marks) meal marks, not \(log.meals)")
+      }
+      Log.info("report meals --format html: \(marks) meals, \(output.count) bytes of HTML")
+      let samples = try latency(name, of: command, runs: Self.reportRuns)
+      report(
+        Figure(name: name, value: samples.median * 1e3, unit: "ms", goal: .atMost(300), decimals: 1)
+      )
+    }
+  }
+
+  /// How many times `needle` occurs in `bytes`.
+  private static func occurrences(of needle: [UInt8], in bytes: [UInt8]) -> Int {
+    guard let first = needle.first, bytes.count >= needle.count else { return 0 }
+    var count = 0
+    var index = 0
+    while index <= bytes.count - needle.count {
+      if bytes[index] == first && bytes[index..<(index + needle.count)].elementsEqual(needle) {
+        count += 1
+        index += needle.count
+      } else {
+        index += 1
+      }
+    }
+    return count
   }
 
   /// Writes a year of entries into a new log at `path` and closes it (so no open connection

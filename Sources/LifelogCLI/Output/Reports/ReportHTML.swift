@@ -13,8 +13,16 @@ struct ReportHTML {
   private let plain = ReportStyle(colour: false)
 
   func render() -> String {
-    var html = ""
-    html.reserveCapacity(16_384 + (content.meals?.summary.meals ?? 0) * 420)
+    var text = ""
+    render { text += $0 }
+    return text
+  }
+
+  /// The same, handed to `write` a piece (about 64 KiB) at a time, so a long diary is never
+  /// held whole.
+  func render(_ write: (String) -> Void) {
+    var html = ReportBytes()
+    html.reserve(1 << 17)
     let title: String
     switch content.kind {
     case .meals: title = "Meals"
@@ -24,7 +32,12 @@ struct ReportHTML {
     head(title, into: &html)
     if let meals = content.meals {
       switch content.kind {
-      case .meals: mealDiary(meals, into: &html)
+      case .meals:
+        mealDiary(meals, into: &html) { html in
+          guard html.count >= 1 << 16 else { return }
+          write(html.string)
+          html.removeAll()
+        }
       case .both: mealsCompact(meals, into: &html)
       case .activity: break
       }
@@ -35,12 +48,12 @@ struct ReportHTML {
     html +=
       "<footer>Made by lifelog. Times are on the clock where each entry was logged.</footer>\n"
     html += "</main>\n</body>\n</html>\n"
-    return html
+    write(html.string)
   }
 
   // MARK: - Head
 
-  private func head(_ title: String, into html: inout String) {
+  private func head(_ title: String, into html: inout ReportBytes) {
     let range = ReportText.range(content.range)
     let name = settings.name.isEmpty ? "" : " — " + Self.escape(settings.name)
     html += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
@@ -62,7 +75,7 @@ struct ReportHTML {
   }
 
   /// The UTC offsets the entries were logged at, when there is more than one or any was away.
-  private func offsets(into html: inout String) {
+  private func offsets(into html: inout ReportBytes) {
     let list = content.offsets
     guard list.count > 1 || list.contains(where: { $0.awayEntries > 0 }) else { return }
     html += "<div class=\"offsets\"><strong>Time zones.</strong> Entries were logged at "
@@ -84,7 +97,12 @@ struct ReportHTML {
 
   // MARK: - Meals
 
-  private func mealDiary(_ report: MealReport, into html: inout String) {
+  /// The summary, then a section per week: its timeline and a table per day.
+  ///
+  /// `flush` is called after each day.
+  private func mealDiary(
+    _ report: MealReport, into html: inout ReportBytes, flush: (inout ReportBytes) -> Void
+  ) {
     html += "<section class=\"summary\">\n<h2>Summary</h2>\n"
     summaryTable(report, into: &html)
     html += "</section>\n"
@@ -96,12 +114,15 @@ struct ReportHTML {
       }
       html += "</h2>\n"
       timeline(week, report, into: &html)
-      for day in week { dayTable(day, report, into: &html) }
+      for day in week {
+        dayTable(day, report, into: &html)
+        flush(&html)
+      }
       html += "</section>\n"
     }
   }
 
-  private func summaryTable(_ report: MealReport, into html: inout String) {
+  private func summaryTable(_ report: MealReport, into html: inout ReportBytes) {
     html += "<table class=\"facts\">\n<tbody>\n"
     for (label, value) in MealReportText(report: report, style: plain).summaryRows()
     where label != "Offsets" {
@@ -111,7 +132,7 @@ struct ReportHTML {
     html += "</tbody>\n</table>\n"
   }
 
-  private func dayTable(_ day: MealDay, _ report: MealReport, into html: inout String) {
+  private func dayTable(_ day: MealDay, _ report: MealReport, into html: inout ReportBytes) {
     html += "<div class=\"day\">\n<h3>\(ReportText.day(day.date))</h3>\n"
     guard let first = day.firstMeal, let last = day.lastMeal else {
       html += "<p class=\"none\">No meals logged.</p>\n</div>\n"
@@ -133,22 +154,30 @@ struct ReportHTML {
       ".</p>\n<table class=\"meals\">\n<colgroup><col class=\"c-time\"/><col class=\"c-meal\"/>"
     html += "<col class=\"c-gap\"/><col/></colgroup>\n<thead><tr><th>Time</th><th>Meal</th>"
     html += "<th class=\"n\">Gap</th><th class=\"note\">Note</th></tr></thead>\n<tbody>\n"
+    // Written byte by byte: the diary can hold 100,000 meals.
     for meal in day.meals {
-      let entry = report.entry(of: meal)
       html += meal.isFlagged ? "<tr class=\"flagged\"><td class=\"t\">" : "<tr><td class=\"t\">"
-      html += ReportText.clock(meal.time)
+      html.clock(meal.time)
       if meal.isAway {
-        html += " <span class=\"away-tag\">\(ReportText.offset(meal.time.offsetMinutes))</span>"
+        html += " <span class=\"away-tag\">UTC"
+        html.offset(meal.time.offsetMinutes)
+        html += "</span>"
       }
-      html += "</td><td>\(Self.escape(entry.activityName))</td><td class=\"n\">"
-      if let gap = meal.gapMinutes { html += ReportText.minutes(gap) }
+      html += "</td><td>"
+      Self.appendEscaped(report.entries[meal.entryIndex].activityName, to: &html)
+      html += "</td><td class=\"n\">"
+      if let gap = meal.gapMinutes { html.minutes(gap) }
       if meal.isFlagged { html += " <span class=\"flag\">!</span>" }
-      html += "</td><td class=\"note\">\(Self.escape(ReportText.oneLine(entry.note)))</td></tr>\n"
+      html += "</td><td class=\"note\">"
+      if let note = report.entries[meal.entryIndex].note {
+        Self.appendEscaped(ReportText.oneLine(note), to: &html)
+      }
+      html += "</td></tr>\n"
     }
     html += "</tbody>\n</table>\n</div>\n"
   }
 
-  private func mealsCompact(_ report: MealReport, into html: inout String) {
+  private func mealsCompact(_ report: MealReport, into html: inout ReportBytes) {
     html += "<section class=\"meals-compact\">\n<h2>Meals</h2>\n"
     timeline(report.days[...], report, into: &html)
     let renderer = MealReportText(report: report, style: plain)
@@ -179,8 +208,9 @@ struct ReportHTML {
   private static func x(_ minute: Int) -> Int { labelWidth + minute * axisWidth / 1440 }
 
   /// A row per day on a 24-hour axis from `dayStartsAt`: a mark per meal, flagged gaps as bands.
-  private func timeline(_ days: ArraySlice<MealDay>, _ report: MealReport, into html: inout String)
-  {
+  private func timeline(
+    _ days: ArraySlice<MealDay>, _ report: MealReport, into html: inout ReportBytes
+  ) {
     let width = Self.labelWidth + Self.axisWidth + 16
     let top = 22
     let height = top + days.count * Self.rowHeight + 8
@@ -206,10 +236,19 @@ struct ReportHTML {
       html += "<line class=\"span\" x1=\"\(Self.x(day.meals[0].minuteOfDay))\" y1=\"\(middle)\" "
       html += "x2=\"\(Self.x(day.meals[day.meals.count - 1].minuteOfDay))\" y2=\"\(middle)\"/>\n"
       for meal in day.meals {
-        html += meal.isAway ? "<circle class=\"meal away\"" : "<circle class=\"meal\""
-        html += " cx=\"\(Self.x(meal.minuteOfDay))\" cy=\"\(middle)\" r=\"4.5\"><title>"
-        html += ReportText.clock(meal.time, marked: meal.isAway)
-        html += " \(Self.escape(report.entry(of: meal).activityName))</title></circle>\n"
+        html += meal.isAway ? "<circle class=\"meal away\" cx=\"" : "<circle class=\"meal\" cx=\""
+        html.number(Self.x(meal.minuteOfDay))
+        html += "\" cy=\""
+        html.number(middle)
+        html += "\" r=\"4.5\"><title>"
+        html.clock(meal.time)
+        if meal.isAway {
+          html += " UTC"
+          html.offset(meal.time.offsetMinutes)
+        }
+        html += " "
+        Self.appendEscaped(report.entries[meal.entryIndex].activityName, to: &html)
+        html += "</title></circle>\n"
       }
     }
     html += "</svg>\n"
@@ -217,7 +256,7 @@ struct ReportHTML {
     html += "</figure>\n"
   }
 
-  private func gapBand(_ gap: MealGap, _ day: MealDay, y: Int, into html: inout String) {
+  private func gapBand(_ gap: MealGap, _ day: MealDay, y: Int, into html: inout ReportBytes) {
     let from = day.meals[gap.mealIndex - 1].minuteOfDay
     let to = day.meals[gap.mealIndex].minuteOfDay
     let left = Self.x(min(from, to))
@@ -228,7 +267,7 @@ struct ReportHTML {
   }
 
   /// Hour ticks from `dayStartsAt`, labelled at the start and every third hour of the clock.
-  private func axis(top: Int, bottom: Int, into html: inout String) {
+  private func axis(top: Int, bottom: Int, into html: inout ReportBytes) {
     let start = settings.dayStartsAtMinutes
     for hour in 0...24 {
       // The first full hour at or after the day's start, then every hour.
@@ -247,7 +286,7 @@ struct ReportHTML {
     }
   }
 
-  private func legend(into html: inout String) {
+  private func legend(into html: inout ReportBytes) {
     html += "<figcaption class=\"legend\">"
     html += "<span><svg class=\"key\" viewBox=\"0 0 12 12\" width=\"12\" height=\"12\">"
     html += "<circle class=\"key-meal\" cx=\"6\" cy=\"6\" r=\"4.5\"/></svg> meal</span>"
@@ -265,7 +304,9 @@ struct ReportHTML {
 
   // MARK: - Activities
 
-  private func activitySection(_ report: ActivityReport, compact: Bool, into html: inout String) {
+  private func activitySection(
+    _ report: ActivityReport, compact: Bool, into html: inout ReportBytes
+  ) {
     let renderer = ActivityReportText(report: report, style: plain)
     html +=
       "<section class=\"activities\">\n<h2>\(compact ? "Activities" : "Totals against targets")</h2>\n"
@@ -300,7 +341,7 @@ struct ReportHTML {
 
   /// A horizontal bar per activity with a target: what was reached over the range, the target
   /// marked at 100%.
-  private func totalsChart(_ report: ActivityReport, into html: inout String) {
+  private func totalsChart(_ report: ActivityReport, into html: inout ReportBytes) {
     let targeted = report.activities.filter { $0.total.percentReached != nil }
     let width = 852
     let barLeft = 150
@@ -358,7 +399,7 @@ struct ReportHTML {
 
   /// A table; the first row is the header (title-cased).
   private func table(
-    _ rows: [[String]], numeric: Set<Int>, highlighted: Set<Int> = [], into html: inout String
+    _ rows: [[String]], numeric: Set<Int>, highlighted: Set<Int> = [], into html: inout ReportBytes
   ) {
     guard let header = rows.first else { return }
     html += "<table>\n<thead><tr>"
@@ -382,6 +423,13 @@ struct ReportHTML {
   private static func title(_ text: String) -> String {
     guard let first = text.first else { return text }
     return first.uppercased() + text.dropFirst().lowercased()
+  }
+
+  /// Appends `text` escaped as ``escape(_:)`` does.
+  static func appendEscaped(_ text: String, to html: inout ReportBytes) {
+    guard text.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 34 || $0 == 39 })
+    else { return html.append(text) }
+    html.append(escape(text))
   }
 
   /// Text with `&`, `<`, `>`, `"` and `'` written as character references.
@@ -474,4 +522,8 @@ struct ReportHTML {
     }
 
     """
+}
+
+extension ReportBytes {
+  fileprivate static func += (bytes: inout ReportBytes, text: String) { bytes.append(text) }
 }
