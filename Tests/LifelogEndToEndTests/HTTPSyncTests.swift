@@ -239,8 +239,9 @@ import Testing
   // MARK: - Limits, failures and retries
 
   @Test func aRateLimitedClientWaitsForRetryAfterAndTheSyncSucceeds() throws {
-    // Three requests at once, three a second: a sync (five requests) meets a 429 part way through.
-    let server = try startServer(["--rate-limit", "3", "--burst", "3"])
+    // Two requests at once, two a second: a sync (five requests, after the one of `remote add`)
+    // meets a 429 part way through however slowly the machine runs it, and waits twice.
+    let server = try startServer(["--rate-limit", "2", "--burst", "2"])
     let tokenPath = try tokenFile(try server.addUser("alice"), "alice")
     let laptop = SyncMachine("laptop", in: folder)
     let desktop = SyncMachine("desktop", in: folder)
