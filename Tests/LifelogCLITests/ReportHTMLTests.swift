@@ -51,7 +51,7 @@ import Testing
     #expect(svg.count(of: "<text class=\"day\"") == 9)
     // Printed, each week starts a page.
     #expect(page.count(of: "<section class=\"week\">") == 2)
-    #expect(page.contains(".week { break-before: page"))
+    #expect(page.contains(".week + .week { break-before: page"))
   }
 
   @Test func totalsChartHasABarPerTarget() throws {

@@ -4,8 +4,8 @@ import LifelogCore
 /// charts drawn here, no JavaScript and nothing loaded from anywhere.
 ///
 /// The markup is XHTML-compatible (void elements closed with `/>`, every other tag closed), so a
-/// simple tag-balance check can read it. Printed on A4, each week of the meal diary starts a
-/// page.
+/// simple tag-balance check can read it. Printed on A4, each week of the meal diary after the
+/// first starts a page (the first follows the summary).
 struct ReportHTML {
   let content: ReportContent
 
@@ -514,10 +514,12 @@ struct ReportHTML {
     .day h3 { margin-top: 16px; }
     footer { margin-top: 32px; padding-top: 8px; border-top: 1px solid var(--rule); font-size: 12px; }
     @media print {
-      body { font-size: 11pt; }
+      body { font-size: 10pt; }
       main { max-width: none; padding: 0; }
-      .week { break-before: page; page-break-before: always; }
-      .chart, tr, .day h3, .daynote { break-inside: avoid; page-break-inside: avoid; }
+      h2 { margin-top: 16px; }
+      th, td { padding-top: 2px; padding-bottom: 2px; }
+      .week + .week { break-before: page; page-break-before: always; }
+      .chart, tr, .day { break-inside: avoid; page-break-inside: avoid; }
       h2, h3 { break-after: avoid; page-break-after: avoid; }
     }
 
