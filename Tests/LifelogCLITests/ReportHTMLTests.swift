@@ -71,6 +71,18 @@ import Testing
     #expect(try MarkupChecker.elements(named: "svg", withClass: "totals", in: page).count == 1)
   }
 
+  @Test func markupInTheNameAndNotesStaysText() throws {
+    _ = fixture.output("settings", "set", "name", "<script>alert('Ada & Bob')</script>")
+    _ = fixture.output(
+      "add", "snack", "<img src=x onerror=alert(1)> & \"tea\"", "--at", "2026-10-26 16:45")
+    let page = html(["report", "meals"] + october)
+    try MarkupChecker.check(page)
+    #expect(!page.lowercased().contains("<script"))
+    #expect(!page.contains("<img"))
+    #expect(page.contains("&lt;script&gt;alert(&#39;Ada &amp; Bob&#39;)&lt;/script&gt;"))
+    #expect(page.contains("&lt;img src=x onerror=alert(1)&gt; &amp; &quot;tea&quot;"))
+  }
+
   @Test func userTextIsEscaped() throws {
     let page = html(["report", "meals"] + october)
     // The 01:30 snack's note: crackers, "couldn't sleep".
