@@ -12,28 +12,18 @@ enum FileSystem {
 
   /// The whole file, or nil when it does not exist.
   static func read(_ path: String) throws(SyncError) -> [UInt8]? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      if errno == ENOENT { return nil }
-      throw failure(path, "cannot read")
-    }
-    defer { close(descriptor) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw failure(path, "cannot read")
-      }
-      if count == 0 { return bytes }
-      bytes.append(contentsOf: chunk[0..<count])
-    }
+    try read(path, chunkSize: 1 << 16, stoppingAfterNewline: false)
   }
 
   /// The first line of a file, newline included (all of it when it has none), or nil when it does
   /// not exist: a batch's header, without reading the rows after it.
   static func readFirstLine(_ path: String) throws(SyncError) -> [UInt8]? {
+    try read(path, chunkSize: 1 << 12, stoppingAfterNewline: true)
+  }
+
+  private static func read(_ path: String, chunkSize: Int, stoppingAfterNewline: Bool) throws(SyncError)
+    -> [UInt8]?
+  {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
       if errno == ENOENT { return nil }
@@ -41,7 +31,7 @@ enum FileSystem {
     }
     defer { close(descriptor) }
     var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 12)
+    var chunk = [UInt8](repeating: 0, count: chunkSize)
     while true {
       let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
       if count < 0 {
@@ -49,7 +39,7 @@ enum FileSystem {
         throw failure(path, "cannot read")
       }
       if count == 0 { return bytes }
-      if let newline = chunk[0..<count].firstIndex(of: 0x0A) {
+      if stoppingAfterNewline, let newline = chunk[0..<count].firstIndex(of: 0x0A) {
         bytes.append(contentsOf: chunk[0...newline])
         return bytes
       }
