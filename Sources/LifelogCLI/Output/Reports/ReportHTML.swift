@@ -180,10 +180,35 @@ struct ReportHTML {
   private func mealsCompact(_ report: MealReport, into html: inout ReportBytes) {
     html += "<section class=\"meals-compact\">\n<h2>Meals</h2>\n"
     timeline(report.days[...], report, into: &html)
+    html += "<table>\n<thead><tr><th>Day</th><th class=\"n\">Meals</th><th>First</th><th>Last</th>"
+    html += "<th class=\"n\">Overnight</th><th class=\"n\">Longest gap</th>"
+    html +=
+      "<th class=\"n\">Gaps over \(ReportText.gapLimit(settings))</th></tr></thead>\n<tbody>\n"
+    for day in report.days {
+      html += day.flaggedGaps.isEmpty ? "<tr>" : "<tr class=\"flagged\">"
+      html += "<td>\(ReportText.day(day.date))</td><td class=\"n\">\(day.meals.count)</td>"
+      guard let first = day.firstMeal, let last = day.lastMeal else {
+        html += "<td class=\"none\" colspan=\"5\">no meals</td></tr>\n"
+        continue
+      }
+      html +=
+        "<td class=\"t\">\(clock(first))</td><td class=\"t\">\(clock(last))</td><td class=\"n\">"
+      html += day.overnightGapMinutes.map(ReportText.minutes) ?? ""
+      html += "</td><td class=\"n\">\(day.longestGapMinutes.map(ReportText.minutes) ?? "")</td>"
+      html += "<td class=\"n\">"
+      if !day.flaggedGaps.isEmpty { html += "<span class=\"flag\">\(day.flaggedGaps.count)</span>" }
+      html += "</td></tr>\n"
+    }
+    html += "</tbody>\n</table>\n"
     let renderer = MealReportText(report: report, style: plain)
-    let (rows, flagged) = renderer.compactRows()
-    table(rows, numeric: [1, 4, 5, 6], highlighted: flagged, into: &html)
     html += "<p>\(Self.escape(renderer.summaryLine()))</p>\n</section>\n"
+  }
+
+  /// A meal's time, with its offset tagged when it was logged away from home.
+  private func clock(_ meal: Meal) -> String {
+    guard meal.isAway else { return ReportText.clock(meal.time) }
+    return ReportText.clock(meal.time)
+      + " <span class=\"away-tag\">\(ReportText.offset(meal.time.offsetMinutes))</span>"
   }
 
   /// The days split where a week begins.
@@ -330,7 +355,9 @@ struct ReportHTML {
     if !renderer.hasSleep {
       html += "<p class=\"none\">None logged.</p>\n"
     } else if compact {
-      html += "<p>\(Self.escape(renderer.sleepLine()))</p>\n"
+      var line = renderer.sleepLine()
+      if line.hasPrefix("Sleep: ") { line = String(line.dropFirst(7)) }
+      html += "<p>\(Self.escape(line.prefix(1).uppercased() + line.dropFirst()))</p>\n"
     } else {
       html += "<p class=\"small\">A night belongs to the day it begins in.</p>\n"
       table(renderer.sleepRows(), numeric: [], into: &html)
