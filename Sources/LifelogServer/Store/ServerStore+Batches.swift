@@ -115,10 +115,13 @@ extension ServerStore {
   }
 
   /// How many batches of `device` the user has stored and not compacted, and the highest seq ever stored.
+  ///
+  /// `IS NOT NULL` is answered from the record header; `count(bytes)` would read every blob.
   public func batchCount(user: Int64, device: String) throws -> (count: Int, highestSeq: Int) {
     try database.cachedStatement(
       sql: """
-        SELECT count(bytes), coalesce(max(seq), 0) FROM batches WHERE user_id = ? AND device = ?
+        SELECT count(*) FILTER (WHERE bytes IS NOT NULL), coalesce(max(seq), 0) FROM batches
+        WHERE user_id = ? AND device = ?
         """
     ).first([user, device]) { ($0[0] as Int, $0[1] as Int) } ?? (0, 0)
   }
