@@ -294,10 +294,11 @@ struct ReportHTML {
   /// Hour ticks from `dayStartsAt`, labelled at the start and every third hour of the clock.
   private func axis(top: Int, bottom: Int, into html: inout ReportBytes) {
     let start = settings.dayStartsAtMinutes
-    for hour in 0...24 {
-      // The first full hour at or after the day's start, then every hour.
-      let minute = (60 - start % 60) % 60 + hour * 60
-      guard minute <= 1440 else { break }
+    // The day's start (04:30, say), then every full hour after it.
+    let firstHour = (60 - start % 60) % 60
+    let minutes =
+      (firstHour == 0 ? [] : [0]) + Array(stride(from: firstHour, through: 1440, by: 60))
+    for minute in minutes {
       let x = Self.x(minute)
       let clock = (start + minute) % 1440
       let major = minute == 0 || (clock / 60) % 3 == 0 && clock % 60 == 0
@@ -525,7 +526,8 @@ struct ReportHTML {
     .hour { fill: var(--muted); text-anchor: middle; font-size: 10.5px; }
     .day { fill: var(--ink); text-anchor: end; font-size: 11.5px; }
     .value { fill: var(--ink); font-size: 11.5px; }
-    .nomeals { fill: var(--muted); font-style: italic; text-anchor: middle; font-size: 11px; }
+    .nomeals { fill: var(--muted); font-style: italic; text-anchor: middle; font-size: 11px;
+      paint-order: stroke; stroke: #fff; stroke-width: 5px; stroke-linejoin: round; }
     .span { stroke: #b7c6d3; stroke-width: 1.5; }
     .meal, .key-meal { fill: var(--meal); stroke: #fff; stroke-width: 1; }
     .meal.away, .key-away { fill: #fff; stroke: var(--meal); stroke-width: 1.8; }
