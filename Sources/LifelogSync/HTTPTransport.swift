@@ -88,6 +88,20 @@ final class HTTPTransport {
   private func exchange(_ method: String, _ url: String, body: [UInt8]?, contentType: String?, timeoutMs: Int64)
     -> Outcome
   {
+    if caFile == nil, PlainHTTPClient.split(baseURL) != nil {
+      var headers: [(String, String)] = []
+      if let token { headers.append(("Authorization", "Bearer " + token)) }
+      if let contentType { headers.append(("Content-Type", contentType)) }
+      let path = String(url.dropFirst(baseURL.count))
+      switch PlainHTTPClient.request(
+        method, url: baseURL, path: path, headers: headers, body: body, deadline: now() + timeoutMs, now: now)
+      {
+      case .response(let status, let bytes, let retryAfter):
+        return .response(Response(status: status, body: bytes, retryAfter: retryAfter))
+      case .failure(let message):
+        return .networkFailure(message)
+      }
+    }
     var raw = lifelog_http_response()
     defer { lifelog_http_response_free(&raw) }
     let code: Int32 =

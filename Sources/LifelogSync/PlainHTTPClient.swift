@@ -1,0 +1,180 @@
+@preconcurrency import Glibc
+
+/// A minimal HTTP/1.1 client for `http://` remotes, over a plain socket.
+///
+/// Loading libcurl costs about 5 ms per process; a sync with a plain-HTTP server does not need it.
+/// One request per connection (`Connection: close`), a body by `Content-Length` or chunks, and one
+/// deadline for connecting, sending and receiving. `https://` still goes through libcurl.
+enum PlainHTTPClient {
+  enum Outcome {
+    case response(status: Int, body: [UInt8], retryAfter: Int?)
+    case failure(String)
+  }
+
+  /// `host`, `port` and path prefix of an `http://` URL, or nil when it is not one.
+  static func split(_ url: String) -> (host: String, port: String, prefix: String)? {
+    guard url.hasPrefix("http://") else { return nil }
+    let rest = url.dropFirst("http://".count)
+    let authority = rest.prefix { $0 != "/" }
+    let prefix = String(rest.dropFirst(authority.count))
+    if authority.hasPrefix("[") {  // [::1]:8787
+      guard let close = authority.firstIndex(of: "]") else { return nil }
+      let host = String(authority[authority.index(after: authority.startIndex)..<close])
+      let after = authority[authority.index(after: close)...]
+      return (host, after.hasPrefix(":") ? String(after.dropFirst()) : "80", prefix)
+    }
+    let parts = authority.split(separator: ":", maxSplits: 1)
+    guard let host = parts.first, !host.isEmpty else { return nil }
+    return (String(host), parts.count == 2 ? String(parts[1]) : "80", prefix)
+  }
+
+  static func request(
+    _ method: String, url: String, path: String, headers: [(String, String)], body: [UInt8]?, deadline: Int64,
+    now: () -> Int64
+  ) -> Outcome {
+    guard let (host, port, prefix) = split(url) else { return .failure("not an http:// address") }
+    guard let socket = connect(host: host, port: port, deadline: deadline, now: now) else {
+      return .failure("Couldn't connect to server")
+    }
+    defer { close(socket) }
+    var head = "\(method) \(prefix)\(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
+    for (name, value) in headers { head += "\(name): \(value)\r\n" }
+    head += "Content-Length: \(body?.count ?? 0)\r\n\r\n"
+    guard send(Array(head.utf8) + (body ?? []), on: socket, deadline: deadline, now: now) else {
+      return .failure("the connection broke while sending")
+    }
+    guard let reply = receive(on: socket, deadline: deadline, now: now) else {
+      return .failure("no complete answer before the deadline")
+    }
+    return parse(reply) ?? .failure("the answer is not HTTP")
+  }
+
+  private static func connect(host: String, port: String, deadline: Int64, now: () -> Int64) -> Int32? {
+    var hints = addrinfo()
+    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+    var list: UnsafeMutablePointer<addrinfo>?
+    guard getaddrinfo(host, port, &hints, &list) == 0, let first = list else { return nil }
+    defer { freeaddrinfo(list) }
+    var candidate: UnsafeMutablePointer<addrinfo>? = first
+    while let info = candidate {
+      candidate = info.pointee.ai_next
+      let descriptor = socket(info.pointee.ai_family, info.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), info.pointee.ai_protocol)
+      guard descriptor >= 0 else { continue }
+      let flags = fcntl(descriptor, F_GETFL)
+      _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+      if Glibc.connect(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 || errno == EINPROGRESS,
+        wait(for: Int16(POLLOUT), on: descriptor, deadline: deadline, now: now)
+      {
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        if getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length) == 0, error == 0 {
+          var one: Int32 = 1
+          setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+          return descriptor
+        }
+      }
+      close(descriptor)
+    }
+    return nil
+  }
+
+  private static func wait(for events: Int16, on descriptor: Int32, deadline: Int64, now: () -> Int64) -> Bool {
+    while true {
+      let remaining = deadline - now()
+      guard remaining > 0 else { return false }
+      var poller = pollfd(fd: descriptor, events: events, revents: 0)
+      let ready = poll(&poller, 1, Int32(clamping: remaining))
+      if ready > 0 { return true }
+      if ready < 0, errno == EINTR { continue }
+      return false
+    }
+  }
+
+  private static func send(_ bytes: [UInt8], on descriptor: Int32, deadline: Int64, now: () -> Int64) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+      guard wait(for: Int16(POLLOUT), on: descriptor, deadline: deadline, now: now) else { return false }
+      let written = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+      if written < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        return false
+      }
+      offset += written
+    }
+    return true
+  }
+
+  /// Everything the server sends until it closes the connection.
+  private static func receive(on descriptor: Int32, deadline: Int64, now: () -> Int64) -> [UInt8]? {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      guard wait(for: Int16(POLLIN), on: descriptor, deadline: deadline, now: now) else { return nil }
+      let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+      if count < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        return bytes.isEmpty ? nil : bytes
+      }
+      if count == 0 { return bytes }
+      bytes.append(contentsOf: chunk[0..<count])
+    }
+  }
+
+  /// Status, headers and body of a complete answer.
+  static func parse(_ reply: [UInt8]) -> Outcome? {
+    let separator: [UInt8] = [13, 10, 13, 10]
+    guard let end = reply.indices.first(where: { reply[$0...].starts(with: separator) }) else { return nil }
+    let head = String(decoding: reply[..<end], as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false)
+    guard let statusLine = head.first, statusLine.hasPrefix("HTTP/1."),
+      let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "")
+    else { return nil }
+    var length: Int?
+    var chunked = false
+    var retryAfter: Int?
+    for line in head.dropFirst() {
+      guard let colon = line.firstIndex(of: ":") else { continue }
+      let name = line[..<colon].lowercased()
+      let value = line[line.index(after: colon)...].trimmingCharacters()
+      switch name {
+      case "content-length": length = Int(value)
+      case "transfer-encoding": chunked = value.lowercased().contains("chunked")
+      case "retry-after": retryAfter = Int(value)
+      default: break
+      }
+    }
+    var body = Array(reply[(end + 4)...])
+    if chunked {
+      guard let decoded = dechunk(body) else { return nil }
+      body = decoded
+    } else if let length {
+      guard body.count >= length else { return nil }  // cut short
+      body = Array(body.prefix(length))
+    }
+    return .response(status: status, body: body, retryAfter: retryAfter)
+  }
+
+  private static func dechunk(_ bytes: [UInt8]) -> [UInt8]? {
+    var body: [UInt8] = []
+    var index = 0
+    while true {
+      guard let lineEnd = bytes[index...].firstIndex(of: 10) else { return nil }
+      let sizeText = String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
+      guard let size = Int(sizeText.trimmingCharacters(), radix: 16) else { return nil }
+      index = lineEnd + 1
+      if size == 0 { return body }
+      guard index + size <= bytes.count else { return nil }
+      body.append(contentsOf: bytes[index..<(index + size)])
+      index += size + 2
+    }
+  }
+}
+
+extension StringProtocol {
+  /// The text without surrounding spaces and tabs.
+  fileprivate func trimmingCharacters() -> String {
+    guard let start = firstIndex(where: { $0 != " " && $0 != "\t" }),
+      let end = lastIndex(where: { $0 != " " && $0 != "\t" && $0 != "\r" })
+    else { return "" }
+    return String(self[start...end])
+  }
+}
