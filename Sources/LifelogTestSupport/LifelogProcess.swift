@@ -51,18 +51,18 @@ public enum LifelogProcess {
 }
 
 /// Reads a file handle to its end on another thread.
-final class AsyncData: @unchecked Sendable {
+public final class AsyncData: @unchecked Sendable {
   private var data = Data()
   private let done = DispatchSemaphore(value: 0)
 
-  init(_ handle: FileHandle) {
+  public init(_ handle: FileHandle) {
     Thread.detachNewThread { [self] in
       data = handle.readDataToEndOfFile()
       done.signal()
     }
   }
 
-  func wait() -> Data {
+  public func wait() -> Data {
     done.wait()
     return data
   }

@@ -132,6 +132,18 @@ final class Machine {
     }
   }
 
+  @Test func aChangeStampedFarAheadIsAppliedAndReportedAsClockSkew() throws {
+    let ahead = try Machine(folder, "ahead", remote: remote, skewMilliseconds: 86_400_000)
+    let b = try Machine(folder, "b", remote: remote)
+    try ahead.log.add(NewEntry(activityID: snack, time: time(1), note: "from the future"))
+    try ahead.sync()
+    let report = try b.sync()
+    #expect(try b.log.entries(EntryQuery()).map(\.note) == ["from the future"])
+    let skew = try #require(report.clockSkewMilliseconds)
+    #expect(skew > 23 * 3_600_000)
+    #expect(try b.store.remote(named: "r")?.clockSkewMilliseconds ?? 0 > SyncEngine.skewWarningMilliseconds)
+  }
+
   @Test func settingsSync() throws {
     let a = try Machine(folder, "a", remote: remote)
     let b = try Machine(folder, "b", remote: remote)

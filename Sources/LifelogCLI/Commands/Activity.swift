@@ -99,11 +99,7 @@ extension LifelogCommand {
       case .json:
         let objects = activities.map { activity -> String in
           var object = JSONObjectWriter()
-          object.add("id", activity.id)
-          object.add("name", activity.name)
-          object.add("kind", activity.kind.rawValue)
-          object.add("unit", activity.unit)
-          object.add("target", activity.target?.description)
+          object.addActivity(activity)
           object.add("archived", activity.archived)
           object.add("entries", usage[activity.id]?.count ?? 0)
           object.add("lastAt", usage[activity.id]?.lastAt.map { context.zone.loggedTime(at: $0).iso8601 })

@@ -84,3 +84,14 @@ struct EntryPresenter {
     return text
   }
 }
+
+extension JSONObjectWriter {
+  /// An activity's fields as every JSON output names them: id, name, kind, unit, target.
+  mutating func addActivity(_ activity: Activity) {
+    add("id", activity.id)
+    add("name", activity.name)
+    add("kind", activity.kind.rawValue)
+    add("unit", activity.unit)
+    add("target", activity.target?.description)
+  }
+}

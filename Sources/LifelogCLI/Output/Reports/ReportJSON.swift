@@ -129,11 +129,7 @@ struct ReportJSON {
   private func totals(_ totals: ActivityTotals) -> String {
     let activity = totals.activity
     var object = JSONObjectWriter()
-    object.add("id", activity.id)
-    object.add("name", activity.name)
-    object.add("kind", activity.kind.rawValue)
-    object.add("unit", activity.unit)
-    object.add("target", activity.target?.description)
+    object.addActivity(activity)
     object.addRaw("total", amount(totals.total))
     object.addRaw("periods", "[" + totals.periods.map(amount).joined(separator: ",") + "]")
     return object.result
