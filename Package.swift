@@ -13,12 +13,14 @@ let package = Package(
     .target(name: "CLifelogHTTPD", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     // libcurl through dlopen, so only syncing with an HTTP remote loads it
     .target(name: "CLifelogCurl", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+    // libpq through dlopen, so only a server on a PostgreSQL store loads it
+    .target(name: "CLifelogPQ", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
 
     // Libraries (all logic lives here)
     .target(name: "LifelogSQLite", dependencies: ["CSQLite"]),
     .target(name: "LifelogCore", dependencies: ["LifelogSQLite"]),
     .target(name: "LifelogSync", dependencies: ["LifelogCore", "CLifelogCurl"]),
-    .target(name: "LifelogServer", dependencies: ["LifelogSync", "CLifelogHTTPD"]),
+    .target(name: "LifelogServer", dependencies: ["LifelogSync", "CLifelogHTTPD", "CLifelogPQ"]),
     .target(name: "LifelogCLI", dependencies: ["LifelogServer"]),
 
     // Executables (thin)

@@ -136,6 +136,7 @@ public enum LifelogCommand {
       default: return (ExitCode.unavailable, error.description)
       }
     case let error as ServerStoreError:
+      if case .cannotConnect = error { return (ExitCode.unavailable, error.description) }
       return (ExitCode.configuration, error.description)
     case let error as ListenerError:
       return (ExitCode.unavailable, "Cannot serve: \(error.message)")

@@ -11,8 +11,8 @@ import LifelogSync
 public final class SyncServer: HTTPHandling {
   public struct Configuration: Sendable {
     public var listener: HTTPListener.Configuration
-    /// The folder holding `server.db`.
-    public var dataFolder: String
+    /// Where the users, batches and snapshots are kept.
+    public var store: ServerStoreLocation
     /// Requests per second each token may make on average (0: no limit), and at once.
     public var requestsPerSecond: Double
     public var burst: Int
@@ -21,12 +21,12 @@ public final class SyncServer: HTTPHandling {
     public var pageLimits: PageLimits
 
     public init(
-      listener: HTTPListener.Configuration = .init(), dataFolder: String,
+      listener: HTTPListener.Configuration = .init(), store: ServerStoreLocation,
       requestsPerSecond: Double = 100,
       burst: Int = 200, maxConcurrentRequests: Int = 256, pageLimits: PageLimits = PageLimits()
     ) {
       self.listener = listener
-      self.dataFolder = dataFolder
+      self.store = store
       self.requestsPerSecond = requestsPerSecond
       self.burst = burst
       self.maxConcurrentRequests = maxConcurrentRequests
@@ -44,7 +44,7 @@ public final class SyncServer: HTTPHandling {
   /// Opens (creating when missing) the store; does not listen yet (``listen()``).
   public init(_ configuration: Configuration, log: @escaping @Sendable (String) -> Void) throws {
     self.configuration = configuration
-    pool = try StorePool(folder: configuration.dataFolder)
+    pool = try StorePool(location: configuration.store)
     committer = BatchCommitter(pool: pool)
     limiter = RateLimiter(rate: configuration.requestsPerSecond, burst: configuration.burst)
     self.log = log
@@ -149,6 +149,9 @@ public final class SyncServer: HTTPHandling {
     case let error as HTTPError:
       return .error(error)
     case let error as SQLiteError where error.isBusy:
+      return .error(.unavailable("The server's database is busy; try again shortly"))
+    case let error as PostgresError where error.isTransient:
+      log("\(RequestLogTime.now()) database: \(error)")
       return .error(.unavailable("The server's database is busy; try again shortly"))
     default:
       log("\(RequestLogTime.now()) error: \(error)")

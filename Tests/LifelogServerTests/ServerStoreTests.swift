@@ -134,7 +134,7 @@ import Testing
 @Suite struct BatchCommitterTests {
   @Test func concurrentPushesAllCommitWithDistinctCursors() throws {
     let folder = TemporaryDirectory(prefix: "lifelog-commit")
-    let pool = try StorePool(folder: folder.path)
+    let pool = try StorePool(location: .folder(folder.path))
     let user = try pool.withStore { try $0.addUser(name: "alice", tokenSHA256: "t").id }
     let committer = BatchCommitter(pool: pool)
     let outcomes = Outcomes()

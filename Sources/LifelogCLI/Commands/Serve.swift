@@ -10,7 +10,8 @@ extension LifelogCommand {
       abstract: "Run the HTTP sync server.",
       discussion: """
         Serves the sync protocol over HTTP (docs/http-api.md) to the users added with
-        'lifelog serve user add', keeping their batches in DIR/server.db. Prints where it listens,
+        'lifelog serve user add', keeping their batches in DIR/server.db, or with --store in
+        PostgreSQL, where several servers can share them (docs/deploy.md). Prints where it listens,
         then logs one line per request on standard error. SIGINT or SIGTERM lets the requests in
         flight finish, then stops.
         """,
@@ -19,6 +20,7 @@ extension LifelogCommand {
           ["--listen"], value: "host:port", help: "Where to listen (port 0 picks a free one).",
           default: "127.0.0.1:8787"),
         ServeUserGroup.dataOption,
+        ServeUserGroup.storeOption,
         OptionSpec(["--tls-cert"], value: "file", help: "A PEM certificate chain: serve HTTPS."),
         OptionSpec(["--tls-key"], value: "file", help: "The PEM private key of --tls-cert."),
         OptionSpec(
@@ -39,6 +41,7 @@ extension LifelogCommand {
       examples: [
         "lifelog serve user add alice",
         "lifelog serve --listen 0.0.0.0:8787 --tls-cert cert.pem --tls-key key.pem",
+        "lifelog serve --store postgres://lifelog@db.example:5432/lifelog",
       ],
       subcommands: [ServeUserGroup.self],
       usesDatabase: false)
@@ -67,7 +70,7 @@ extension LifelogCommand {
         throw UsageError("Give both '--tls-cert' and '--tls-key', or neither")
       }
       configuration = SyncServer.Configuration(
-        listener: listener, dataFolder: try ServeUserGroup.dataFolder(arguments, context: context),
+        listener: listener, store: try ServeUserGroup.location(arguments, context: context),
         requestsPerSecond: Double(
           try Serve.number(arguments, "--rate-limit", default: 100, range: 0...1_000_000)),
         burst: try Serve.number(arguments, "--burst", default: 200, range: 1...1_000_000),
@@ -90,7 +93,7 @@ extension LifelogCommand {
         configuration.listener.host.contains(":")
         ? "[\(configuration.listener.host)]" : configuration.listener.host
       context.output.write(
-        "lifelog serve: listening on \(scheme)://\(host):\(listener.port), data in \(configuration.dataFolder)\n"
+        "lifelog serve: listening on \(scheme)://\(host):\(listener.port), \(Serve.describe(configuration.store))\n"
       )
       context.output.flush()
       var received: Int32 = 0
@@ -107,6 +110,13 @@ extension LifelogCommand {
       }
       listener.stop()
       Serve.writeLogLine("lifelog serve: stopped")
+    }
+
+    static func describe(_ store: ServerStoreLocation) -> String {
+      switch store {
+      case .folder(let folder): "data in \(folder)"
+      case .postgres: "store \(store)"
+      }
     }
 
     /// One line on standard error, in one `write` so lines of concurrent requests never interleave.

@@ -11,7 +11,7 @@ extension LifelogCommand {
       abstract: "Add, list and remove the server's users, and give them new tokens.",
       discussion:
         "'lifelog serve user' alone lists the users. A running server sees changes at once.",
-      options: [dataOption],
+      options: [dataOption, storeOption],
       subcommands: [
         ServeUserAdd.self, ServeUserList.self, ServeUserRemove.self, ServeUserToken.self,
       ],
@@ -21,6 +21,10 @@ extension LifelogCommand {
       ["--data"], value: "dir", help: "The server's data folder.",
       default: "$XDG_DATA_HOME/lifelog/server")
 
+    static let storeOption = OptionSpec(
+      ["--store"], value: "url",
+      help: "A PostgreSQL store instead: postgres://USER@HOST:PORT/DB (or LIFELOG_SERVE_STORE).")
+
     let list: ServeUserList
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
@@ -28,6 +32,24 @@ extension LifelogCommand {
     }
 
     func run(in context: Context) throws { try list.run(in: context) }
+
+    /// `--store URL` (else `LIFELOG_SERVE_STORE`, unless `--data` is given): PostgreSQL;
+    /// otherwise the SQLite store in ``dataFolder(_:context:)``.
+    static func location(
+      _ arguments: ParsedArguments, context: Context
+    ) throws -> ServerStoreLocation {
+      let data = arguments.value("--data")
+      if let url = arguments.value("--store") {
+        guard data == nil else {
+          throw UsageError("Give '--data DIR' (SQLite) or '--store URL' (PostgreSQL), not both")
+        }
+        return try ServerStoreLocation(storeURL: url)
+      }
+      if data == nil, let url = context.environment["LIFELOG_SERVE_STORE"], !url.isEmpty {
+        return try ServerStoreLocation(storeURL: url)
+      }
+      return .folder(try dataFolder(arguments, context: context))
+    }
 
     /// `--data`, else `$XDG_DATA_HOME/lifelog/server`, else `~/.local/share/lifelog/server`.
     static func dataFolder(_ arguments: ParsedArguments, context: Context) throws -> String {
@@ -73,21 +95,21 @@ extension LifelogCommand {
         only its SHA-256.
         """,
       arguments: [ArgumentSpec("name", "The user's name: letters, digits, '.', '_' or '-'.")],
-      options: [ServeUserGroup.dataOption],
+      options: [ServeUserGroup.dataOption, ServeUserGroup.storeOption],
       examples: ["lifelog serve user add alice > alice.token"],
       usesDatabase: false)
 
     let name: String
-    let folder: String
+    let store: ServerStoreLocation
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       name = try ServeUserGroup.userName(arguments, Self.configuration)
-      folder = try ServeUserGroup.dataFolder(arguments, context: context)
+      store = try ServeUserGroup.location(arguments, context: context)
     }
 
     func run(in context: Context) throws {
       let token = ServeUserGroup.newToken()
-      _ = try ServerStore(folder: folder).addUser(
+      _ = try store.open().addUser(
         name: name, tokenSHA256: SHA256.hexDigest(Array(token.utf8)))
       context.output.write(token + "\n")
       context.errors.write(
@@ -100,19 +122,19 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "list",
       abstract: "List the users and what they store.",
-      options: [ServeUserGroup.dataOption],
+      options: [ServeUserGroup.dataOption, ServeUserGroup.storeOption],
       examples: ["lifelog serve user list"],
       usesDatabase: false)
 
-    let folder: String
+    let store: ServerStoreLocation
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      folder = try ServeUserGroup.dataFolder(arguments, context: context)
+      store = try ServeUserGroup.location(arguments, context: context)
     }
 
     func run(in context: Context) throws {
-      let users = try ServerStore(folder: folder).users()
+      let users = try store.open().users()
       guard !users.isEmpty else {
         context.output.write("No users; add one with 'lifelog serve user add NAME'.\n")
         return
@@ -133,20 +155,20 @@ extension LifelogCommand {
       commandName: "remove",
       abstract: "Remove a user and delete everything they stored.",
       arguments: [ArgumentSpec("name", "The user to remove.")],
-      options: [ServeUserGroup.dataOption],
+      options: [ServeUserGroup.dataOption, ServeUserGroup.storeOption],
       examples: ["lifelog serve user remove alice"],
       usesDatabase: false)
 
     let name: String
-    let folder: String
+    let store: ServerStoreLocation
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       name = try ServeUserGroup.userName(arguments, Self.configuration)
-      folder = try ServeUserGroup.dataFolder(arguments, context: context)
+      store = try ServeUserGroup.location(arguments, context: context)
     }
 
     func run(in context: Context) throws {
-      let (batches, snapshots) = try ServerStore(folder: folder).removeUser(name: name)
+      let (batches, snapshots) = try store.open().removeUser(name: name)
       context.output.write(
         "Removed user '\(name)' with \(batches) batch(es) and \(snapshots) snapshot(s)\n")
     }
@@ -157,21 +179,21 @@ extension LifelogCommand {
       commandName: "token",
       abstract: "Give a user a new token; the old one stops working at once.",
       arguments: [ArgumentSpec("name", "The user.")],
-      options: [ServeUserGroup.dataOption],
+      options: [ServeUserGroup.dataOption, ServeUserGroup.storeOption],
       examples: ["lifelog serve user token alice > alice.token"],
       usesDatabase: false)
 
     let name: String
-    let folder: String
+    let store: ServerStoreLocation
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       name = try ServeUserGroup.userName(arguments, Self.configuration)
-      folder = try ServeUserGroup.dataFolder(arguments, context: context)
+      store = try ServeUserGroup.location(arguments, context: context)
     }
 
     func run(in context: Context) throws {
       let token = ServeUserGroup.newToken()
-      try ServerStore(folder: folder).setToken(
+      try store.open().setToken(
         name: name, tokenSHA256: SHA256.hexDigest(Array(token.utf8)))
       context.output.write(token + "\n")
       context.errors.write(

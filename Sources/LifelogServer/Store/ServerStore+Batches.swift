@@ -132,18 +132,10 @@ extension ServerStore {
   /// - Throws: ``HTTPError`` 409 unless one of the user's snapshots covers them all.
   public func deleteBatches(user: Int64, device: String, through seq: Int) throws -> Int {
     try write {
-      let covered =
-        try database.cachedStatement(sql: "SELECT covers FROM snapshots WHERE user_id = ?").map([
-          user
-        ]) { row in
-          (try? VersionVector(parsing: row[0] as String))?[device] ?? 0
-        }.max() ?? 0
-      guard covered >= seq else {
-        throw HTTPError(
-          409, "not_covered",
-          "No snapshot covers \(device)'s batches through \(seq) (the newest covers \(covered)); put a snapshot first"
-        )
-      }
+      let covers = try database.cachedStatement(
+        sql: "SELECT covers FROM snapshots WHERE user_id = ?"
+      ).map([user]) { $0[0] as String }
+      try StoreRules.checkCovered(device: device, through: seq, by: covers)
       try database.execute(
         sql:
           "UPDATE batches SET bytes = NULL WHERE user_id = ? AND device = ? AND seq <= ? AND bytes IS NOT NULL",
@@ -159,42 +151,23 @@ extension ServerStore {
     -> ChangesPage
   {
     try read {
-      var page = ChangesPage(items: [], cursor: cursor, more: false, needsSnapshot: false)
       let scan = try database.cachedStatement(
         sql: """
           SELECT cursor, device, seq, rows, size, bytes IS NULL FROM batches
           WHERE user_id = ? AND cursor > ? ORDER BY cursor LIMIT ?
           """)
       let load = try database.cachedStatement(sql: "SELECT bytes FROM batches WHERE cursor = ?")
-      var filling = PageFilling(cursor: cursor, excluded: excluded, limits: limits)
-      // Records are read in small chunks, so a page that fills up early stops reading early.
-      scanning: while true {
-        let chunk = try scan.map([user, page.cursor.position, 128]) {
-          ScannedBatch(
-            cursor: $0[0], device: $0[1], seq: $0[2], rows: $0[3], size: $0[4], compacted: $0[5])
-        }
-        if chunk.isEmpty { break }
-        for record in chunk {
-          switch filling.decide(record, pageIsEmpty: page.items.isEmpty) {
-          case .skip:
-            break
-          case .take:
-            let content = try load.first([record.cursor]) { $0[0] as [UInt8] } ?? []
-            page.items.append(
-              ChangesPage.Item(
-                device: record.device, seq: record.seq, cursor: record.cursor, rows: record.rows,
-                bytes: content))
-          case .more:
-            page.more = true
-            break scanning
-          case .needsSnapshot:
-            page.needsSnapshot = true
-            break scanning
+      return try PageFilling.page(
+        after: cursor, excluding: excluded, limits: limits,
+        scan: { position, count in
+          try scan.map([user, position, count]) {
+            ScannedBatch(
+              cursor: $0[0], device: $0[1], seq: $0[2], rows: $0[3], size: $0[4], compacted: $0[5])
           }
-          page.cursor.position = record.cursor
-        }
-      }
-      return page
+        },
+        load: { cursors in
+          try cursors.map { try load.first([$0]) { $0[0] as [UInt8] } ?? [] }
+        })
     }
   }
 }
@@ -245,5 +218,47 @@ struct PageFilling {
     rows += record.rows
     bytes += record.size
     return .take
+  }
+}
+
+extension PageFilling {
+  /// Records are read in chunks of this many, so a page that fills up early stops reading early.
+  static let chunk = 128
+
+  /// One page of changes after `cursor`: records come from `scan` (those after a cursor position,
+  /// in cursor order, at most `count`), the bytes of those taken from `load` (in the order asked).
+  static func page(
+    after cursor: ServerCursor, excluding excluded: String?, limits: PageLimits,
+    scan: (_ position: Int64, _ count: Int) throws -> [ScannedBatch],
+    load: (_ cursors: [Int64]) throws -> [[UInt8]]
+  ) throws -> ChangesPage {
+    var page = ChangesPage(items: [], cursor: cursor, more: false, needsSnapshot: false)
+    var filling = PageFilling(cursor: cursor, excluded: excluded, limits: limits)
+    var stopped = false
+    while !stopped {
+      let records = try scan(page.cursor.position, chunk)
+      if records.isEmpty { break }
+      var taken: [ScannedBatch] = []
+      for record in records {
+        switch filling.decide(record, pageIsEmpty: page.items.isEmpty && taken.isEmpty) {
+        case .skip: break
+        case .take: taken.append(record)
+        case .more: page.more = true
+        case .needsSnapshot: page.needsSnapshot = true
+        }
+        if page.more || page.needsSnapshot {
+          stopped = true
+          break
+        }
+        page.cursor.position = record.cursor
+      }
+      for (record, bytes) in zip(taken, try load(taken.map(\.cursor))) {
+        page.items.append(
+          ChangesPage.Item(
+            device: record.device, seq: record.seq, cursor: record.cursor, rows: record.rows,
+            bytes: bytes))
+      }
+    }
+    return page
   }
 }

@@ -75,28 +75,19 @@ extension ServerStore {
       let candidates = try database.cachedStatement(
         sql:
           "SELECT id, name, device, created, covers, sha256, size FROM snapshots WHERE user_id = ? ORDER BY id DESC"
-      ).map([user], ServerStore.snapshotRecord).filter { $0.device != excluded }
-      guard let cursor else { return candidates.first }
-      let newer =
-        try database.cachedStatement(
-          sql: "SELECT 1 FROM batches WHERE user_id = ? AND cursor > ? AND device IS NOT ? LIMIT 1"
-        ).first([user, cursor.position, excluded]) { _ in true } ?? false
-      guard newer else { return nil }
+      ).map([user], ServerStore.snapshotRecord)
+      let newer = try database.cachedStatement(
+        sql: "SELECT 1 FROM batches WHERE user_id = ? AND cursor > ? AND device IS NOT ? LIMIT 1")
       let reaches = try database.cachedStatement(
         sql:
           "SELECT 1 FROM batches WHERE user_id = ? AND device = ? AND seq > ? AND seq <= ? AND cursor > ? LIMIT 1"
       )
-      for snapshot in candidates {
-        for (device, seq) in snapshot.covers.seqs
-        where device != excluded && seq > cursor.floor[device] {
-          if try reaches.first(
-            [user, device, cursor.floor[device], seq, cursor.position], { _ in true }) ?? false
-          {
-            return snapshot
-          }
-        }
-      }
-      return nil
+      return try StoreRules.latestSnapshot(
+        candidates, beyond: cursor, excluding: excluded,
+        anyNewer: { try newer.first([user, $0, excluded]) { _ in true } ?? false },
+        reaches: { device, floor, seq, position in
+          try reaches.first([user, device, floor, seq, position]) { _ in true } ?? false
+        })
     }
   }
 

@@ -123,10 +123,17 @@ public final class ServerStore {
   }
 }
 
+extension ServerStore: ServerStorage {
+  /// A SQLite file does not go away while it is open.
+  public var isBroken: Bool { false }
+}
+
 /// Why the server's store cannot be used.
 public enum ServerStoreError: Error, Equatable, CustomStringConvertible {
   case cannotOpen(path: String, reason: String)
   case newerSchema(path: String)
+  /// A PostgreSQL store (`url` without its password) cannot be reached.
+  case cannotConnect(url: String, reason: String)
 
   public var description: String {
     switch self {
@@ -134,6 +141,9 @@ public enum ServerStoreError: Error, Equatable, CustomStringConvertible {
       "Cannot open the server's data at '\(path)': \(reason); check --data and its permissions"
     case .newerSchema(let path):
       "'\(path)' was written by a newer lifelog; upgrade lifelog to serve it"
+    case .cannotConnect(let url, let reason):
+      "Cannot use the PostgreSQL store '\(url)': \(reason); check --store, that the database "
+        + "runs and takes connections, and the password (in the URL, PGPASSWORD or ~/.pgpass)"
     }
   }
 }

@@ -1,0 +1,124 @@
+@preconcurrency import Glibc
+import LifelogCore
+
+/// The server's data in PostgreSQL (`lifelog serve --store postgres://USER@HOST:PORT/DB`), so
+/// several server processes can share one database.
+///
+/// Same tables and answers as the SQLite ``ServerStore``, with what several writers need
+/// (docs/http-api.md, "Several server processes"):
+/// * server cursors are per user, taken from the user's row (`users.last_cursor`) under its row
+///   lock in the transaction that inserts the batches, so a user's batches commit in cursor order
+///   and a reader can never pass a cursor whose batch commits later;
+/// * pushes, snapshots and user names are claimed with `INSERT … ON CONFLICT DO NOTHING` on a
+///   unique key, then compared, never read first and written after.
+///
+/// `synchronous_commit` is left to the database (on by default): a batch is acknowledged only
+/// after its commit is on disk.
+public final class PostgresStore: ServerStorage {
+  let connection: PostgresConnection
+  /// The URL without its password, for messages.
+  public let location: String
+
+  /// The schema version this lifelog writes (rows of `lifelog_server_migrations`).
+  static let schemaVersion = 1
+
+  /// Connects to `url` and creates or migrates the schema.
+  ///
+  /// - Throws: ``ServerStoreError`` when the database cannot be reached or was written by a
+  ///   newer lifelog.
+  public init(url: String) throws {
+    location = PostgresStore.redacted(url)
+    do {
+      connection = try PostgresConnection(url: url)
+      try migrate()
+    } catch let error as PostgresError {
+      throw ServerStoreError.cannotConnect(url: location, reason: error.message)
+    }
+  }
+
+  /// Migrations run one process at a time (a transaction-scoped advisory lock), each recorded
+  /// with its version, so servers starting together agree on the schema.
+  private func migrate() throws {
+    try connection.transaction {
+      try connection.execute(
+        """
+        SELECT pg_advisory_xact_lock(7411001);
+        CREATE TABLE IF NOT EXISTS lifelog_server_migrations (
+          version integer PRIMARY KEY, applied bigint NOT NULL)
+        """)
+      let version = try connection.query(
+        "SELECT coalesce(max(version), 0)::bigint FROM lifelog_server_migrations"
+      ).int(0, 0)
+      guard version <= PostgresStore.schemaVersion else {
+        throw ServerStoreError.newerSchema(path: location)
+      }
+      for (index, sql) in PostgresStore.migrations.enumerated() where index + 1 > version {
+        try connection.execute(sql)
+        try connection.query(
+          "INSERT INTO lifelog_server_migrations (version, applied) VALUES ($1, $2)",
+          [index + 1, ServerStore.now()])
+      }
+    }
+  }
+
+  /// One entry per schema version.
+  static let migrations = [
+    """
+    CREATE TABLE users (
+      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      name text NOT NULL UNIQUE,
+      token_sha256 text NOT NULL UNIQUE,
+      remote_id text NOT NULL,
+      created bigint NOT NULL,
+      last_cursor bigint NOT NULL DEFAULT 0
+    );
+    CREATE TABLE batches (
+      user_id bigint NOT NULL,
+      cursor bigint NOT NULL,
+      device text NOT NULL,
+      seq bigint NOT NULL,
+      trailer text NOT NULL,
+      size bigint NOT NULL,
+      rows bigint NOT NULL,
+      received bigint NOT NULL,
+      bytes bytea,
+      PRIMARY KEY (user_id, cursor),
+      UNIQUE (user_id, device, seq)
+    );
+    CREATE TABLE snapshots (
+      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      user_id bigint NOT NULL,
+      name text NOT NULL,
+      device text NOT NULL,
+      created bigint NOT NULL,
+      covers text NOT NULL,
+      sha256 text NOT NULL,
+      size bigint NOT NULL,
+      received bigint NOT NULL,
+      bytes bytea NOT NULL,
+      UNIQUE (user_id, name)
+    );
+    """
+  ]
+
+  public var isBroken: Bool { connection.isBroken }
+
+  /// Runs `body` in one read-write transaction.
+  func write<T>(_ body: () throws -> T) throws -> T { try connection.transaction(body) }
+
+  /// Runs `body` against one consistent snapshot of the database.
+  func read<T>(_ body: () throws -> T) throws -> T {
+    try connection.transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+  }
+
+  /// `url` with any password replaced by `***`, so it can be printed and logged.
+  public static func redacted(_ url: String) -> String {
+    guard let scheme = url.firstRange(of: "://") else { return url }
+    let rest = url[scheme.upperBound...]
+    let authority = rest.prefix { $0 != "/" && $0 != "?" }
+    guard let at = authority.lastIndex(of: "@"),
+      let colon = authority[..<at].firstIndex(of: ":")
+    else { return url }
+    return String(url[..<authority.index(after: colon)]) + "***" + String(url[at...])
+  }
+}

@@ -1,0 +1,53 @@
+#!/bin/sh
+# A throwaway PostgreSQL cluster for the tests and benchmarks (docs/development.md).
+#
+#   scripts/postgres-cluster.sh start PORT [durable]   prints the cluster's folder
+#   scripts/postgres-cluster.sh createdb FOLDER NAME   creates database NAME (none if it exists)
+#   scripts/postgres-cluster.sh stop FOLDER            stops the cluster and removes its folder
+#
+# The cluster listens on 127.0.0.1:PORT only (and a socket in its folder), trusts local
+# connections as user 'postgres', and runs as the 'postgres' system user when started by root
+# (PostgreSQL refuses to run as root). Without 'durable', fsync is off: fast, and fine for tests.
+set -eu
+
+bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+if [ -z "$bindir" ]; then
+  echo "PostgreSQL is not installed; install it with 'apt install postgresql'" >&2
+  exit 69
+fi
+
+as_owner() {
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+case "${1:-}" in
+start)
+  port=$2
+  folder=$(mktemp -d /tmp/lifelog-postgres.XXXXXX)
+  chmod 0755 "$folder"
+  [ "$(id -u)" = 0 ] && chown postgres:postgres "$folder"
+  settings="-c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=128MB"
+  if [ "${3:-}" != durable ]; then
+    settings="$settings -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  fi
+  as_owner "$bindir/initdb" -D "$folder/data" -U postgres -A trust -E UTF8 --locale=C \
+    --no-sync >"$folder/initdb.log" 2>&1 || { cat "$folder/initdb.log" >&2; exit 1; }
+  as_owner "$bindir/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t 60 \
+    -o "-p $port -k $folder $settings" start >/dev/null ||
+    { cat "$folder/server.log" >&2; exit 1; }
+  echo "$folder"
+  ;;
+createdb)
+  port=$(sed -n 4p "$2/data/postmaster.pid")
+  out=$("$bindir/createdb" -h 127.0.0.1 -p "$port" -U postgres "$3" 2>&1) ||
+    case "$out" in *"already exists"*) ;; *) echo "$out" >&2; exit 1 ;; esac
+  ;;
+stop)
+  as_owner "$bindir/pg_ctl" -D "$2/data" -m immediate -w stop >/dev/null 2>&1 || true
+  rm -rf "$2"
+  ;;
+*)
+  echo "usage: $0 start PORT [durable] | createdb FOLDER NAME | stop FOLDER" >&2
+  exit 64
+  ;;
+esac
