@@ -16,6 +16,8 @@ extension SyncServer {
     case .putSnapshot(let name): return try putSnapshot(name: name, request: request, user: user)
     case .latestSnapshot: return try snapshot(named: nil, request: request, user: user)
     case .snapshot(let name): return try snapshot(named: name, request: request, user: user)
+    case .keys: return try keys(user: user)
+    case .putKeys(let version): return try putKeys(version: version, request: request, user: user)
     }
   }
 
@@ -229,6 +231,53 @@ extension SyncServer {
         ("Lifelog-Snapshot-SHA256", record.sha256),
         ("Lifelog-Cursor", cursor.token),
       ], body: bytes)
+  }
+}
+
+// MARK: - Key envelopes
+
+extension SyncServer {
+  /// The largest key envelope accepted: a wrapped key and its parameters take well under 1 KiB.
+  static let maximumKeyEnvelopeBytes = 64 * 1024
+
+  func keys(user: Int64) throws -> HTTPResponse {
+    guard let envelope = try pool.withStore({ try $0.latestKeyEnvelope(user: user) }) else {
+      throw HTTPError(404, "no_keys", "This remote holds no key envelope: it is not encrypted")
+    }
+    return HTTPResponse(
+      status: 200,
+      headers: [
+        ("Content-Type", "application/octet-stream"),
+        ("Lifelog-Key-Version", String(envelope.version)),
+      ], body: envelope.bytes)
+  }
+
+  func putKeys(version: Int64, request: HTTPRequest, user: Int64) throws -> HTTPResponse {
+    let bytes = request.body
+    guard !bytes.isEmpty else {
+      throw HTTPError.badRequest("The body is empty; send the key envelope's bytes")
+    }
+    guard bytes.count <= SyncServer.maximumKeyEnvelopeBytes else {
+      throw HTTPError(
+        413, "too_large",
+        "A key envelope may be at most \(SyncServer.maximumKeyEnvelopeBytes) bytes, not \(bytes.count)")
+    }
+    let outcome = try pool.withStore {
+      try $0.putKeyEnvelope(user: user, version: version, bytes: bytes)
+    }
+    var object = JSONObjectWriter()
+    object.addRaw("version", String(version))
+    switch outcome {
+    case .created:
+      object.add("status", "created")
+      return .json(201, object)
+    case .exists:
+      object.add("status", "exists")
+      return .json(200, object)
+    case .conflict:
+      throw HTTPError.conflict(
+        "Key envelope version \(version) is taken or not the next one; read GET /v1/keys and try again")
+    }
   }
 }
 

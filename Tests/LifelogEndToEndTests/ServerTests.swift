@@ -302,6 +302,31 @@ import Testing
     #expect(taken.stdout.isEmpty)
   }
 
+  @Test func keyEnvelopesAreKeptAsOpaqueVersionsThatOnlyCountUp() throws {
+    let none = try alice.get("/v1/keys")
+    #expect(none.status == 404)
+    #expect(none.errorCode == "no_keys")
+    let first = Array("envelope one".utf8)
+    #expect(try alice.put("/v1/keys/2", first).status == 409, "versions start at 1")
+    #expect(try alice.put("/v1/keys/1", first).status == 201)
+    #expect(try alice.put("/v1/keys/1", first).status == 200, "a retry is acknowledged")
+    let latest = try alice.get("/v1/keys")
+    #expect(latest.status == 200)
+    #expect(latest.body == first)
+    #expect(latest.header("Lifelog-Key-Version") == "1")
+    // Two machines change the passphrase at once: the first wins, the second must re-read.
+    #expect(try alice.put("/v1/keys/2", Array("from A".utf8)).status == 201)
+    let loser = try alice.put("/v1/keys/2", Array("from B".utf8))
+    #expect(loser.status == 409)
+    #expect(loser.errorCode == "conflict")
+    #expect(try alice.get("/v1/keys").body == Array("from A".utf8))
+    #expect(try alice.put("/v1/keys/3", []).status == 400)
+    #expect(try alice.put("/v1/keys/3", [UInt8](repeating: 1, count: 65 * 1024)).status == 413)
+    #expect(try alice.put("/v1/keys/0", first).status == 400)
+    let bob = HTTPTestClient(baseURL: server.baseURL, token: try server.addUser("bob"))
+    #expect(try bob.get("/v1/keys").status == 404, "one user never sees another's keys")
+  }
+
   @Test func eachRequestIsLoggedWithoutItsQuery() throws {
     _ = try alice.get("/v1/changes?after=&exclude=\(device)")
     _ = try HTTPTestClient(baseURL: server.baseURL).get("/v1/manifest")

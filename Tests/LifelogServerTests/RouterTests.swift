@@ -13,6 +13,8 @@ import Testing
       try Router.route(method: "HEAD", path: "/v1/snapshots/17-abc") == .snapshot(name: "17-abc"))
     #expect(
       try Router.route(method: "DELETE", path: "/v1/batches/abc") == .deleteBatches(device: "abc"))
+    #expect(try Router.route(method: "GET", path: "/v1/keys") == .keys)
+    #expect(try Router.route(method: "PUT", path: "/v1/keys/3") == .putKeys(version: 3))
   }
 
   @Test(arguments: [
@@ -31,7 +33,8 @@ import Testing
   @Test func unknownPathsAre404AndWrongMethods405() {
     for (method, path, status) in [
       ("GET", "/etc/passwd", 404), ("GET", "/v1/nothing", 404), ("POST", "/v1/info", 405),
-      ("GET", "/v1/batches/dev/1", 405), ("GET", "/v2/info", 404),
+      ("GET", "/v1/batches/dev/1", 405), ("PUT", "/v1/keys", 405),
+      ("GET", "/v1/keys/1", 405), ("GET", "/v2/info", 404),
     ] {
       do {
         _ = try Router.route(method: method, path: path)

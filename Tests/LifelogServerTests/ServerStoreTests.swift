@@ -1,5 +1,6 @@
 import Foundation
 import LifelogCore
+import LifelogSQLite
 import LifelogSync
 import LifelogTestSupport
 import Testing
@@ -34,6 +35,40 @@ import Testing
     try store.setToken(name: "alice", tokenSHA256: "new")
     #expect(try store.user(tokenSHA256: SHA256.hexDigest(Array("a".utf8))) == nil)
     #expect(try store.user(tokenSHA256: "new")?.id == alice)
+  }
+
+  @Test func keyEnvelopesCountUpOneVersionAtATimeAndGoWithTheirUser() throws {
+    #expect(try store.latestKeyEnvelope(user: alice) == nil)
+    #expect(try store.putKeyEnvelope(user: alice, version: 1, bytes: [1]) == .created)
+    #expect(try store.putKeyEnvelope(user: alice, version: 1, bytes: [1]) == .exists)
+    #expect(try store.putKeyEnvelope(user: alice, version: 1, bytes: [2]) == .conflict)
+    #expect(try store.putKeyEnvelope(user: alice, version: 3, bytes: [3]) == .conflict)
+    #expect(try store.putKeyEnvelope(user: alice, version: 2, bytes: [2]) == .created)
+    #expect(try store.latestKeyEnvelope(user: alice) == KeyEnvelope(version: 2, bytes: [2]))
+    #expect(try store.latestKeyEnvelope(user: bob) == nil)
+    try store.removeUser(name: "alice")
+    _ = try store.addUser(name: "alice", tokenSHA256: "again")
+    let again = try #require(try store.user(named: "alice"))
+    #expect(try store.latestKeyEnvelope(user: again.id) == nil)
+    #expect(try store.database.cachedStatement(sql: "SELECT count(*) FROM key_envelopes").first { $0[0] as Int } == 0)
+  }
+
+  @Test func aVersion1DatabaseIsMigratedInPlace() throws {
+    let folder = TemporaryDirectory(prefix: "server-migrate")
+    let path = folder.file("server.db")
+    do {
+      let database = try Database(path: path, mode: .create, busyTimeoutMilliseconds: 1000)
+      try database.execute(sql: ServerStore.migrations[0])
+      try database.execute(sql: "PRAGMA user_version = 1")
+      try database.execute(
+        sql: "INSERT INTO users (name, token_sha256, remote_id, created) VALUES ('old', 'h', 'r', 0)")
+    }
+    let migrated = try ServerStore(path: path)
+    let old = try #require(try migrated.user(named: "old"))
+    #expect(try migrated.putKeyEnvelope(user: old.id, version: 1, bytes: [9]) == .created)
+    #expect(
+      try migrated.database.cachedStatement(sql: "PRAGMA user_version").first { $0[0] as Int }
+        == ServerStore.schemaVersion)
   }
 
   @Test func aNameKeepsItsFirstBatch() throws {

@@ -21,6 +21,10 @@ public enum Route: Equatable, Sendable {
   case latestSnapshot
   /// `GET`/`HEAD /v1/snapshots/{name}`
   case snapshot(name: String)
+  /// `GET`/`HEAD /v1/keys`: the newest key envelope of an encrypted remote
+  case keys
+  /// `PUT /v1/keys/{version}`
+  case putKeys(version: Int64)
 
   /// Whether the route needs a bearer token.
   public var needsToken: Bool { self != .info }
@@ -28,7 +32,7 @@ public enum Route: Equatable, Sendable {
   /// Whether the request carries a body that the route reads.
   public var takesBody: Bool {
     switch self {
-    case .putBatch, .putSnapshot: true
+    case .putBatch, .putSnapshot, .putKeys: true
     default: false
     }
   }
@@ -56,6 +60,13 @@ public enum Router {
     case 1 where rest[0] == "manifest":
       guard read else { throw notAllowed("GET, HEAD") }
       return .manifest
+    case 1 where rest[0] == "keys":
+      guard read else { throw notAllowed("GET, HEAD") }
+      return .keys
+    case 2 where rest[0] == "keys":
+      let version = try Router.seq(rest[1], what: "key envelope version")
+      guard method == "PUT" else { throw notAllowed("PUT") }
+      return .putKeys(version: Int64(version))
     case 1 where rest[0] == "changes":
       guard read else { throw notAllowed("GET, HEAD") }
       return .changes
@@ -100,12 +111,12 @@ public enum Router {
     return String(text)
   }
 
-  /// A batch number: 1 or more, decimal, without leading zeros or signs.
-  static func seq(_ text: Substring) throws(HTTPError) -> Int {
+  /// A batch number (or key envelope version): 1 or more, decimal, without leading zeros or signs.
+  static func seq(_ text: Substring, what: String = "batch seq") throws(HTTPError) -> Int {
     guard !text.isEmpty, text.count <= 15, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
       text.first != "0",
       let seq = Int(text)
-    else { throw .badRequest("A batch seq is a whole number from 1, without leading zeros") }
+    else { throw .badRequest("A \(what) is a whole number from 1, without leading zeros") }
     return seq
   }
 

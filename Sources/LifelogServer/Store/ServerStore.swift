@@ -4,7 +4,8 @@ import LifelogSQLite
 
 /// The server's database (`<data>/server.db`): users, batches and snapshots.
 ///
-/// Users are kept with the SHA-256 of their token, batches under a server cursor. One connection; the server keeps a pool of them
+/// Users are kept with the SHA-256 of their token, batches under a server cursor, and each user's
+/// key envelopes (an encrypted remote's wrapped data key) as opaque bytes. One connection; the server keeps a pool of them
 /// (``StorePool``), and `lifelog serve user …` opens its own beside a running server.
 ///
 /// WAL with `synchronous = FULL`: once a write transaction has committed, it is on disk, so a
@@ -14,7 +15,7 @@ public final class ServerStore {
   public let path: String
 
   /// The schema version this lifelog writes (`PRAGMA user_version`).
-  static let schemaVersion = 1
+  static var schemaVersion: Int { migrations.count }
 
   /// Opens the store in `folder`, creating the folder (0700) and the database (0600) when missing.
   ///
@@ -45,6 +46,7 @@ public final class ServerStore {
     }
   }
 
+  /// Brings the schema up to ``schemaVersion``, one recorded step at a time.
   private func migrate() throws {
     let version =
       try database.cachedStatement(sql: "PRAGMA user_version").first { $0[0] as Int } ?? 0
@@ -56,13 +58,17 @@ public final class ServerStore {
       // Another process may have migrated while this one waited for the lock.
       let again =
         try database.cachedStatement(sql: "PRAGMA user_version").first { $0[0] as Int } ?? 0
-      if again >= ServerStore.schemaVersion { return }
-      try database.execute(sql: ServerStore.schema)
+      for step in ServerStore.migrations.dropFirst(again) {
+        try database.execute(sql: step)
+      }
       try database.execute(sql: "PRAGMA user_version = \(ServerStore.schemaVersion)")
     }
   }
 
-  static let schema = """
+  /// The schema, one step per version: a database at version `n` has run the first `n` steps.
+  static let migrations = [
+    // 1: users, batches, snapshots
+    """
     CREATE TABLE users (
       id INTEGER PRIMARY KEY,
       name TEXT NOT NULL UNIQUE,
@@ -96,7 +102,18 @@ public final class ServerStore {
       bytes BLOB NOT NULL,
       UNIQUE (user_id, name)
     ) STRICT;
+    """,
+    // 2: key envelopes of encrypted remotes
     """
+    CREATE TABLE key_envelopes (
+      user_id INTEGER NOT NULL,
+      version INTEGER NOT NULL,
+      bytes BLOB NOT NULL,
+      received INTEGER NOT NULL,
+      PRIMARY KEY (user_id, version)
+    ) STRICT;
+    """,
+  ]
 
   /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`).
   func write<T>(_ body: () throws -> T) throws -> T { try database.inTransaction(body) }

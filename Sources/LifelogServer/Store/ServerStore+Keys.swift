@@ -1,0 +1,57 @@
+import LifelogSQLite
+
+/// One version of a user's key envelope: the bytes a client wrote for an encrypted remote (its
+/// wrapped data key and the parameters to unwrap it). The server keeps them and hands them out;
+/// it never reads them and never needs a key.
+public struct KeyEnvelope: Equatable, Sendable {
+  public var version: Int64
+  public var bytes: [UInt8]
+
+  public init(version: Int64, bytes: [UInt8]) {
+    self.version = version
+    self.bytes = bytes
+  }
+}
+
+/// What storing a key envelope did.
+public enum KeyEnvelopeOutcome: Equatable, Sendable {
+  /// Stored now as the newest version.
+  case created
+  /// That version already holds these bytes (a retried request).
+  case exists
+  /// That version holds other bytes, or is not the newest + 1: another machine changed the
+  /// passphrase first; nothing was stored.
+  case conflict
+}
+
+extension ServerStore {
+  /// The newest key envelope of `user`, or nil when none was stored (a remote without encryption).
+  public func latestKeyEnvelope(user: Int64) throws -> KeyEnvelope? {
+    try database.cachedStatement(
+      sql:
+        "SELECT version, bytes FROM key_envelopes WHERE user_id = ? ORDER BY version DESC LIMIT 1"
+    ).first([user]) { KeyEnvelope(version: $0[0], bytes: $0[1]) }
+  }
+
+  /// Stores `bytes` as version `version` of the user's key envelope.
+  ///
+  /// Versions count up from 1 without gaps, and only the newest + 1 is accepted, so two machines
+  /// that change the passphrase at once cannot both win: the second gets `.conflict`, reads the
+  /// newest envelope and tries again with it.
+  public func putKeyEnvelope(user: Int64, version: Int64, bytes: [UInt8]) throws
+    -> KeyEnvelopeOutcome
+  {
+    try write {
+      let stored = try database.cachedStatement(
+        sql: "SELECT bytes FROM key_envelopes WHERE user_id = ? AND version = ?"
+      ).first([user, version]) { $0[0] as [UInt8] }
+      if let stored { return stored == bytes ? .exists : .conflict }
+      let newest = try latestKeyEnvelope(user: user)?.version ?? 0
+      guard version == newest + 1 else { return .conflict }
+      try database.cachedStatement(
+        sql: "INSERT INTO key_envelopes (user_id, version, bytes, received) VALUES (?, ?, ?, ?)"
+      ).execute([user, version, bytes, ServerStore.now()])
+      return .created
+    }
+  }
+}
