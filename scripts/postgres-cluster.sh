@@ -1,7 +1,8 @@
 #!/bin/sh
 # A throwaway PostgreSQL cluster for the tests and benchmarks (docs/development.md).
 #
-#   scripts/postgres-cluster.sh start PORT [durable]   prints the cluster's folder
+#   scripts/postgres-cluster.sh start PORT OWNER [durable]
+#       prints the cluster's folder; the cluster is stopped and removed once process OWNER is gone
 #   scripts/postgres-cluster.sh createdb FOLDER NAME   creates database NAME (none if it exists)
 #   scripts/postgres-cluster.sh stop FOLDER            stops the cluster and removes its folder
 #
@@ -23,11 +24,12 @@ as_owner() {
 case "${1:-}" in
 start)
   port=$2
+  owner=$3
   folder=$(mktemp -d /tmp/lifelog-postgres.XXXXXX)
   chmod 0755 "$folder"
   [ "$(id -u)" = 0 ] && chown postgres:postgres "$folder"
   settings="-c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=128MB"
-  if [ "${3:-}" != durable ]; then
+  if [ "${4:-}" != durable ]; then
     settings="$settings -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
   fi
   as_owner "$bindir/initdb" -D "$folder/data" -U postgres -A trust -E UTF8 --locale=C \
@@ -35,6 +37,9 @@ start)
   as_owner "$bindir/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t 60 \
     -o "-p $port -k $folder $settings" start >/dev/null ||
     { cat "$folder/server.log" >&2; exit 1; }
+  # The owner may end without stopping the cluster (killed, or a crash): stop it then.
+  nohup sh -c "while kill -0 $owner 2>/dev/null; do sleep 1; done; '$0' stop '$folder'" \
+    </dev/null >/dev/null 2>&1 &
   echo "$folder"
   ;;
 createdb)
@@ -47,7 +52,7 @@ stop)
   rm -rf "$2"
   ;;
 *)
-  echo "usage: $0 start PORT [durable] | createdb FOLDER NAME | stop FOLDER" >&2
+  echo "usage: $0 start PORT OWNER [durable] | createdb FOLDER NAME | stop FOLDER" >&2
   exit 64
   ;;
 esac

@@ -5,6 +5,9 @@ import Foundation
 public final class ServerProcess: @unchecked Sendable {
   public let process = Process()
   public let dataFolder: String
+  /// How `lifelog serve` and `lifelog serve user` find the store: `--data dataFolder`, or on
+  /// PostgreSQL `--store URL`.
+  public let storeArguments: [String]
   /// Where the server's standard error (its request log) goes.
   public let logPath: String
   public private(set) var port = 0
@@ -13,17 +16,29 @@ public final class ServerProcess: @unchecked Sendable {
   /// Starts `lifelog serve --listen 127.0.0.1:port --data dataFolder arguments…` and waits until
   /// it says where it listens.
   ///
-  /// - Parameter port: 0 for a free one; or the port of a server that was stopped, to start it
-  ///   again where its clients expect it.
+  /// - Parameters:
+  ///   - port: 0 for a free one; or the port of a server that was stopped, to start it
+  ///     again where its clients expect it.
+  ///   - storeURL: a PostgreSQL store to serve from instead of `dataFolder`. Without it, and
+  ///     with `LIFELOG_TEST_STORE=postgres`, the store is the database of `dataFolder` in
+  ///     ``PostgresCluster`` (the same folder always meets the same database).
   public init(
-    dataFolder: String, port: Int = 0, arguments: [String] = [], startTimeout: TimeInterval = 20
+    dataFolder: String, port: Int = 0, arguments: [String] = [], storeURL: String? = nil,
+    startTimeout: TimeInterval = 20
   ) throws {
     self.dataFolder = dataFolder
+    if let storeURL {
+      storeArguments = ["--store", storeURL]
+    } else if PostgresCluster.selected {
+      storeArguments = ["--store", try PostgresCluster.shared().database(forFolder: dataFolder)]
+    } else {
+      storeArguments = ["--data", dataFolder]
+    }
     logPath = dataFolder + ".log"
     _ = FileManager.default.createFile(atPath: logPath, contents: nil)
     process.executableURL = URL(fileURLWithPath: LifelogProcess.binaryPath)
     process.arguments =
-      ["serve", "--listen", "127.0.0.1:\(port)", "--data", dataFolder] + arguments
+      ["serve", "--listen", "127.0.0.1:\(port)"] + storeArguments + arguments
     process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
     let output = Pipe()
     process.standardOutput = output
@@ -69,9 +84,12 @@ public final class ServerProcess: @unchecked Sendable {
     return process.isRunning ? nil : process.terminationStatus
   }
 
-  /// `lifelog serve user add name` on this server's data; returns the token.
+  /// Whether it serves from PostgreSQL.
+  public var usesPostgres: Bool { storeArguments.first == "--store" }
+
+  /// `lifelog serve user add name` on this server's store; returns the token.
   public func addUser(_ name: String) throws -> String {
-    let result = try LifelogProcess.run(["serve", "user", "add", name, "--data", dataFolder])
+    let result = try LifelogProcess.run(["serve", "user", "add", name] + storeArguments)
     guard result.exitCode == 0 else {
       throw ServerProcessError(message: "user add failed: \(result)")
     }

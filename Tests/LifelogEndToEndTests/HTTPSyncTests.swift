@@ -132,9 +132,8 @@ import Testing
     try laptop.expectSuccess("sync")
 
     // The operator gives alice a new token; her phone joins with it and pushes an entry.
-    let rotated = try LifelogProcess.run([
-      "serve", "user", "token", "alice", "--data", server.dataFolder,
-    ])
+    let rotated = try LifelogProcess.run(
+      ["serve", "user", "token", "alice"] + server.storeArguments)
     #expect(rotated.exitCode == 0, "\(rotated)")
     let newToken = rotated.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     let newTokenPath = try tokenFile(newToken, "new")
@@ -221,15 +220,14 @@ import Testing
     }
     #expect(Set(try bobLaptop.entries().keys) == bobs, "bob sees another user's entries")
     #expect(try aliceLaptop.sortedListLines() == (try alicePhone.sortedListLines()))
-    let users = try LifelogProcess.run(["serve", "user", "list", "--data", server.dataFolder])
+    let users = try LifelogProcess.run(["serve", "user", "list"] + server.storeArguments)
     #expect(
       users.exitCode == 0 && users.stdout.contains("alice") && users.stdout.contains("bob"),
       "\(users)")
 
     // A removed user's machine is refused from then on (77), and keeps its own log.
-    let removed = try LifelogProcess.run([
-      "serve", "user", "remove", "bob", "--data", server.dataFolder,
-    ])
+    let removed = try LifelogProcess.run(
+      ["serve", "user", "remove", "bob"] + server.storeArguments)
     #expect(removed.exitCode == 0, "\(removed)")
     let refused = try bobLaptop.run("sync")
     #expect(refused.exitCode == 77, "\(refused)")

@@ -254,9 +254,8 @@ import Testing
 
   @Test func aRotatedTokenReplacesTheOldOneAtOnce() throws {
     let old = try #require(alice.token)
-    let rotated = try LifelogProcess.run([
-      "serve", "user", "token", "alice", "--data", server.dataFolder,
-    ])
+    let rotated = try LifelogProcess.run(
+      ["serve", "user", "token", "alice"] + server.storeArguments)
     #expect(rotated.exitCode == 0)
     let token = rotated.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(token.hasPrefix("llt_") && token != old)
@@ -264,9 +263,11 @@ import Testing
       try HTTPTestClient(baseURL: server.baseURL, token: old).get("/v1/manifest").status == 401)
     #expect(
       try HTTPTestClient(baseURL: server.baseURL, token: token).get("/v1/manifest").status == 200)
-    let database = try String(
-      contentsOfFile: server.dataFolder + "/server.db", encoding: .isoLatin1)
-    #expect(!database.contains(token) && !database.contains(old))
+    if !server.usesPostgres {
+      let database = try String(
+        contentsOfFile: server.dataFolder + "/server.db", encoding: .isoLatin1)
+      #expect(!database.contains(token) && !database.contains(old))
+    }
   }
 
   @Test func removingAUserDeletesTheirDataAndTheirToken() throws {
@@ -277,27 +278,24 @@ import Testing
     #expect(
       try alice.put("/v1/batches/\(device)/1", SampleBatches.batch(device: device, seq: 1)).status
         == 201)
-    let list = try LifelogProcess.run(["serve", "user", "list", "--data", server.dataFolder])
+    let list = try LifelogProcess.run(["serve", "user", "list"] + server.storeArguments)
     #expect(list.exitCode == 0)
     #expect(
       list.stdout.split(separator: "\n").map { $0.split(separator: " ").first ?? "" } == [
         "USER", "alice", "bob",
       ])
-    let removed = try LifelogProcess.run([
-      "serve", "user", "remove", "bob", "--data", server.dataFolder,
-    ])
+    let removed = try LifelogProcess.run(
+      ["serve", "user", "remove", "bob"] + server.storeArguments)
     #expect(removed.exitCode == 0)
     #expect(removed.stdout == "Removed user 'bob' with 1 batch(es) and 0 snapshot(s)\n")
     #expect(try bob.get("/v1/manifest").status == 401)
     #expect(try alice.get("/v1/batches/\(device)").json["batches"] as? Int == 1)
-    let again = try LifelogProcess.run([
-      "serve", "user", "remove", "bob", "--data", server.dataFolder,
-    ])
+    let again = try LifelogProcess.run(
+      ["serve", "user", "remove", "bob"] + server.storeArguments)
     #expect(again.exitCode == 65)
     #expect(again.stderr.contains("No user is named 'bob'"))
-    let taken = try LifelogProcess.run([
-      "serve", "user", "add", "alice", "--data", server.dataFolder,
-    ])
+    let taken = try LifelogProcess.run(
+      ["serve", "user", "add", "alice"] + server.storeArguments)
     #expect(taken.exitCode == 65)
     #expect(taken.stdout.isEmpty)
   }

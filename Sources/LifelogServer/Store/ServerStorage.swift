@@ -2,7 +2,7 @@ import LifelogCore
 import LifelogSync
 
 /// What the server keeps, whichever database holds it: users and their token hashes, batches
-/// under server cursors, snapshots.
+/// under server cursors, snapshots, key envelopes.
 ///
 /// Two implementations: ``ServerStore`` (embedded SQLite, the default) and ``PostgresStore``
 /// (`--store postgres://…`, for several server processes on one database). Both give the same
@@ -52,6 +52,14 @@ public protocol ServerStorage: AnyObject {
   func latestSnapshot(
     user: Int64, beyond cursor: ServerCursor?, excluding excluded: String?
   ) throws -> SnapshotRecord?
+
+  // MARK: Key envelopes
+
+  /// The newest key envelope of `user`, or nil when none was stored.
+  func latestKeyEnvelope(user: Int64) throws -> KeyEnvelope?
+  /// Stores version `version`: `.created`; `.exists` when it already holds these bytes;
+  /// `.conflict` when it holds others or is not the newest + 1.
+  func putKeyEnvelope(user: Int64, version: Int64, bytes: [UInt8]) throws -> KeyEnvelopeOutcome
 
   /// Whether this connection can no longer be used (its database went away): the pool drops it.
   var isBroken: Bool { get }

@@ -9,6 +9,12 @@ extension PostgresStore {
   /// become visible in increasing order, and a pull that has seen cursor N has seen every batch
   /// below N that will ever exist (docs/http-api.md, "Several server processes").
   public func store(_ batches: [IncomingBatch]) throws -> [StoreOutcome] {
+    try store(batches, beforeCommit: {})
+  }
+
+  /// ``store(_:)``, running `beforeCommit` in the transaction once the batches are in (where
+  /// tests hold a transaction open while another commits).
+  func store(_ batches: [IncomingBatch], beforeCommit: () -> Void) throws -> [StoreOutcome] {
     let received = ServerStore.now()
     return try write {
       var last: [Int64: Int64] = [:]
@@ -48,6 +54,7 @@ extension PostgresStore {
       for (user, cursor) in last {
         try connection.query("UPDATE users SET last_cursor = $2 WHERE id = $1", [user, cursor])
       }
+      beforeCommit()
       return outcomes
     }
   }

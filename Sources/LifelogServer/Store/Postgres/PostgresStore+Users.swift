@@ -43,6 +43,7 @@ extension PostgresStore {
         "WITH gone AS (DELETE FROM snapshots WHERE user_id = $1 RETURNING 1) SELECT count(*) FROM gone",
         [id]
       ).int(0, 0)
+      try connection.query("DELETE FROM key_envelopes WHERE user_id = $1", [id])
       return (batches, snapshots)
     }
   }

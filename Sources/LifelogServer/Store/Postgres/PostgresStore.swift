@@ -20,7 +20,7 @@ public final class PostgresStore: ServerStorage {
   public let location: String
 
   /// The schema version this lifelog writes (rows of `lifelog_server_migrations`).
-  static let schemaVersion = 1
+  static var schemaVersion: Int { migrations.count }
 
   /// Connects to `url` and creates or migrates the schema.
   ///
@@ -63,6 +63,7 @@ public final class PostgresStore: ServerStorage {
 
   /// One entry per schema version.
   static let migrations = [
+    // 1: users (with the counter of their cursors), batches, snapshots
     """
     CREATE TABLE users (
       id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -98,7 +99,17 @@ public final class PostgresStore: ServerStorage {
       bytes bytea NOT NULL,
       UNIQUE (user_id, name)
     );
+    """,
+    // 2: key envelopes of encrypted remotes
     """
+    CREATE TABLE key_envelopes (
+      user_id bigint NOT NULL,
+      version bigint NOT NULL,
+      bytes bytea NOT NULL,
+      received bigint NOT NULL,
+      PRIMARY KEY (user_id, version)
+    );
+    """,
   ]
 
   public var isBroken: Bool { connection.isBroken }

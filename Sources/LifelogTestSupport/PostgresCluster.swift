@@ -1,0 +1,100 @@
+import Foundation
+import LifelogCore
+
+/// A throwaway PostgreSQL cluster for the tests of the PostgreSQL store: started on first use
+/// (scripts/postgres-cluster.sh: a temporary folder, 127.0.0.1 and a free port, fsync off), one
+/// per test process, and stopped once the process has exited. Each test takes a database of its
+/// own.
+///
+/// `LIFELOG_TEST_STORE=postgres` makes ``ServerProcess`` serve from it, which is how `make test`
+/// runs the HTTP tests a second time on PostgreSQL.
+public final class PostgresCluster: @unchecked Sendable {
+  public let folder: String
+  public let port: Int
+
+  /// Whether the HTTP tests should run on PostgreSQL (`LIFELOG_TEST_STORE=postgres`).
+  public static var selected: Bool {
+    ProcessInfo.processInfo.environment["LIFELOG_TEST_STORE"] == "postgres"
+  }
+
+  /// Whether PostgreSQL's server programs are installed (Debian's `postgresql` package).
+  public static var isInstalled: Bool {
+    let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+    return versions.contains {
+      FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/initdb")
+    }
+  }
+
+  /// The cluster of this test process, started on first use.
+  public static func shared() throws -> PostgresCluster { try started.get() }
+
+  private static let started = Result { try PostgresCluster() }
+
+  private init() throws {
+    port = PostgresCluster.freePort()
+    // The script stops the cluster once this process is gone.
+    let result = try PostgresCluster.script(["start", String(port), String(getpid())])
+    guard result.exitCode == 0 else {
+      throw ServerProcessError(message: "cannot start PostgreSQL: \(result.stderr)")
+    }
+    folder = String(result.stdout.split(separator: "\n").last ?? "")
+  }
+
+  /// A database named `name` (created when missing), as a `--store` URL.
+  public func database(_ name: String) throws -> String {
+    let result = try PostgresCluster.script(["createdb", folder, name])
+    guard result.exitCode == 0 else {
+      throw ServerProcessError(message: "cannot create database \(name): \(result.stderr)")
+    }
+    return url(name)
+  }
+
+  /// A new database with a name of its own.
+  public func newDatabase() throws -> String {
+    try database("t_" + UUIDText.random().replacingOccurrences(of: "-", with: "").prefix(24))
+  }
+
+  /// The database of a test's data folder: the same folder, the same database.
+  public func database(forFolder path: String) throws -> String {
+    try database("t_" + SHA256.hexDigest(Array(path.utf8)).prefix(24))
+  }
+
+  public func url(_ database: String) -> String { "postgres://postgres@127.0.0.1:\(port)/\(database)" }
+
+  /// Runs the script with `system` (a `Process` waited for inside the static initializer of
+  /// ``shared()`` never saw its child exit), its output in a temporary file.
+  private static func script(_ arguments: [String]) throws -> CommandResult {
+    let outputPath = NSTemporaryDirectory() + "/lifelog-postgres-\(UUIDText.random()).out"
+    defer { unlink(outputPath) }
+    func quoted(_ text: String) -> String { "'" + text + "'" }
+    let command =
+      ([quoted("/bin/sh"), quoted(scriptPath)] + arguments.map(quoted)).joined(separator: " ")
+      + " >" + quoted(outputPath) + " 2>&1"
+    let status = system(command)
+    let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    return CommandResult(exitCode: status == 0 ? 0 : 1, stdout: output, stderr: output)
+  }
+
+  /// scripts/postgres-cluster.sh of this checkout.
+  static var scriptPath: String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("scripts/postgres-cluster.sh").path
+  }
+
+  /// A port nothing listens on now (the kernel's pick for a socket bound to port 0).
+  static func freePort() -> Int {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(socket, $0, length)
+        return getsockname(socket, $0, &length)
+      }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+}
