@@ -1,7 +1,8 @@
 # lifelog — targets:
 #   make deps     install the Debian packages the build needs (only those missing; sudo for users)
 #   make build    release build, Swift standard library linked statically
-#   make test     deps, debug build, release build, all tests
+#   make test     deps and test packages, debug build, release build, all tests, then the HTTP
+#                 tests again on a throwaway PostgreSQL cluster (LIFELOG_TEST_STORE=postgres)
 #   make demo     build, then log a day of meals and activities in a temporary database
 #   make bench    build, then print benchmark figures as JSON lines (see docs/benchmarks.md)
 #   make soak     the sync convergence simulation over many more seeds (SEEDS=5000)
@@ -11,14 +12,17 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev pkg-config
+DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libpq-dev pkg-config
+# Only the tests and benchmarks need these: PostgreSQL's server, for throwaway clusters.
+TEST_PACKAGES := postgresql
+POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)
 RELEASE_FLAGS := -c release --static-swift-stdlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test demo bench soak install format lint clean
+.PHONY: deps test-deps build test demo bench soak install format lint clean
 
-deps:
-	@missing=""; for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+deps test-deps:
+	@missing=""; for p in $(if $(filter test-deps,$@),$(TEST_PACKAGES),$(DEBIAN_PACKAGES)); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing Debian packages:$$missing"; \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
@@ -28,15 +32,16 @@ deps:
 build: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 
-test: deps
+test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 	$(SWIFT) test --skip-build --parallel
+	LIFELOG_TEST_STORE=postgres $(SWIFT) test --skip-build --filter '$(POSTGRES_SUITES)'
 
 demo: build
 	@scripts/demo.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/lifelog"
 
-bench: deps
+bench: deps test-deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog-bench
 	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; "$$bin/lifelog-bench" "$$bin/lifelog"

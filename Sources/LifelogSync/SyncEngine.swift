@@ -126,7 +126,9 @@ public final class SyncEngine {
       let name = FileRemote.padded(Int(snapshot.created)) + "-" + device + "-" + String(UUIDText.random().prefix(8))
       try remote.putSnapshot(name: name, bytes: BatchCodec.encode(snapshot))
       try store.setSnapshot(name, remote: record.name)
-      try remote.deleteBatches(device: device, through: min(snapshot.covers[device], pushed))
+      // A device that has pushed nothing yet has nothing to delete (and `through=0` is refused).
+      let through = min(snapshot.covers[device], pushed)
+      if through > 0 { try remote.deleteBatches(device: device, through: through) }
       report.snapshotWritten = name
     }
   }

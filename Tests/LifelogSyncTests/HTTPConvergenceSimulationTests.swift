@@ -35,6 +35,69 @@ import Testing
     #expect(outcome.interruptedSyncs > 0, "no sync ran out of time")
   }
 
+  /// Two `lifelog serve` processes on one PostgreSQL database, each sync going to either at
+  /// random: no batch committed through one is missed by a client pulling from the other.
+  @Test(.enabled(if: PostgresCluster.isInstalled, "PostgreSQL is not installed"))
+  func devicesSyncingThroughTwoServersOnOnePostgreSQLConverge() throws {
+    try expectConvergenceThroughTwoServers(
+      SimulationPlan(seed: 8_201, devices: 4, steps: 600, compaction: 0.15, longAbsence: false),
+      killingOneAfter: nil)
+  }
+
+  /// The same, with one server killed (SIGKILL) part way through, requests in flight, and
+  /// started again: nothing it acknowledged is lost.
+  @Test(.enabled(if: PostgresCluster.isInstalled, "PostgreSQL is not installed"))
+  func aServerKilledMidRunLosesNothingItAcknowledged() throws {
+    try expectConvergenceThroughTwoServers(
+      SimulationPlan(seed: 8_202, devices: 4, steps: 600, compaction: 0.15, longAbsence: false),
+      killingOneAfter: 80)
+  }
+
+  private func expectConvergenceThroughTwoServers(
+    _ plan: SimulationPlan, killingOneAfter requests: Int?,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let directory = SimulationDirectory()
+    let store = try PostgresCluster.shared().newDatabase()
+    func start(_ name: String, port: Int = 0) throws -> ServerProcess {
+      try ServerProcess(
+        dataFolder: directory.file(name), port: port, arguments: ["--rate-limit", "0"],
+        storeURL: store)
+    }
+    let first = try start("server-1")
+    let second = try start("server-2")
+    var plan = plan
+    plan.meeting = .servers(
+      urls: [first.baseURL, second.baseURL], token: try first.addUser("simulation"),
+      seed: plan.seed)
+    let restarted = ServerRestart()
+    if let requests {
+      // Kill the second server once it has answered `requests` requests, then start it again
+      // where its clients expect it.
+      let folder = directory.file("server-2-again")
+      Thread.detachNewThread {
+        while second.process.isRunning,
+          second.log.split(separator: "\n").count < requests
+        {
+          usleep(5_000)
+        }
+        second.kill()
+        restarted.server = try? ServerProcess(
+          dataFolder: folder, port: second.port, arguments: ["--rate-limit", "0"], storeURL: store)
+      }
+    }
+    defer {
+      first.terminate()
+      second.terminate()
+      restarted.server?.terminate()
+    }
+    let outcome = try expectConvergence(plan, servers: [first, second], sourceLocation: sourceLocation)
+    if requests != nil {
+      #expect(!second.process.isRunning, "the second server was never killed: \(outcome.summary)")
+      #expect(restarted.server != nil, "the second server did not start again")
+    }
+  }
+
   /// Starts a server of its own for the plan (data in RAM where it can), runs the simulation
   /// through it with a fresh user, and expects no problem.
   @discardableResult
@@ -48,7 +111,14 @@ import Testing
     defer { server.terminate() }
     var plan = plan
     plan.meeting = .server(url: server.baseURL, token: try server.addUser("simulation"))
-    print("seed \(plan.seed) through \(server.baseURL)")
+    return try expectConvergence(plan, servers: [server], sourceLocation: sourceLocation)
+  }
+
+  /// Runs the simulation through `servers` and expects no problem and no failed request.
+  private func expectConvergence(
+    _ plan: SimulationPlan, servers: [ServerProcess], sourceLocation: SourceLocation
+  ) throws -> SimulationOutcome {
+    print("\(plan)")
     let outcome: SimulationOutcome
     do {
       outcome = try ConvergenceSimulation(plan: plan).run()
@@ -56,8 +126,8 @@ import Testing
       Issue.record("\(plan): the simulation stopped: \(error)", sourceLocation: sourceLocation)
       throw error
     }
-    let requests = server.log.split(separator: "\n").count
-    print("seed \(plan.seed): \(outcome.summary); \(requests) requests to the server")
+    let requests = servers.map { $0.log.split(separator: "\n").count }.reduce(0, +)
+    print("seed \(plan.seed): \(outcome.summary); \(requests) requests to the server(s)")
     #expect(
       outcome.problems.isEmpty,
       "\(plan); \(outcome.summary):\n\(outcome.problems.joined(separator: "\n"))",
@@ -65,9 +135,21 @@ import Testing
     #expect(
       outcome.syncs > 0 && outcome.writes > 0, "\(plan): \(outcome.summary)",
       sourceLocation: sourceLocation)
-    #expect(
-      !server.log.contains(" 500 "), "the server failed a request:\n\(server.log)",
-      sourceLocation: sourceLocation)
+    for server in servers {
+      #expect(
+        !server.log.contains(" 500 "), "the server failed a request:\n\(server.log)",
+        sourceLocation: sourceLocation)
+    }
     return outcome
+  }
+}
+
+/// The server started again after the kill, set on another thread.
+private final class ServerRestart: @unchecked Sendable {
+  private let lock = NSLock()
+  private var started: ServerProcess?
+  var server: ServerProcess? {
+    get { lock.withLock { started } }
+    set { lock.withLock { started = newValue } }
   }
 }

@@ -41,10 +41,25 @@ enum SimulationMeeting {
   /// One `lifelog serve` that every device reaches over HTTP with the same user's token; the
   /// file-syncing service then has nothing to carry.
   case server(url: String, token: String)
+  /// Several `lifelog serve` processes on one store; each sync goes to one of them at random
+  /// (a generator per device, seeded from `seed` and the device's index).
+  case servers(urls: [String], token: String, seed: UInt64)
 
   var serverURL: String? {
-    if case .server(let url, _) = self { return url }
-    return nil
+    switch self {
+    case .folders: nil
+    case .server(let url, _): url
+    case .servers(let urls, _, _): urls.joined(separator: " and ")
+    }
+  }
+
+  /// The server a device joins, and the token.
+  var firstServer: (url: String, token: String)? {
+    switch self {
+    case .folders: nil
+    case .server(let url, let token): (url, token)
+    case .servers(let urls, let token, _): (urls[0], token)
+    }
   }
 }
 
@@ -130,7 +145,7 @@ final class ConvergenceSimulation {
   ///
   /// With a server, every device joins the server's remote, as `lifelog remote add` does.
   private func joinRemote() throws {
-    if case .server(let url, let token) = plan.meeting {
+    if let (url, token) = plan.meeting.firstServer {
       let manifest = try devices[0].remote().manifest()
       for device in devices {
         try device.sync.addRemote(

@@ -36,6 +36,8 @@ final class SimulatedDevice {
   var offline = false
   /// Entries added on this device, to pick from when editing.
   var addedEntries: [String] = []
+  /// Picks the server of each sync when there are several.
+  private var serverChoice: SimulationRandom
 
   /// Opens the device's log with a chosen device id (so a seed replays exactly) and a clock that
   /// has never run (so the first stamp comes from the skewed simulated clock).
@@ -48,6 +50,11 @@ final class SimulatedDevice {
     self.skew = skew
     self.databasePath = databasePath
     self.folder = folder
+    if case .servers(_, _, let seed) = meeting {
+      serverChoice = SimulationRandom(seed: seed &+ UInt64(index))
+    } else {
+      serverChoice = SimulationRandom(seed: 0)
+    }
     clock = { [time] in time.read() + skew }
     (log, sync, engine) = try SimulatedDevice.open(databasePath, clock: clock)
     try log.database.execute(
@@ -64,6 +71,10 @@ final class SimulatedDevice {
     case .folders: folderRemote
     case .server(let url, let token):
       HTTPRemote(url: url, token: token, deadline: LogStore.systemMilliseconds() + 60_000)
+    case .servers(let urls, let token, _):
+      HTTPRemote(
+        url: urls[serverChoice.int(0...(urls.count - 1))], token: token,
+        deadline: LogStore.systemMilliseconds() + 60_000)
     }
   }
 
