@@ -1,12 +1,13 @@
 #!/bin/sh
 # A throwaway PostgreSQL cluster for the tests and benchmarks (docs/development.md).
 #
-#   scripts/postgres-cluster.sh start PORT OWNER [durable]
-#       prints the cluster's folder; the cluster is stopped and removed once process OWNER is gone
+#   scripts/postgres-cluster.sh start OWNER [durable]
+#       prints the cluster's folder and port; the cluster is stopped and removed once process
+#       OWNER is gone
 #   scripts/postgres-cluster.sh createdb FOLDER NAME   creates database NAME (none if it exists)
 #   scripts/postgres-cluster.sh stop FOLDER            stops the cluster and removes its folder
 #
-# The cluster listens on 127.0.0.1:PORT only (and a socket in its folder), trusts local
+# The cluster listens on 127.0.0.1 and a free port only (and a socket in its folder), trusts local
 # connections as user 'postgres', and runs as the 'postgres' system user when started by root
 # (PostgreSQL refuses to run as root). Without 'durable', fsync is off: fast, and fine for tests.
 set -eu
@@ -23,24 +24,30 @@ as_owner() {
 
 case "${1:-}" in
 start)
-  port=$2
-  owner=$3
+  owner=$2
   folder=$(mktemp -d /tmp/lifelog-postgres.XXXXXX)
   chmod 0755 "$folder"
   [ "$(id -u)" = 0 ] && chown postgres:postgres "$folder"
   settings="-c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=128MB"
-  if [ "${4:-}" != durable ]; then
+  if [ "${3:-}" != durable ]; then
     settings="$settings -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
   fi
   as_owner "$bindir/initdb" -D "$folder/data" -U postgres -A trust -E UTF8 --locale=C \
     --no-sync >"$folder/initdb.log" 2>&1 || { cat "$folder/initdb.log" >&2; exit 1; }
-  as_owner "$bindir/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t 60 \
-    -o "-p $port -k $folder $settings" start >/dev/null ||
-    { cat "$folder/server.log" >&2; exit 1; }
+  # A random port; another one when it is taken.
+  for attempt in 1 2 3 4 5 6 7 8; do
+    port=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000))
+    if as_owner "$bindir/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t 60 \
+      -o "-p $port -k $folder $settings" start >/dev/null; then
+      break
+    fi
+    grep -q "could not bind\|already in use" "$folder/server.log" && [ "$attempt" -lt 8 ] ||
+      { cat "$folder/server.log" >&2; exit 1; }
+  done
   # The owner may end without stopping the cluster (killed, or a crash): stop it then.
   nohup sh -c "while kill -0 $owner 2>/dev/null; do sleep 1; done; '$0' stop '$folder'" \
     </dev/null >/dev/null 2>&1 &
-  echo "$folder"
+  echo "$folder $port"
   ;;
 createdb)
   port=$(sed -n 4p "$2/data/postmaster.pid")
@@ -52,7 +59,7 @@ stop)
   rm -rf "$2"
   ;;
 *)
-  echo "usage: $0 start PORT OWNER [durable] | createdb FOLDER NAME | stop FOLDER" >&2
+  echo "usage: $0 start OWNER [durable] | createdb FOLDER NAME | stop FOLDER" >&2
   exit 64
   ;;
 esac

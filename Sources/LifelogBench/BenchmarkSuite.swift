@@ -30,6 +30,8 @@ struct BenchmarkSuite {
     case http
     /// `lifelog report` over a year and over 100,000 entries.
     case report
+    /// The server's stores under load: SQLite, PostgreSQL with one and with two servers.
+    case postgres
   }
 
   /// Measures every figure, handing each to `report` as soon as it is known.
@@ -44,10 +46,15 @@ struct BenchmarkSuite {
       try runHTTP(report: report)
       return
     }
+    if part == .postgres {
+      try runPostgres(report: report)
+      return
+    }
     if part != .log {
       try runSync(report: report)
       if part == .sync { return }
       try runHTTP(report: report)
+      try runPostgres(report: report)
     }
     report(try addToEmptyLog())
     Log.info("building \(Self.entryCount) sample entries")

@@ -31,13 +31,18 @@ public final class PostgresCluster: @unchecked Sendable {
   private static let started = Result { try PostgresCluster() }
 
   private init() throws {
-    port = PostgresCluster.freePort()
     // The script stops the cluster once this process is gone.
-    let result = try PostgresCluster.script(["start", String(port), String(getpid())])
+    let result = try PostgresCluster.script(["start", String(getpid())])
     guard result.exitCode == 0 else {
       throw ServerProcessError(message: "cannot start PostgreSQL: \(result.stderr)")
     }
-    folder = String(result.stdout.split(separator: "\n").last ?? "")
+    // "FOLDER PORT", on the last line.
+    let words = (result.stdout.split(separator: "\n").last ?? "").split(separator: " ")
+    guard words.count == 2, let port = Int(words[1]) else {
+      throw ServerProcessError(message: "cannot start PostgreSQL: \(result.stdout)")
+    }
+    folder = String(words[0])
+    self.port = port
   }
 
   /// A database named `name` (created when missing), as a `--store` URL.
@@ -79,22 +84,5 @@ public final class PostgresCluster: @unchecked Sendable {
   static var scriptPath: String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("scripts/postgres-cluster.sh").path
-  }
-
-  /// A port nothing listens on now (the kernel's pick for a socket bound to port 0).
-  static func freePort() -> Int {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(socket, $0, length)
-        return getsockname(socket, $0, &length)
-      }
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
   }
 }
