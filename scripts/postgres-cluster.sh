@@ -5,6 +5,7 @@
 #       prints the cluster's folder and port; the cluster is stopped and removed once process
 #       OWNER is gone
 #   scripts/postgres-cluster.sh createdb FOLDER NAME   creates database NAME (none if it exists)
+#   scripts/postgres-cluster.sh sql FOLDER SQL         runs SQL in database 'postgres'
 #   scripts/postgres-cluster.sh stop FOLDER            stops the cluster and removes its folder
 #
 # The cluster listens on 127.0.0.1 and a free port only (and a socket in its folder), trusts local
@@ -54,12 +55,16 @@ createdb)
   out=$("$bindir/createdb" -h 127.0.0.1 -p "$port" -U postgres "$3" 2>&1) ||
     case "$out" in *"already exists"*) ;; *) echo "$out" >&2; exit 1 ;; esac
   ;;
+sql)
+  port=$(sed -n 4p "$2/data/postmaster.pid")
+  "$bindir/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres -d postgres -c "$3"
+  ;;
 stop)
   as_owner "$bindir/pg_ctl" -D "$2/data" -m immediate -w stop >/dev/null 2>&1 || true
   rm -rf "$2"
   ;;
 *)
-  echo "usage: $0 start OWNER [durable] | createdb FOLDER NAME | stop FOLDER" >&2
+  echo "usage: $0 start OWNER [durable] | createdb FOLDER NAME | sql FOLDER SQL | stop FOLDER" >&2
   exit 64
   ;;
 esac

@@ -64,6 +64,14 @@ public final class PostgresCluster: @unchecked Sendable {
     try database("t_" + SHA256.hexDigest(Array(path.utf8)).prefix(24))
   }
 
+  /// Runs `sql` as the superuser, in database `postgres`.
+  public func sql(_ sql: String) throws {
+    let result = try PostgresCluster.script(["sql", folder, sql])
+    guard result.exitCode == 0 else {
+      throw ServerProcessError(message: "psql failed: \(result.stderr)")
+    }
+  }
+
   public func url(_ database: String) -> String { "postgres://postgres@127.0.0.1:\(port)/\(database)" }
 
   /// Runs the script with `system` (a `Process` waited for inside the static initializer of
@@ -71,7 +79,9 @@ public final class PostgresCluster: @unchecked Sendable {
   private static func script(_ arguments: [String]) throws -> CommandResult {
     let outputPath = NSTemporaryDirectory() + "/lifelog-postgres-\(UUIDText.random()).out"
     defer { unlink(outputPath) }
-    func quoted(_ text: String) -> String { "'" + text + "'" }
+    func quoted(_ text: String) -> String {
+      "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
     let command =
       ([quoted("/bin/sh"), quoted(scriptPath)] + arguments.map(quoted)).joined(separator: " ")
       + " >" + quoted(outputPath) + " 2>&1"
