@@ -35,6 +35,8 @@ public final class SyncServer: HTTPHandling {
   }
 
   public let configuration: Configuration
+  /// Group-commit rounds under way at once on a PostgreSQL store (docs/deploy.md).
+  static let postgresCommitRounds = 4
   let pool: StorePool
   let committer: BatchCommitter
   let limiter: RateLimiter
@@ -45,7 +47,11 @@ public final class SyncServer: HTTPHandling {
   public init(_ configuration: Configuration, log: @escaping @Sendable (String) -> Void) throws {
     self.configuration = configuration
     pool = try StorePool(location: configuration.store)
-    committer = BatchCommitter(pool: pool)
+    if case .postgres = configuration.store {
+      committer = BatchCommitter(pool: pool, rounds: SyncServer.postgresCommitRounds)
+    } else {
+      committer = BatchCommitter(pool: pool)
+    }
     limiter = RateLimiter(rate: configuration.requestsPerSecond, burst: configuration.burst)
     self.log = log
   }

@@ -3,11 +3,15 @@
 ///
 /// The first thread to arrive stores everything queued so far, then looks again; the others wait
 /// for their outcome. Every outcome is handed out only after its transaction has committed.
+///
+/// SQLite has one writer, so one round commits at a time. PostgreSQL takes several at once (each
+/// on a connection of its own; their flushes share the WAL's), so there `rounds` may be more.
 final class BatchCommitter: @unchecked Sendable {
   private let pool: StorePool
   private let lock = ConditionLock()
   private var queue: [Job] = []
-  private var committing = false
+  private var committing = 0
+  private let rounds: Int
 
   private final class Job {
     let batch: IncomingBatch
@@ -15,7 +19,10 @@ final class BatchCommitter: @unchecked Sendable {
     init(_ batch: IncomingBatch) { self.batch = batch }
   }
 
-  init(pool: StorePool) { self.pool = pool }
+  init(pool: StorePool, rounds: Int = 1) {
+    self.pool = pool
+    self.rounds = rounds
+  }
 
   /// Stores one batch, returning once it is committed (or has failed).
   func store(_ batch: IncomingBatch) throws -> StoreOutcome {
@@ -23,16 +30,16 @@ final class BatchCommitter: @unchecked Sendable {
     lock.locked {
       queue.append(job)
       while job.outcome == nil {
-        if committing {
+        if committing == rounds || queue.isEmpty {
           lock.wait()
           continue
         }
-        committing = true
+        committing += 1
         let jobs = queue
         queue.removeAll()
         // Store without holding the lock, so more pushes can queue for the next round.
         lock.unlocked { commit(jobs) }
-        committing = false
+        committing -= 1
         lock.broadcast()
       }
     }
