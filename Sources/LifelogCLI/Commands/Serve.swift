@@ -112,6 +112,7 @@ extension LifelogCommand {
       Serve.writeLogLine("lifelog serve: stopped")
     }
 
+    /// Where the data is, for the first line: the folder, or the URL without its password.
     static func describe(_ store: ServerStoreLocation) -> String {
       switch store {
       case .folder(let folder): "data in \(folder)"
