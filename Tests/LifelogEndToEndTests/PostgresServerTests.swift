@@ -41,6 +41,25 @@ struct PostgresServerTests {
     #expect(!server.log.contains(url.replacingOccurrences(of: "postgres@", with: "")))
   }
 
+  @Test func userCommandsFindTheStoreInLifelogServeStoreOrStore() throws {
+    let url = try PostgresCluster.shared().newDatabase()
+    let added = try LifelogProcess.run(
+      ["serve", "user", "add", "bob"], environment: ["LIFELOG_SERVE_STORE": url])
+    #expect(added.exitCode == 0 && added.stdout.hasPrefix("llt_"), "\(added)")
+    let listed = try LifelogProcess.run(["serve", "user", "list", "--store", url])
+    #expect(listed.stdout.contains("bob"), "\(listed)")
+    // --data wins over the environment: the SQLite store there has no users.
+    let sqlite = try LifelogProcess.run(
+      ["serve", "user", "list", "--data", folder.file("data")],
+      environment: ["LIFELOG_SERVE_STORE": url])
+    #expect(sqlite.stdout.hasPrefix("No users"), "\(sqlite)")
+    let both = try LifelogProcess.run(
+      ["serve", "user", "list", "--data", folder.file("data"), "--store", url])
+    #expect(both.exitCode == 64, "\(both)")
+    let notPostgres = try LifelogProcess.run(["serve", "--store", "mysql://x@y/z"])
+    #expect(notPostgres.exitCode == 65 && notPostgres.stderr.contains("PostgreSQL URL"))
+  }
+
   @Test func anUnreachableStoreIsRefusedBeforeTheServerListensAndThePasswordIsNotShown() throws {
     let result = try LifelogProcess.run([
       "serve", "--listen", "127.0.0.1:0", "--store", "postgres://lifelog:s3cret@127.0.0.1:1/none",

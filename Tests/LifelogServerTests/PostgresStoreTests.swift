@@ -118,6 +118,30 @@ struct PostgresStoreTests {
     #expect(try pool.withStore { try $0.user(id: alice)?.name } == "alice")
   }
 
+  @Test func aVersion1SchemaIsMigratedInPlaceAndANewerOneIsRefused() throws {
+    let older = try PostgresCluster.shared().newDatabase()
+    let connection = try PostgresConnection(url: older)
+    try connection.execute(
+      """
+      CREATE TABLE lifelog_server_migrations (version integer PRIMARY KEY, applied bigint NOT NULL);
+      INSERT INTO lifelog_server_migrations VALUES (1, 0);
+      """ + PostgresStore.migrations[0])
+    let store = try PostgresStore(url: older)
+    let bob = try store.addUser(name: "bob", tokenSHA256: "b").id
+    #expect(try store.putKeyEnvelope(user: bob, version: 1, bytes: [1]) == .created)
+    #expect(
+      try connection.query("SELECT max(version)::bigint FROM lifelog_server_migrations").int(0, 0)
+        == PostgresStore.schemaVersion)
+
+    try connection.execute("INSERT INTO lifelog_server_migrations VALUES (99, 0)")
+    #expect {
+      try PostgresStore(url: older)
+    } throws: { error in
+      guard case .newerSchema? = error as? ServerStoreError else { return false }
+      return "\(error)".contains("upgrade lifelog")
+    }
+  }
+
   @Test func aPasswordNeverAppearsInAnError() throws {
     let port = try PostgresCluster.shared().port
     #expect {
