@@ -3,11 +3,13 @@ import LifelogSync
 extension PostgresStore {
   /// Stores batches in one transaction, under cursors taken from each user's row.
   ///
-  /// The users' rows are locked first, in id order (so two processes committing batches of the
-  /// same users cannot deadlock), and stay locked until the commit: another transaction that
-  /// stores batches of one of these users waits, then takes larger cursors. So a user's cursors
-  /// become visible in increasing order, and a pull that has seen cursor N has seen every batch
-  /// below N that will ever exist (docs/http-api.md, "Several server processes").
+  /// Each batch's statement raises its user's `last_cursor` and inserts the batch under the new
+  /// value; the update locks the user's row until the commit, so another transaction storing a
+  /// batch of that user waits, then takes a larger cursor. So a user's cursors become visible in
+  /// increasing order, and a pull that has seen cursor N has seen every batch below N that will
+  /// ever exist (docs/http-api.md, "PostgreSQL"). The batches go in user id order, so two
+  /// processes storing batches of the same users lock their rows in the same order and cannot
+  /// deadlock. A batch whose name is taken leaves its cursor unused: a gap, which no reader minds.
   public func store(_ batches: [IncomingBatch]) throws -> [StoreOutcome] {
     try store(batches, beforeCommit: {})
   }
@@ -16,43 +18,39 @@ extension PostgresStore {
   /// tests hold a transaction open while another commits).
   func store(_ batches: [IncomingBatch], beforeCommit: () -> Void) throws -> [StoreOutcome] {
     let received = ServerStore.now()
+    let order = batches.indices.sorted { (batches[$0].user, $0) < (batches[$1].user, $1) }
     return try write {
-      var last: [Int64: Int64] = [:]
-      for user in Set(batches.map(\.user)).sorted() {
-        let row = try connection.query(
-          "SELECT last_cursor FROM users WHERE id = $1 FOR UPDATE", [user])
-        last[user] = row.count > 0 ? row.int64(0, 0) : 0
-      }
-      var outcomes: [StoreOutcome] = []
-      outcomes.reserveCapacity(batches.count)
-      for batch in batches {
-        let cursor = (last[batch.user] ?? 0) + 1
+      var outcomes = [StoreOutcome](repeating: .conflict, count: batches.count)
+      for index in order {
+        let batch = batches[index]
         let trailer = batch.trailer
         let inserted = try connection.query(
           """
+          WITH next AS (
+            UPDATE users SET last_cursor = last_cursor + 1 WHERE id = $1 RETURNING last_cursor)
           INSERT INTO batches (user_id, cursor, device, seq, trailer, size, rows, received, bytes)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+          SELECT $1, last_cursor, $2::text, $3::bigint, $4::text, $5::bigint, $6::bigint,
+            $7::bigint, $8::bytea
+          FROM next
           ON CONFLICT (user_id, device, seq) DO NOTHING RETURNING cursor
           """,
           [
-            batch.user, cursor, batch.device, batch.seq, trailer, batch.bytes.count, batch.rows,
-            received, batch.bytes,
+            batch.user, batch.device, batch.seq, trailer, batch.bytes.count, batch.rows, received,
+            batch.bytes,
           ])
         if inserted.count == 1 {
-          last[batch.user] = cursor
-          outcomes.append(.created(cursor: cursor))
+          outcomes[index] = .created(cursor: inserted.int64(0, 0))
           continue
         }
         // The name was taken (by this transaction, or one that committed): compare.
         let stored = try connection.query(
           "SELECT cursor, trailer FROM batches WHERE user_id = $1 AND device = $2 AND seq = $3",
           [batch.user, batch.device, batch.seq])
-        guard stored.count == 1 else { throw PostgresError(state: "", message: "a batch vanished") }
-        outcomes.append(
-          stored.text(0, 1) == trailer ? .exists(cursor: stored.int64(0, 0)) : .conflict)
-      }
-      for (user, cursor) in last {
-        try connection.query("UPDATE users SET last_cursor = $2 WHERE id = $1", [user, cursor])
+        guard stored.count == 1 else {
+          throw HTTPError(401, "unauthorized", "The token's user was removed")
+        }
+        outcomes[index] =
+          stored.text(0, 1) == trailer ? .exists(cursor: stored.int64(0, 0)) : .conflict
       }
       beforeCommit()
       return outcomes
