@@ -40,7 +40,8 @@ extension BenchmarkSuite {
       ).capturedOutput()
       let url = "postgres://postgres@127.0.0.1:\(words[1])/\(database)"
       results.append(
-        try measureLoad(label: "store_postgres_\(servers)", store: ["--store", url], servers: servers))
+        try measureLoad(
+          label: "store_postgres_\(servers)", store: ["--store", url], servers: servers))
     }
     // The target of the PostgreSQL rows: half the SQLite store's throughput in the same run.
     let half = (sqlite.requestsPerSecond / 2).rounded()

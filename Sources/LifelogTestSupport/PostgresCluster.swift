@@ -1,8 +1,9 @@
 import Foundation
 import LifelogCore
 
-/// A throwaway PostgreSQL cluster for the tests of the PostgreSQL store: started on first use
-/// (scripts/postgres-cluster.sh: a temporary folder, 127.0.0.1 and a free port, fsync off), one
+/// A throwaway PostgreSQL cluster for the tests of the PostgreSQL store.
+///
+/// It is started on first use (scripts/postgres-cluster.sh: a temporary folder, 127.0.0.1 and a free port, fsync off), one
 /// per test process, and stopped once the process has exited. Each test takes a database of its
 /// own.
 ///
@@ -19,7 +20,8 @@ public final class PostgresCluster: @unchecked Sendable {
 
   /// Whether PostgreSQL's server programs are installed (Debian's `postgresql` package).
   public static var isInstalled: Bool {
-    let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+    let versions =
+      (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
     return versions.contains {
       FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/initdb")
     }
@@ -72,7 +74,9 @@ public final class PostgresCluster: @unchecked Sendable {
     }
   }
 
-  public func url(_ database: String) -> String { "postgres://postgres@127.0.0.1:\(port)/\(database)" }
+  public func url(_ database: String) -> String {
+    "postgres://postgres@127.0.0.1:\(port)/\(database)"
+  }
 
   /// Runs the script with `system` (a `Process` waited for inside the static initializer of
   /// ``shared()`` never saw its child exit), its output in a temporary file.

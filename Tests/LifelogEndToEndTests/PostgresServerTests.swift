@@ -5,7 +5,8 @@ import Testing
 /// `lifelog serve --store postgres://…` when its database goes away under it. (Every other
 /// HTTP test runs on PostgreSQL too: `make test` runs ServerTests and HTTPSyncTests again with
 /// `LIFELOG_TEST_STORE=postgres`.)
-@Suite(.enabled(if: PostgresCluster.isInstalled, "PostgreSQL is not installed (apt install postgresql)"))
+@Suite(
+  .enabled(if: PostgresCluster.isInstalled, "PostgreSQL is not installed (apt install postgresql)"))
 struct PostgresServerTests {
   let folder = TemporaryDirectory(prefix: "lifelog-serve-pg")
 

@@ -7,8 +7,10 @@ import Testing
 @testable import LifelogServer
 
 /// The PostgreSQL store where several connections (as several server processes) write at once.
+///
 /// The HTTP tests run on it as well (`LIFELOG_TEST_STORE=postgres`, done by `make test`).
-@Suite(.enabled(if: PostgresCluster.isInstalled, "PostgreSQL is not installed (apt install postgresql)"))
+@Suite(
+  .enabled(if: PostgresCluster.isInstalled, "PostgreSQL is not installed (apt install postgresql)"))
 struct PostgresStoreTests {
   let url: String
   let alice: Int64
@@ -23,6 +25,8 @@ struct PostgresStoreTests {
     return IncomingBatch(user: alice, device: device, seq: seq, bytes: bytes, rows: 3)
   }
 
+  /// A batch committed late under a smaller cursor is never passed by a reader.
+  ///
   /// The case a sequence would get wrong: A takes a cursor, B takes a larger one and commits
   /// while A is still open, a reader passes B, then A commits below the reader's cursor. Here B
   /// waits for A (the user's row lock), so whatever the timing the reader gets both.
@@ -87,7 +91,8 @@ struct PostgresStoreTests {
     nonisolated(unsafe) let stores = try (0..<2).map { _ in try PostgresStore(url: url) }
     let results = Results()
     DispatchQueue.concurrentPerform(iterations: 2) { index in
-      results.append(try? stores[index].putKeyEnvelope(user: alice, version: 1, bytes: [UInt8(index)]))
+      results.append(
+        try? stores[index].putKeyEnvelope(user: alice, version: 1, bytes: [UInt8(index)]))
     }
     #expect(results.all.sorted { "\($0!)" < "\($1!)" } == [.conflict, .created])
     #expect(try stores[0].putKeyEnvelope(user: alice, version: 3, bytes: [9]) == .conflict)

@@ -91,7 +91,8 @@ import Testing
       second.terminate()
       restarted.server?.terminate()
     }
-    let outcome = try expectConvergence(plan, servers: [first, second], sourceLocation: sourceLocation)
+    let outcome = try expectConvergence(
+      plan, servers: [first, second], sourceLocation: sourceLocation)
     if requests != nil {
       #expect(!second.process.isRunning, "the second server was never killed: \(outcome.summary)")
       #expect(restarted.server != nil, "the second server did not start again")

@@ -19,7 +19,8 @@ final class PostgresConnection {
     var message = [CChar](repeating: 0, count: 512)
     guard lpq_load(&message, message.count) == 0 else {
       throw PostgresError(
-        state: "", message: String(decoding: message.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self),
+        state: "",
+        message: String(decoding: message.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self),
         connectionLost: true)
     }
     guard let handle = lpq_connect(url) else {
@@ -63,7 +64,9 @@ final class PostgresConnection {
       }
     }
     defer { for buffer in buffers { buffer?.deallocate() } }
-    let pointers = buffers.map { $0.map { UnsafePointer($0.baseAddress!) } }
+    let pointers: [UnsafePointer<CChar>?] = buffers.map {
+      $0?.baseAddress.map { UnsafePointer($0) }
+    }
     let result = lpq_exec_prepared(
       handle, name, Int32(parameters.count), pointers, lengths, formats)
     do {
@@ -139,7 +142,8 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
 
   /// libpq's message on one line.
   static func trimmed(_ message: String) -> String {
-    message.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }.joined(separator: "; ")
+    message.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }.joined(
+      separator: "; ")
   }
 }
 

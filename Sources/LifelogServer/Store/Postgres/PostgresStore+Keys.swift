@@ -10,7 +10,9 @@ extension PostgresStore {
   /// Inserts only when `version` is the newest + 1, on the primary key (user, version): of two
   /// processes storing the same version at once, one inserts and the other waits for it, finds
   /// the row and compares; neither reads first and writes after.
-  public func putKeyEnvelope(user: Int64, version: Int64, bytes: [UInt8]) throws
+  public func putKeyEnvelope(
+    user: Int64, version: Int64, bytes: [UInt8]
+  ) throws
     -> KeyEnvelopeOutcome
   {
     let inserted = try connection.query(

@@ -24,7 +24,8 @@ extension PostgresStore {
         "SELECT id, covers FROM snapshots WHERE user_id = $1 AND device = $2 AND id <> $3",
         [user, header.device, id])
       for row in 0..<older.count
-      where header.covers.covers((try? VersionVector(parsing: older.text(row, 1))) ?? VersionVector())
+      where header.covers.covers(
+        (try? VersionVector(parsing: older.text(row, 1))) ?? VersionVector())
       {
         try connection.query("DELETE FROM snapshots WHERE id = $1", [older.int64(row, 0)])
       }
