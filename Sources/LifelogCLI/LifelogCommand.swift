@@ -129,10 +129,11 @@ public enum LifelogCommand {
       }
     case let error as SyncError:
       switch error {
-      case .syncRunning: return (ExitCode.temporaryFailure, error.description)
-      case .upgradeRequired: return (ExitCode.configuration, error.description)
+      case .syncRunning, .keysChanged: return (ExitCode.temporaryFailure, error.description)
+      case .upgradeRequired, .encryptionMismatch, .encryptionUnavailable:
+        return (ExitCode.configuration, error.description)
       case .noSuchRemote: return (ExitCode.dataError, error.description)
-      case .authenticationRefused: return (ExitCode.authentication, error.description)
+      case .authenticationRefused, .wrongKey: return (ExitCode.authentication, error.description)
       default: return (ExitCode.unavailable, error.description)
       }
     case let error as ServerStoreError:

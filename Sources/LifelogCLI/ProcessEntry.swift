@@ -23,6 +23,7 @@ extension LifelogCommand {
       environment: environment, output: FileOutput(descriptor: STDOUT_FILENO), errors: errors,
       outputIsTerminal: isatty(STDOUT_FILENO) == 1, now: now, zone: SystemTimeZone.current,
       zoneName: zoneName)
+    context.prompt = TerminalPrompt.ifInteractive()
     signal(SIGPIPE, SIG_IGN)
     exit(run(Array(CommandLine.arguments.dropFirst()), in: context))
   }

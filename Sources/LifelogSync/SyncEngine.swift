@@ -71,6 +71,14 @@ public final class SyncEngine {
     guard Version.compare(LifelogVersion.current, manifest.minimumVersion) >= 0 else {
       throw SyncError.upgradeRequired(remote.location, minimumVersion: manifest.minimumVersion)
     }
+    guard manifest.encrypted == (record.dataKey != nil) else {
+      throw SyncError.encryptionMismatch(
+        remote.location,
+        reason: manifest.encrypted
+          ? "is encrypted, but this log joined it unencrypted; 'lifelog remote remove' it and add it again"
+          : "is not encrypted, but this log holds a key for it; 'lifelog remote remove' it and add it again")
+    }
+    if record.dataKey != nil { try Sodium.load() }
     var cursor = record.cursor
     var newest = Stamp.never
 

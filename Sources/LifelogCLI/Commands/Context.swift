@@ -13,6 +13,8 @@ public final class Context {
   public let now: Int64
   public let zone: any TimeZoneRules
   let zoneName: String
+  /// Asks questions (a passphrase) when standard input is a terminal; nil otherwise, and in tests.
+  public var prompt: TerminalPrompt?
   var databasePathOverride: String?
   private var openedStore: LogStore?
 

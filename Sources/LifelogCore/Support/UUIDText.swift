@@ -32,7 +32,7 @@ public enum UUIDText {
     return result
   }
 
-  static func hex(_ bytes: [UInt8]) -> String {
+  public static func hex(_ bytes: [UInt8]) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var utf8: [UInt8] = []
     utf8.reserveCapacity(bytes.count * 2)
