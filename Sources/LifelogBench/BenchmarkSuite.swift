@@ -30,6 +30,9 @@ struct BenchmarkSuite {
     case http
     /// `lifelog report` over a year and over 100,000 entries.
     case report
+    /// The first sync of 100,000 entries through an encrypted folder remote against a plain one,
+    /// and joining an encrypted remote.
+    case crypto
   }
 
   /// Measures every figure, handing each to `report` as soon as it is known.
@@ -42,6 +45,10 @@ struct BenchmarkSuite {
     }
     if part == .http {
       try runHTTP(report: report)
+      return
+    }
+    if part == .crypto {
+      try runCrypto(report: report)
       return
     }
     if part != .log {
@@ -61,7 +68,10 @@ struct BenchmarkSuite {
     report(try listLast20(at: listPath))
     report(try listAllAsJSON(at: listPath))
     report(try insertRate(of: entries))
-    if part == .all { try runReports(report: report) }
+    if part == .all {
+      try runReports(report: report)
+      try runCrypto(report: report)
+    }
   }
 
   // MARK: - Figures
@@ -127,12 +137,12 @@ struct BenchmarkSuite {
 
   // MARK: - Helpers
 
-  func lifelogCommand(_ arguments: [String], database: String) -> ChildCommand {
+  func lifelogCommand(_ arguments: [String], database: String, environment: [String: String] = [:]) -> ChildCommand {
     ChildCommand(
       executable: lifelog, arguments: arguments,
       environment: [
         "LIFELOG_DB": database, "TZ": "UTC", "HOME": folder, "PATH": "/usr/bin:/bin",
-      ])
+      ].merging(environment) { $1 })
   }
 
   /// Runs `command` `warmups` times untimed, then `runs` times timed.

@@ -191,7 +191,9 @@ public final class FileRemote: Remote {
   }
 
 
-  public func snapshot(beyond cursor: String, excluding device: String) throws(SyncError) -> PulledSnapshot? {
+  public func snapshot(
+    beyond cursor: String, excluding device: String, skipped: inout [String]
+  ) throws(SyncError) -> PulledSnapshot? {
     let names = (try FileSystem.list(root + "/snapshots") ?? [])
       .filter { $0.hasSuffix(".snapshot") && !$0.hasPrefix(".") }.sorted(by: >)
     let vector = (try? VersionVector(parsing: cursor)) ?? VersionVector()
@@ -202,9 +204,15 @@ public final class FileRemote: Remote {
       let path = root + "/snapshots/" + file
       guard let first = try FileSystem.readFirstLine(path), let header = try? BatchCodec.header(of: first),
         header.kind == .snapshot, !vector.covers(VersionVector(header.covers.seqs.filter { $0.key != device })),
-        let bytes = try FileSystem.read(path),
-        let snapshot = try? envelope.open(bytes, name: .snapshot(String(file.dropLast(".snapshot".count))))
-      else { continue }  // nothing new, or still being copied, or damaged: an older one may do
+        let bytes = try FileSystem.read(path)
+      else { continue }  // nothing new, or still being copied: an older one may do
+      let snapshot: Batch
+      do {
+        snapshot = try envelope.open(bytes, name: .snapshot(String(file.dropLast(".snapshot".count))))
+      } catch {
+        skipped.append("snapshots/\(file): \(error)")
+        continue  // damaged or not authentic: an older one may do
+      }
       return PulledSnapshot(
         name: String(file.dropLast(".snapshot".count)), snapshot: snapshot, cursor: vector.merged(with: snapshot.covers).json)
     }

@@ -78,7 +78,11 @@ public final class HTTPRemote: Remote {
     guard response.status == 200 || response.status == 201 else { throw unexpected(response, doing: "store a snapshot") }
   }
 
-  public func snapshot(beyond cursor: String, excluding device: String) throws(SyncError) -> PulledSnapshot? {
+  /// A snapshot that cannot be read stops the sync (exit 69) rather than being passed over: the
+  /// server may have compacted the batches it replaces, so the changes after it cannot stand in.
+  public func snapshot(
+    beyond cursor: String, excluding device: String, skipped: inout [String]
+  ) throws(SyncError) -> PulledSnapshot? {
     let meta = try transport.send("GET", "/v1/snapshots/latest?after=\(cursor)&exclude=\(device)&meta=1")
     if meta.status == 404 { return nil }
     let json = try expectJSON(meta, what: "look for snapshots")

@@ -32,8 +32,9 @@ public protocol Remote: AnyObject {
 
   /// The newest snapshot that holds batches of devices other than `device` (the reader) that
   /// `cursor` has not reached, with the cursor of a reader who has merged it and had `cursor`
-  /// before; nil when there is none.
-  func snapshot(beyond cursor: String, excluding device: String) throws -> PulledSnapshot?
+  /// before; nil when there is none. A snapshot that would be new but cannot be read (damaged, or
+  /// failing authentication) is passed over and described in `skipped`.
+  func snapshot(beyond cursor: String, excluding device: String, skipped: inout [String]) throws -> PulledSnapshot?
 
   /// How many batches of `device` the remote holds.
   func batchCount(device: String) throws -> Int

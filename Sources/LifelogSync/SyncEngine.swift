@@ -88,7 +88,9 @@ public final class SyncEngine {
     // merge moves the cursor past the snapshot's batches, so this ends.
     try deadline.check()
     var lastMerged = record.snapshot
-    while let snapshot = try remote.snapshot(beyond: cursor, excluding: device), snapshot.name != lastMerged {
+    while let snapshot = try remote.snapshot(beyond: cursor, excluding: device, skipped: &report.skipped),
+      snapshot.name != lastMerged
+    {
       newest = max(newest, try store.apply([snapshot.snapshot], remote: record.name, cursor: snapshot.cursor))
       try store.setSnapshot(snapshot.name, remote: record.name)
       cursor = snapshot.cursor

@@ -157,6 +157,23 @@ import Testing
     #expect(notes == [EncryptedRemoteTests.secretNote, "second", "third"])
   }
 
+  @Test func aTamperedSnapshotIsSkippedWithAWarning() throws {
+    let (laptop, remote, passphrase, _) = try laptopWithEncryptedRemote()
+    try laptop.expectSuccess("sync", "--compact")  // the snapshot replaces the batch
+    let name = try #require(try FileManager.default.contentsOfDirectory(atPath: remote + "/snapshots").first)
+    let path = remote + "/snapshots/" + name
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    bytes[try #require(bytes.firstIndex(of: 0x0A)) + 100] ^= 0x01
+    try bytes.write(to: URL(fileURLWithPath: path))
+
+    let reader = SyncMachine("reader", in: folder)
+    try reader.expectSuccess("remote", "add", "usb", remote, "--passphrase-file", passphrase)
+    let synced = try reader.expectSuccess("sync")
+    #expect(synced.stderr.contains("snapshots/\(name)") && synced.stderr.contains("fails authentication"), "\(synced)")
+    #expect(try reader.entries().isEmpty)
+    #expect(try reader.expectSuccess("status").stdout.contains("fails authentication"))
+  }
+
   // MARK: - Passphrases
 
   @Test func aWrongPassphraseExits77AndWritesNothing() throws {

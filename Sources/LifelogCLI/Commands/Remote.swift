@@ -182,8 +182,10 @@ extension LifelogCommand {
     /// Whether a server account holds no batch and no snapshot yet.
     static func isEmpty(_ remote: any Remote) throws -> Bool {
       let nobody = UUIDText.random()
-      return try remote.pull(after: "", excluding: nobody, rowLimit: 1).batches.isEmpty
-        && remote.snapshot(beyond: "", excluding: nobody) == nil
+      let page = try remote.pull(after: "", excluding: nobody, rowLimit: 1)
+      var skipped = page.skipped
+      return try page.batches.isEmpty && remote.snapshot(beyond: "", excluding: nobody, skipped: &skipped) == nil
+        && skipped.isEmpty
     }
   }
 
