@@ -92,6 +92,16 @@ import Testing
     try desktop.syncUntilQuiet()
     #expect(try desktop.sortedListLines() == (try laptop.sortedListLines()))
 
+    // A passphrase change goes to the server as the next key envelope version.
+    let newPassphrase = try file("new-passphrase", "the server's new passphrase")
+    let changed = try laptop.expectSuccess("remote", "passwd", "home", "--passphrase-file", newPassphrase)
+    #expect(changed.stdout.contains("key version 2"), "\(changed)")
+    let third = SyncMachine("third", in: folder)
+    #expect(try third.run("remote", "add", "home", server.baseURL, "--token-file", token, "--passphrase-file", passphrase).exitCode == 77)
+    try third.expectSuccess("remote", "add", "home", server.baseURL, "--token-file", token, "--passphrase-file", newPassphrase)
+    try third.syncUntilQuiet()
+    #expect(try third.sortedListLines() == (try laptop.sortedListLines()))
+
     #expect(server.terminate() == 0, "\(server.log)")
     let stored = try EncryptedRemoteTests.files(under: folder.file("data"))
     #expect(stored.keys.contains("server.db"), "\(stored.keys)")
