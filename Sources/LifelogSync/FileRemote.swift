@@ -187,9 +187,9 @@ public final class FileRemote: Remote {
 
   public func putSnapshot(name: String, bytes: [UInt8]) throws(SyncError) {
     try FileSystem.makeDirectory(root + "/snapshots")
-    try FileSystem.writeAtomically(root + "/snapshots/" + name + ".snapshot", try envelope.seal(bytes, at: root, name: .snapshot(name)))
+    let sealed = try envelope.seal(bytes, at: root, name: .snapshot(name))
+    try FileSystem.writeAtomically(root + "/snapshots/" + name + ".snapshot", sealed)
   }
-
 
   public func snapshot(
     beyond cursor: String, excluding device: String, skipped: inout [String]

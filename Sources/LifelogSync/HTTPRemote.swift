@@ -33,9 +33,9 @@ public final class HTTPRemote: Remote {
   }
 
   public func push(device: String, seq: Int, bytes: [UInt8]) throws(SyncError) {
+    let sealed = try envelope.seal(bytes, at: location, name: .batch(device: device, seq: seq))
     let response = try transport.send(
-      "PUT", "/v1/batches/\(device)/\(seq)", body: try envelope.seal(bytes, at: location, name: .batch(device: device, seq: seq)),
-      contentType: "application/vnd.lifelog.batch")
+      "PUT", "/v1/batches/\(device)/\(seq)", body: sealed, contentType: "application/vnd.lifelog.batch")
     switch response.status {
     case 200, 201: return
     case 409:
@@ -64,7 +64,8 @@ public final class HTTPRemote: Remote {
         batch = try envelope.open(bytes, name: .batch(device: from, seq: Int(seq)))
       } catch {
         // The server checked what it could when it was stored; take nothing from this page and ask again.
-        return PullPage(batches: [], cursor: cursor, more: false, skipped: ["\(from)/\(seq) from \(location): \(error)"])
+        return PullPage(
+          batches: [], cursor: cursor, more: false, skipped: ["\(from)/\(seq) from \(location): \(error)"])
       }
       page.batches.append(PulledBatch(name: "\(from)/\(seq)", batch: batch))
     }
@@ -130,7 +131,6 @@ public final class HTTPRemote: Remote {
     default: throw unexpected(response, doing: "store the key envelope")
     }
   }
-
 
   private func expectJSON(_ response: HTTPTransport.Response, what: String) throws(SyncError) -> JSONValue {
     guard response.status == 200, let json = try? JSONValue.parse(response.body) else {
