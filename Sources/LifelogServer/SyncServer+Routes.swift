@@ -46,13 +46,14 @@ extension SyncServer {
     guard let found = try pool.withStore({ try $0.user(id: user) }) else {
       throw HTTPError(401, "unauthorized", "The token's user was removed")
     }
+    let encrypted = try pool.withStore({ try $0.latestKeyEnvelope(user: user) }) != nil
     var object = JSONObjectWriter()
     object.add("lifelog", "remote")
     object.add("format", BatchCodec.format)
     object.add("remoteId", found.remoteID)
-    object.add("minVersion", LifelogVersion.minimumRemoteWriter)
+    object.add("minVersion", LifelogVersion.minimumWriter(encrypted: encrypted))
     object.add("user", found.name)
-    if try pool.withStore({ try $0.latestKeyEnvelope(user: user) }) != nil { object.add("encrypted", true) }
+    if encrypted { object.add("encrypted", true) }
     return .json(200, object)
   }
 

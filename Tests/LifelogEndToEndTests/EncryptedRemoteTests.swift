@@ -58,6 +58,8 @@ import Testing
     let files = try EncryptedRemoteTests.files(under: remote)
     #expect(files.keys.contains { $0.hasPrefix("snapshots/") }, "\(files.keys)")
     #expect(files.keys.contains { $0.hasPrefix("keys/") }, "\(files.keys)")
+    let manifest = String(decoding: try #require(files["lifelog-remote.json"]), as: UTF8.self)
+    #expect(manifest.contains("\"minVersion\":\"0.3.0\""), "0.2.0 would write plain batches: \(manifest)")
     for (name, bytes) in files {
       #expect(bytes.range(of: Data(EncryptedRemoteTests.secretNote.utf8)) == nil, "\(name) holds the note in clear")
       #expect(bytes.range(of: Data("snack".utf8)) == nil, "\(name) names the activity in clear")

@@ -126,7 +126,7 @@ extension LifelogCommand {
           (keys, dataKey, recoveryKey) = try RemoteKeys.create(
             remoteID: remoteID, passphrase: passphrase.read(creating: true, remote: name))
         }
-        manifest = try folder.create(remoteID: remoteID, minimumVersion: LifelogVersion.minimumRemoteWriter, keys: keys)
+        manifest = try folder.create(remoteID: remoteID, minimumVersion: LifelogVersion.minimumWriter(encrypted: keys != nil), keys: keys)
         created = true
       } else {
         manifest = try remote.manifest()  // checks the address and the token before keeping either
