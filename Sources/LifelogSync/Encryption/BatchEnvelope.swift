@@ -47,7 +47,8 @@ public enum BatchEnvelope: Sendable {
     header.add("changes", BatchEnvelope.rowCount(plain))
     let headerLine = Array((header.result + "\n").utf8)
     let associated = BatchEnvelope.associated(remoteID: remoteID, header: headerLine)
-    let nonce = Sodium.keyedHash(associated, plain, key: dataKey, count: Sodium.nonceBytes)
+    let nonce = Sodium.keyedHash(
+      associated, plain, key: BatchEnvelope.nonceKey(dataKey), count: Sodium.nonceBytes)
     var trailer = JSONObjectWriter()
     trailer.add("end", true)
     trailer.add("nonce", Hex.encode(nonce))
@@ -105,6 +106,13 @@ public enum BatchEnvelope: Sendable {
       guard batch.kind == .snapshot else { throw .damaged("it is a batch, not a snapshot") }
     }
     return batch
+  }
+
+  /// The key of the nonce's hash: derived from the data key rather than the data key itself, so
+  /// no key serves two primitives (BLAKE2b and XChaCha20-Poly1305). Only writers use it; readers
+  /// take the nonce from the file.
+  private static func nonceKey(_ dataKey: [UInt8]) -> [UInt8] {
+    Sodium.keyedHash(Array("lifelog-nonce-key".utf8), [], key: dataKey, count: Sodium.keyBytes)
   }
 
   private static func associated(remoteID: String, header: [UInt8]) -> [UInt8] {
