@@ -99,7 +99,7 @@ public struct ValidImportRow: Sendable {
       seed.append(contentsOf: text.utf8)
       seed.append(0)
     }
-    add(ActivityName.key(activity))
+    add(activity.lowercased())  // the key of a validated name: its spaces are already single
     add(String(time.instant))
     add(String(time.offsetMinutes))
     add(duration.map(String.init) ?? "")
