@@ -40,6 +40,16 @@ public final class CSVReader {
 
   /// Moves to the next record; returns false at the end of the input.
   public func next() throws(InputFileError) -> Bool {
+    // The loop works on local copies (moved out and back, not copied): a property of a class
+    // would pay an exclusivity check on every byte.
+    var bytes = self.bytes
+    var ends = self.ends
+    self.bytes = []
+    self.ends = []
+    defer {
+      self.bytes = bytes
+      self.ends = ends
+    }
     bytes.removeAll(keepingCapacity: true)
     ends.removeAll(keepingCapacity: true)
     problem = nil
@@ -49,9 +59,15 @@ public final class CSVReader {
     var afterClosingQuote = false
     var sawQuote = false  // the record has a quoted field (so an empty line is not blank)
     let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), newline = UInt8(ascii: "\n")
+    var index = self.index
+    var chunk = UnsafeBufferPointer(rebasing: input.chunk[0..<input.count])
+    defer { self.index = index }
     while true {
-      if index == input.count {
-        guard try refill() else {
+      if index == chunk.count {
+        let more = try refill()
+        index = self.index
+        chunk = UnsafeBufferPointer(rebasing: input.chunk[0..<input.count])
+        guard more else {
           if quoted && !quoteSeen {
             problem = "a quoted field is never closed (an unbalanced quote); close it with '\"'"
           }
@@ -60,7 +76,7 @@ public final class CSVReader {
           return true
         }
       }
-      let byte = input.chunk[index]
+      let byte = chunk[index]
       index += 1
       if quoted {
         if quoteSeen {

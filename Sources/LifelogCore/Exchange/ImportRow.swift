@@ -93,18 +93,22 @@ public struct ValidImportRow: Sendable {
   /// duration, note, quantity, tags) shaped as a version 8 UUID. Its leading hex digits are as
   /// random-looking as a UUIDv4's, so short ids stay short (DESIGN §2).
   public var derivedID: String {
-    var seed: [UInt8] = Array("lifelog-import\u{0}".utf8)
-    seed.reserveCapacity(128)
+    var seed: [UInt8] = []
+    seed.reserveCapacity(160)
+    seed.append(contentsOf: "lifelog-import".utf8)
+    func add(_ value: Int64) {
+      for shift in stride(from: 0, to: 64, by: 8) { seed.append(UInt8(truncatingIfNeeded: value >> Int64(shift))) }
+    }
     func add(_ text: String) {
+      add(Int64(text.utf8.count))  // length first, so no two rows run together into one seed
       seed.append(contentsOf: text.utf8)
-      seed.append(0)
     }
     add(activity.lowercased())  // the key of a validated name: its spaces are already single
-    add(String(time.instant))
-    add(String(time.offsetMinutes))
-    add(duration.map(String.init) ?? "")
+    add(time.instant)
+    add(Int64(time.offsetMinutes))
+    add(duration.map(Int64.init) ?? -1)
     add(note ?? "")
-    add(quantity.map(JSONText.number) ?? "")
+    add(quantity.map { Int64(bitPattern: $0.bitPattern) } ?? -1)
     add(tags.joined(separator: " "))
     var bytes = Array(SHA256.hash(seed).prefix(16))
     bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8: custom, content-derived

@@ -77,6 +77,7 @@ extension LogStore {
           }
         }
         if options.dryRun || (summary.invalidCount > 0 && !options.skipInvalid) { throw Rollback() }
+        try importer.queueAddedEntries()
       }
     } catch is Rollback {}
     if summary.invalidCount > 0 && !options.skipInvalid { throw ImportError(summary: summary) }
@@ -93,7 +94,8 @@ private final class EntryImporter {
   /// One stamp for every row the import adds: they are one write.
   let stamp: String
   let insert: Statement
-  let queue: Statement
+  /// The highest rowid of `entry` before the import: every row it adds gets a higher one.
+  let lastRowIDBefore: Int64
   /// Activities by name as written in the file, then by their case-folded key.
   var activitiesByName: [String: Activity] = [:]
 
@@ -102,7 +104,8 @@ private final class EntryImporter {
     self.options = options
     stamp = try store.nextStamp()
     insert = try store.database.cachedStatement(sql: LogStore.insertEntrySQL + " ON CONFLICT (id) DO NOTHING")
-    queue = try store.database.cachedStatement(sql: LogStore.markPendingSQL)
+    lastRowIDBefore = try store.database.cachedStatement(sql: "SELECT coalesce(max(rowid), 0) FROM entry")
+      .first { $0[0] as Int64 } ?? 0
   }
 
   func apply(_ row: ImportRow, to summary: inout ImportSummary) throws {
@@ -123,16 +126,20 @@ private final class EntryImporter {
     try insert.bind(stamp, at: 10)
     try insert.run()
     if store.database.changes > 0 {
-      queue.reset()
-      try queue.bind(SyncedEntity.entry.rawValue, at: 1)
-      try queue.bind(id, at: 2)
-      try queue.run()
-      summary.added += 1
+      summary.added += 1  // queued for sync by queueAddedEntries(), in the same transaction
     } else if try update(id: id, activityID: activity.id, with: valid) {
       summary.updated += 1
     } else {
       summary.unchanged += 1
     }
+  }
+
+  /// Queues every entry the import added to be sent on the next sync, with one statement
+  /// instead of one per row. Call before the transaction commits.
+  func queueAddedEntries() throws {
+    try store.database.execute(
+      sql: "INSERT INTO sync_pending (entity, id) SELECT ?, id FROM entry WHERE rowid > ? ORDER BY rowid",
+      arguments: [SyncedEntity.entry.rawValue, lastRowIDBefore])
   }
 
   /// The row's activity, created (with the row's kind, or the default) when it is new.
