@@ -89,6 +89,28 @@ import Testing
     #expect(result.stderr.contains("  ... and 5 rows more"))
   }
 
+  @Test func rowsAcrossManyBatchesKeepTheirLineNumbers() {
+    // More rows than one hand-over batch of the reading thread, with bad rows in several batches.
+    let bad: Set<Int> = [1, 2048, 2049, 6000, 9999]
+    var text = "at,activity,note\n"
+    for row in 1...10_000 {
+      let minute = row % 60, hour = row / 60 % 24, day = 1 + row / 1440
+      let time = "2026-11-\(day < 10 ? "0" : "")\(day) \(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute)"
+      text += bad.contains(row) ? "bad\(row),snack,\n" : "\(time),snack,row \(row)\n"
+    }
+    let path = file("big.csv", text)
+    let refused = fixture.run("import", path)
+    #expect(refused.exitCode == 65)
+    #expect(refused.stderr.contains("  line 2: Cannot read time 'bad1'"))
+    let lines = refused.stderr.split(separator: "\n").dropFirst().map { $0.prefix { $0 != ";" } }
+    #expect(lines.map(String.init) == [2, 2049, 2050, 6001, 10000].map { "  line \($0): Cannot read time 'bad\($0 - 1)'" })
+    #expect(refused.stderr.contains("  line 10000: Cannot read time 'bad9999'"))
+    let result = fixture.run("import", path, "--skip-invalid")
+    #expect(result.stdout.hasPrefix("Imported: 9995 added, 0 updated, 0 unchanged, 5 skipped"), "\(result)")
+    let export = fixture.run("export").stdout
+    #expect(export.components(separatedBy: "\r\n").count == 9995 + 2)
+  }
+
   @Test func skipInvalidImportsTheValidRowsAndListsTheOthers() {
     let path = file("mixed.csv", "at,activity\n2026-12-01 08:00,breakfast\nlater,lunch\n2026-12-01 19:00,dinner\n")
     let result = fixture.run("import", path, "--skip-invalid")

@@ -52,7 +52,7 @@ extension LogStore {
   /// same file twice adds nothing. Unknown activities are created. New and changed rows go
   /// through change capture like typed ones, so they sync.
   ///
-  /// - Parameter progress: called with the number of rows read so far, every 16,384 rows.
+  /// - Parameter progress: called with the number of rows read so far, every few thousand rows.
   /// - Throws: ``ImportError`` when rows are invalid and `skipInvalid` is off (nothing written);
   ///   ``InputError`` or ``InputFileError`` when the input as a whole is unusable.
   public func importEntries(
@@ -62,19 +62,24 @@ extension LogStore {
     do {
       try write {
         let importer = try EntryImporter(store: self, options: options)
+        let pipeline = RowPipeline(records: records, parser: options.parser)
+        pipeline.start()
+        defer { pipeline.finish() }
         var rows = 0
-        while let record = try records.next() {
-          rows += 1
-          if rows & 0x3FFF == 0 { progress(rows) }
-          switch record {
-          case .failure(let error): summary.reject(error)
-          case .success(let row):
-            do {
-              try importer.apply(row, to: &summary)
-            } catch let error as InputError {
-              summary.reject(RowError(line: row.line, message: error.message))
+        while let batch = try pipeline.next() {
+          for checked in batch {
+            switch checked {
+            case .invalid(let error): summary.reject(error)
+            case .valid(let row, let id, let line):
+              do {
+                try importer.apply(row, id: id, to: &summary)
+              } catch let error as InputError {
+                summary.reject(RowError(line: line, message: error.message))
+              }
             }
           }
+          rows += batch.count
+          progress(rows)
         }
         if options.dryRun || (summary.invalidCount > 0 && !options.skipInvalid) { throw Rollback() }
         try importer.queueAddedEntries()
@@ -108,10 +113,9 @@ private final class EntryImporter {
       .first { $0[0] as Int64 } ?? 0
   }
 
-  func apply(_ row: ImportRow, to summary: inout ImportSummary) throws {
-    let valid = try row.validated(parser: options.parser)
+  /// Adds or updates the entry of one checked row.
+  func apply(_ valid: ValidImportRow, id: String, to summary: inout ImportSummary) throws {
     let activity = try resolveActivity(valid, summary: &summary)
-    let id = valid.id ?? valid.derivedID
     let source = valid.source ?? options.source
     insert.reset()
     try insert.bind(id, at: 1)
