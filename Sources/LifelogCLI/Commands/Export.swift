@@ -31,12 +31,7 @@ extension LifelogCommand {
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
       format = try arguments.value("--format").map(ExchangeFormat.parse) ?? .csv
-      let parser = context.timeParser
-      from = try arguments.value("--from").map(parser.parseBoundary)
-      to = try arguments.value("--to").map(parser.parseBoundary)
-      if let from, let to, to.instant <= from.instant {
-        throw InputError("--to (\(to.iso8601)) is not after --from (\(from.iso8601)); swap them or widen the range")
-      }
+      (from, to) = try arguments.timeRange(parser: context.timeParser)
       outputPath = arguments.value("--output")
       if let outputPath { try ReportFile.checkWritable(outputPath) }
     }
