@@ -31,14 +31,17 @@ extension LifelogCommand {
       ])
 
     let path: String?
+    /// Whether a file (or `-`) was named; without one, standard input is read unless it is a terminal.
+    let fileNamed: Bool
     let format: ExchangeFormat?
     let dryRun: Bool
     let skipInvalid: Bool
     let kind: ActivityKind
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
-      let file = try arguments.checkedPositionals(for: Self.configuration)["file"]?.first ?? "-"
-      path = file == "-" ? nil : file
+      let named = try arguments.checkedPositionals(for: Self.configuration)["file"]?.first
+      fileNamed = named != nil
+      path = named == "-" ? nil : named
       format = try arguments.value("--format").map(ExchangeFormat.parse)
       dryRun = arguments.flag("--dry-run")
       skipInvalid = arguments.flag("--skip-invalid")
@@ -46,6 +49,9 @@ extension LifelogCommand {
     }
 
     func run(in context: Context) throws {
+      if !fileNamed, context.errors is FileOutput, isatty(STDIN_FILENO) == 1 {
+        throw UsageError("Missing file to import; name one, or pipe the rows in ('lifelog import - < rows.csv')")
+      }
       let started = Seconds.monotonic()
       let input = try path.map { path throws(InputFileError) in try ChunkedReader(path: path) }
         ?? ChunkedReader(descriptor: STDIN_FILENO, closing: false)
