@@ -72,8 +72,8 @@ public final class Statement {
 
   /// Resets the statement and clears its bindings, before binding values one by one.
   ///
-  /// The per-value calls below skip the array of existentials that ``bind(_:)`` takes, which
-  /// matters when one statement runs a million times (`lifelog import`).
+  /// ``bind(_:at:)`` then skips the array of existentials that ``bind(_:)`` takes, which matters
+  /// when one statement runs a million times (`lifelog import`).
   public func reset() {
     sqlite3_reset(handle)
     sqlite3_clear_bindings(handle)
@@ -82,14 +82,6 @@ public final class Statement {
   /// Binds one value to the 1-based parameter `index`.
   public func bind(_ value: some SQLiteBindable, at index: Int32) throws(SQLiteError) {
     let code = value.bind(to: handle, at: index)
-    guard code == SQLITE_OK else { throw database.error(code: code, sql: sql) }
-  }
-
-  /// Binds UTF-8 text straight from a buffer (copied by SQLite before this returns).
-  public func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
-    let code = sqlite3_bind_text(
-      handle, index, UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1))?
-        .assumingMemoryBound(to: CChar.self), Int32(bytes.count), transientDestructor)
     guard code == SQLITE_OK else { throw database.error(code: code, sql: sql) }
   }
 
