@@ -129,6 +129,7 @@ extension String {
 final class ImportProgress {
   private let errors: (any TextOutput)?
   private var shown = false
+  private var lastShown = 0.0
 
   init(context: Context) {
     errors = context.errors is FileOutput && isatty(STDERR_FILENO) == 1 ? context.errors : nil
@@ -136,6 +137,9 @@ final class ImportProgress {
 
   func show(_ rows: Int) {
     guard let errors else { return }
+    let now = Seconds.monotonic()
+    guard now - lastShown >= 0.2 else { return }  // a few updates a second are enough to read
+    lastShown = now
     errors.write("\rImporting... \(rows) rows read")
     errors.flush()
     shown = true
