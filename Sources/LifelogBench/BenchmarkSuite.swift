@@ -33,6 +33,8 @@ struct BenchmarkSuite {
     /// The first sync of 100,000 entries through an encrypted folder remote against a plain one,
     /// and joining an encrypted remote.
     case crypto
+    /// `lifelog import` and `lifelog export` of 1,000,000 rows.
+    case exchange
   }
 
   /// Measures every figure, handing each to `report` as soon as it is known.
@@ -49,6 +51,10 @@ struct BenchmarkSuite {
     }
     if part == .crypto {
       try runCrypto(report: report)
+      return
+    }
+    if part == .exchange {
+      try runExchange(report: report)
       return
     }
     if part != .log {
@@ -71,6 +77,7 @@ struct BenchmarkSuite {
     if part == .all {
       try runReports(report: report)
       try runCrypto(report: report)
+      try runExchange(report: report)
     }
   }
 

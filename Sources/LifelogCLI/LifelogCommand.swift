@@ -18,7 +18,8 @@ public enum LifelogCommand {
     options: [OptionSpec(["--version"], help: "Show the version.")],
     subcommands: [
       Add.self, List.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self, Settings.self,
-      RemoteGroup.self, Sync.self, Status.self, ReportGroup.self, Serve.self, Help.self,
+      RemoteGroup.self, Sync.self, Status.self, ReportGroup.self, Import.self, Export.self, Serve.self,
+      Help.self,
     ],
     usesDatabase: true)
 
@@ -120,6 +121,7 @@ public enum LifelogCommand {
     switch error {
     case let error as UsageError: return (ExitCode.usage, error.message)
     case let error as InputError: return (ExitCode.dataError, error.message)
+    case let error as InputFileError: return (ExitCode.noInput, error.description)
     case let error as ConfigurationError: return (ExitCode.configuration, error.description)
     case let error as StoreError:
       switch error {
