@@ -32,3 +32,28 @@ import Testing
     }
   }
 }
+
+/// `man -l docs/lifelog.1` shows the page without a single warning from groff.
+@Suite struct ManualPageRenderingTests {
+  @Test func groffRendersThePageWithoutWarnings() throws {
+    let groff = ["/usr/bin/groff", "/bin/groff"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    let path = try #require(groff, "groff is needed (make test installs groff-base)")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = [
+      "-man", "-Tutf8", "-ww", ManualPageTests.repository.appendingPathComponent("docs/lifelog.1").path,
+    ]
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let rendered = AsyncData(output.fileHandleForReading)
+    let warnings = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(String(decoding: warnings, as: UTF8.self) == "")
+    let text = String(decoding: rendered.wait(), as: UTF8.self)
+    #expect(text.contains("lifelog shell"))
+  }
+}
