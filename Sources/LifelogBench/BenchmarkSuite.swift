@@ -30,6 +30,8 @@ struct BenchmarkSuite {
     case http
     /// `lifelog report` over a year and over 100,000 entries.
     case report
+    /// Tab completion (`lifelog __complete`) and a script run through `lifelog shell`.
+    case shell
   }
 
   /// Measures every figure, handing each to `report` as soon as it is known.
@@ -42,6 +44,10 @@ struct BenchmarkSuite {
     }
     if part == .http {
       try runHTTP(report: report)
+      return
+    }
+    if part == .shell {
+      try runShell(report: report)
       return
     }
     if part != .log {
@@ -61,7 +67,10 @@ struct BenchmarkSuite {
     report(try listLast20(at: listPath))
     report(try listAllAsJSON(at: listPath))
     report(try insertRate(of: entries))
-    if part == .all { try runReports(report: report) }
+    if part == .all {
+      try runReports(report: report)
+      try runShell(report: report)
+    }
   }
 
   // MARK: - Figures
