@@ -36,6 +36,20 @@ final class TerminalSession {
     return text.trimmingCharacters(in: .newlines)
   }
 
+  /// Types a line, presses Enter, and waits until the screen shows `expected`.
+  func enter(_ line: String, expecting expected: String) throws {
+    try type(line)
+    try press("Enter")
+    try waitFor(expected)
+  }
+
+  /// Types text, presses Tab, and waits until the screen shows `expected`.
+  func complete(_ text: String, expecting expected: String) throws {
+    try type(text)
+    try press("Tab")
+    try waitFor(expected)
+  }
+
   /// Waits until the screen shows `text`, and returns the screen.
   @discardableResult
   func waitFor(_ text: String) throws -> String {
