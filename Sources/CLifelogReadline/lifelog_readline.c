@@ -7,6 +7,7 @@
 #include "lifelog_readline.h"
 
 #include <dlfcn.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,11 @@ static struct {
   const char **readline_name;
   const char **basic_word_break_characters;
   char **completer_word_break_characters;
+  rl_hook_func_t **signal_event_hook;
+  int (*replace_line)(const char *, int);
+  int (*crlf)(void);
+  int (*on_new_line)(void);
+  void (*redisplay)(void);
 } rl;
 
 #define LOOKUP(field, name)                                                                      \
@@ -64,6 +70,11 @@ int lr_load(char *error, size_t error_size) {
   LOOKUP(readline_name, "rl_readline_name");
   LOOKUP(basic_word_break_characters, "rl_basic_word_break_characters");
   LOOKUP(completer_word_break_characters, "rl_completer_word_break_characters");
+  LOOKUP(signal_event_hook, "rl_signal_event_hook");
+  LOOKUP(replace_line, "rl_replace_line");
+  LOOKUP(crlf, "rl_crlf");
+  LOOKUP(on_new_line, "rl_on_new_line");
+  LOOKUP(redisplay, "rl_redisplay");
   rl.handle = handle;
   return 0;
 }
@@ -137,7 +148,38 @@ void lr_configure(const char *name, lr_completer callback) {
 
 /* ---- Lines and history ---- */
 
-char *lr_readline(const char *prompt) { return rl.readline(prompt); }
+/* Ctrl-C at the prompt: readline puts the terminal back and calls our handler, which only notes
+ * it; then readline calls the event hook, which drops the line and shows a fresh prompt, as bash
+ * does. The handler is in place only while a line is read: Ctrl-C during a command ends lifelog. */
+static volatile sig_atomic_t interrupted;
+
+static void note_interrupt(int signal_number) {
+  (void)signal_number;
+  interrupted = 1;
+}
+
+static int clear_interrupted_line(void) {
+  if (!interrupted) return 0;
+  interrupted = 0;
+  rl.replace_line("", 0);
+  rl.crlf();
+  rl.on_new_line();
+  rl.redisplay();
+  return 0;
+}
+
+char *lr_readline(const char *prompt) {
+  struct sigaction action, previous;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = note_interrupt;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, &previous);
+  *rl.signal_event_hook = clear_interrupted_line;
+  char *line = rl.readline(prompt);
+  *rl.signal_event_hook = NULL;
+  sigaction(SIGINT, &previous, NULL);
+  return line;
+}
 
 void lr_free(char *line) { free(line); }
 

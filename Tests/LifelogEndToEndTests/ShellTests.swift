@@ -68,7 +68,7 @@ import Testing
 
   // MARK: - At a terminal
 
-  @Test func aPersonTypesCompletesWithTabSeesErrorsAndLeavesWithCtrlD() throws {
+  @Test func aPersonTypesCompletesWithTabSeesErrorsCancelsWithCtrlCAndLeavesWithCtrlD() throws {
     try #require(Subprocess.exists("tmux"), "tmux is needed (make test installs it)")
     // `lifelog` alone at a terminal starts the shell.
     let terminal = try TerminalSession([LifelogProcess.binaryPath], environment: environment, folder: folder)
@@ -80,6 +80,9 @@ import Testing
     try terminal.complete("brea", expecting: "lifelog> add breakfast ")
     try terminal.enter("--at 7:30 toast", expecting: #"breakfast Wed 2026-12-02 07:30 "toast""#)
     try terminal.enter("add brekfast", expecting: "Error: Unknown activity 'brekfast'")
+    // Ctrl-C drops the line being typed and leaves the shell running.
+    try terminal.type("add sn")
+    try terminal.press("C-c")
     try terminal.enter("list --format csv", expecting: ",breakfast,meal,,toast,,,")
     try terminal.press("C-d")
     try terminal.waitForExit()

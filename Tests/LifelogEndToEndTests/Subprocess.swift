@@ -28,9 +28,21 @@ enum Subprocess {
     defer { argv.forEach { free($0) } }
     let variables = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0)=\($1)") } + [nil]
     defer { variables.forEach { free($0) } }
+    // Signals as a shell would leave them: none blocked, all default (the test's threads block some,
+    // and a child inherits that; then Ctrl-C would never reach the shell under test).
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    var allSignals = sigset_t()
+    sigemptyset(&noSignals)
+    sigfillset(&allSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &allSignals)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var pid: pid_t = 0
     let path = program.hasPrefix("/") ? program : (searchPath(program) ?? program)
-    let spawned = posix_spawn(&pid, path, &actions, nil, argv, variables)
+    let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, variables)
     guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0, errno == EINTR {}
