@@ -11,7 +11,9 @@ extension BenchmarkSuite {
   func runShell(report: (Figure) -> Void) throws {
     Log.info("shell: building \(Self.entryCount) sample entries")
     let bigPath = folder + "/shell-100k.db"
-    try buildLog(at: bigPath, with: SampleLog.entries(count: Self.entryCount, endingAt: BenchmarkSuite.now() - 60))
+    try buildLog(
+      at: bigPath,
+      with: SampleLog.entries(count: Self.entryCount, endingAt: BenchmarkSuite.now() - 60))
     sync()
     for (name, words) in [
       ("complete_activity_100k_ms", ["add", "s"]), ("complete_id_100k_ms", ["edit", ""]),
@@ -22,7 +24,8 @@ extension BenchmarkSuite {
         throw BenchmarkError("'\(command.commandLine)' offered nothing")
       }
       let samples = try latency(name, of: command)
-      report(Figure(name: name, value: samples.median * 1e3, unit: "ms", goal: .atMost(10), decimals: 2))
+      report(
+        Figure(name: name, value: samples.median * 1e3, unit: "ms", goal: .atMost(10), decimals: 2))
     }
     report(try scriptRate())
   }
@@ -43,18 +46,22 @@ extension BenchmarkSuite {
       let database = folder + "/shell-script-\(run).db"
       let command = ChildCommand(
         executable: lifelog, arguments: ["shell"],
-        environment: ["LIFELOG_DB": database, "TZ": "UTC", "HOME": folder, "PATH": "/usr/bin:/bin"],
+        environment: [
+          "LIFELOG_DB": database, "TZ": "UTC", "HOME": folder, "PATH": "/usr/bin:/bin",
+        ],
         input: script)
       let seconds = try command.timedRun()
       let count = try LogStore(path: database).entryCount()
       guard count == Self.scriptLines else {
-        throw BenchmarkError("'\(command.commandLine) < \(script)' logged \(count) entries, not \(Self.scriptLines)")
+        throw BenchmarkError(
+          "'\(command.commandLine) < \(script)' logged \(count) entries, not \(Self.scriptLines)")
       }
       let rate = Double(Self.scriptLines) / seconds
       Log.info("shell_script_lines_per_s: run \(run): \(Int(rate)) lines/s (\(ms(seconds)))")
       best = max(best, rate)
     }
     return Figure(
-      name: "shell_script_lines_per_s", value: best, unit: "lines/s", goal: .atLeast(400), decimals: 0)
+      name: "shell_script_lines_per_s", value: best, unit: "lines/s", goal: .atLeast(400),
+      decimals: 0)
   }
 }

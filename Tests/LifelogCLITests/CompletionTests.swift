@@ -8,7 +8,8 @@ import Testing
   let fixture = CLIFixture()
 
   /// The candidates for the last of `words`, one per line as printed.
-  func candidates(_ words: String..., sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
+  func candidates(_ words: String..., sourceLocation: SourceLocation = #_sourceLocation) -> [String]
+  {
     let result = fixture.cli.run(["__complete", "--"] + words)
     #expect(result.exitCode == 0, "\(result)", sourceLocation: sourceLocation)
     #expect(result.stderr.isEmpty, "\(result)", sourceLocation: sourceLocation)
@@ -21,7 +22,8 @@ import Testing
     #expect(all.contains("shell") && all.contains("completion") && all.contains("help"))
     #expect(!all.contains { $0.hasPrefix("__") })
     #expect(candidates("a") == ["add", "activity"])
-    #expect(candidates("activity", "") == ["add", "list", "edit", "rename", "archive", "unarchive"])
+    #expect(
+      candidates("activity", "") == ["add", "list", "edit", "rename", "archive", "unarchive"])
     #expect(candidates("report", "m") == ["meals"])
     #expect(candidates("help", "activity", "r") == ["rename"])
     #expect(candidates("bogus", "") == [])
@@ -35,7 +37,8 @@ import Testing
     #expect(candidates("report", "activity", "--by", "") == ["day", "week", "month"])
     #expect(candidates("add", "tea", "--kind", "m") == ["meal", "medication"])
     #expect(candidates("report", "--format=c") == ["--format=csv"])
-    #expect(candidates("settings", "get", "") == ["mealGapHours", "dayStartsAt", "weekStartsOn", "name"])
+    #expect(
+      candidates("settings", "get", "") == ["mealGapHours", "dayStartsAt", "weekStartsOn", "name"])
     #expect(candidates("completion", "") == ["bash", "zsh", "fish"])
     // A value that is a file is left to the shell.
     #expect(candidates("report", "--output", "") == [":files"])
@@ -89,7 +92,9 @@ import Testing
   }
 
   @Test func anUnknownShellIsAUsageError() {
-    expectFailure(fixture, ["completion", "tcsh"], code: 64, saying: "Unknown shell 'tcsh'; use bash, zsh or fish")
+    expectFailure(
+      fixture, ["completion", "tcsh"], code: 64,
+      saying: "Unknown shell 'tcsh'; use bash, zsh or fish")
   }
 
   @Test func theHiddenCommandsAreLeftOutOfHelpButRun() {

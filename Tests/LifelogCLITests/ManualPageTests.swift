@@ -15,7 +15,9 @@ import Testing
   }
 
   @Test func everyVisibleCommandHasASectionAndTheHiddenOnesNone() {
-    for command in ["add", "list", "activity rename", "report meals", "serve user add", "shell", "completion"] {
+    for command in [
+      "add", "list", "activity rename", "report meals", "serve user add", "shell", "completion",
+    ] {
       #expect(page.contains(".SS \"lifelog \(command)\"\n"), "no section for \(command)")
     }
     #expect(!page.contains("__complete"))
@@ -36,12 +38,15 @@ import Testing
 /// `man -l docs/lifelog.1` shows the page without a single warning from groff.
 @Suite struct ManualPageRenderingTests {
   @Test func groffRendersThePageWithoutWarnings() throws {
-    let groff = ["/usr/bin/groff", "/bin/groff"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    let groff = ["/usr/bin/groff", "/bin/groff"].first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
     let path = try #require(groff, "groff is needed (make test installs groff-base)")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = [
-      "-man", "-Tutf8", "-ww", ManualPageTests.repository.appendingPathComponent("docs/lifelog.1").path,
+      "-man", "-Tutf8", "-ww",
+      ManualPageTests.repository.appendingPathComponent("docs/lifelog.1").path,
     ]
     let output = Pipe()
     let errors = Pipe()

@@ -34,7 +34,9 @@ import Testing
       _lifelog
       printf '%s\\n' "${COMPREPLY[@]}"
       """
-    let result = try Subprocess.run("bash", ["--norc", "-c", program], environment: ["LIFELOG_DB": database, "PATH": "/usr/bin:/bin"])
+    let result = try Subprocess.run(
+      "bash", ["--norc", "-c", program],
+      environment: ["LIFELOG_DB": database, "PATH": "/usr/bin:/bin"])
     try #require(result.status == 0, "bash failed: \(result.stderr)")
     return result.stdout.split(separator: "\n").map(String.init)
   }
@@ -52,7 +54,8 @@ import Testing
   @Test func bashCompletesFileNamesWhereAFileIsExpected() throws {
     FileManager.default.createFile(atPath: folder.file("report-november.html"), contents: Data())
     let prefix = folder.file("report-")
-    #expect(try bashCompletes(["report", "--output", prefix]) == [folder.file("report-november.html")])
+    #expect(
+      try bashCompletes(["report", "--output", prefix]) == [folder.file("report-november.html")])
   }
 
   @Test func zshAndFishScriptsAreValid() throws {
@@ -65,13 +68,18 @@ import Testing
 
   @Test func fishCompletesThroughTheBinary() throws {
     try #require(Subprocess.exists("fish"), "fish is needed (make test installs it)")
-    let binaryFolder = URL(fileURLWithPath: LifelogProcess.binaryPath).deletingLastPathComponent().path
+    let binaryFolder = URL(fileURLWithPath: LifelogProcess.binaryPath).deletingLastPathComponent()
+      .path
     let result = try Subprocess.run(
-      "fish", ["--no-config", "-c", "source '\(try script("fish"))'; complete -C 'lifelog add br'"],
+      "fish",
+      ["--no-config", "-c", "source '\(try script("fish"))'; complete -C 'lifelog add br'"],
       environment: [
         "LIFELOG_DB": database, "PATH": "\(binaryFolder):/usr/bin:/bin", "HOME": folder.path,
       ])
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) } == ["breakfast", "brunch"])
+    #expect(
+      result.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) } == [
+        "breakfast", "brunch",
+      ])
   }
 }

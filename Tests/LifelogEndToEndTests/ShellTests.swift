@@ -31,12 +31,15 @@ import Testing
     #expect(result.exitCode == 64, "the last failing line was a usage error: \(result)")
     #expect(!result.stdout.contains("lifelog>"), "no prompt when input is not a terminal")
     let lines = result.stdout.split(separator: "\n")
-    #expect(lines.first?.hasPrefix("Added ") == true && lines.first?.hasSuffix(#"breakfast Wed 2026-12-02 07:30 "porridge""#) == true)
+    #expect(
+      lines.first?.hasPrefix("Added ") == true
+        && lines.first?.hasSuffix(#"breakfast Wed 2026-12-02 07:30 "porridge""#) == true)
     #expect(result.stdout.contains(",snack,meal,,an apple,,,"))
     #expect(result.stderr.contains("Error: Unknown activity 'brekfast'; did you mean 'breakfast'?"))
     #expect(result.stderr.contains("Error: Unbalanced quote"))
     #expect(result.stderr.contains("Error: Unknown option '--bogus'"))
-    #expect(result.stdout.components(separatedBy: ",2026-12-02T").count == 3, "two entries, listed once")
+    #expect(
+      result.stdout.components(separatedBy: ",2026-12-02T").count == 3, "two entries, listed once")
   }
 
   @Test func aScriptWithoutFailuresExitsZeroAndStopsAtExit() throws {
@@ -71,7 +74,8 @@ import Testing
   @Test func aPersonTypesCompletesWithTabSeesErrorsCancelsWithCtrlCAndLeavesWithCtrlD() throws {
     try #require(Subprocess.exists("tmux"), "tmux is needed (make test installs it)")
     // `lifelog` alone at a terminal starts the shell.
-    let terminal = try TerminalSession([LifelogProcess.binaryPath], environment: environment, folder: folder)
+    let terminal = try TerminalSession(
+      [LifelogProcess.binaryPath], environment: environment, folder: folder)
     try terminal.waitFor("lifelog> ")
     try terminal.complete("sta", expecting: "lifelog> status ")
     try terminal.press("Enter")
@@ -89,14 +93,16 @@ import Testing
     let history = folder.file("state/lifelog/history")
     let attributes = try FileManager.default.attributesOfItem(atPath: history)
     #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o777 } == 0o600)
-    let folderAttributes = try FileManager.default.attributesOfItem(atPath: folder.file("state/lifelog"))
+    let folderAttributes = try FileManager.default.attributesOfItem(
+      atPath: folder.file("state/lifelog"))
     #expect((folderAttributes[.posixPermissions] as? Int).map { $0 & 0o777 } == 0o700)
     #expect(try String(contentsOfFile: history, encoding: .utf8).hasSuffix("list --format csv\n"))
   }
 
   @Test func upArrowRecallsALineFromTheSessionBefore() throws {
     try #require(Subprocess.exists("tmux"), "tmux is needed (make test installs it)")
-    let first = try TerminalSession([LifelogProcess.binaryPath, "shell"], environment: environment, folder: folder)
+    let first = try TerminalSession(
+      [LifelogProcess.binaryPath, "shell"], environment: environment, folder: folder)
     try first.waitFor("lifelog> ")
     try first.enter("status --format json", expecting: "\"pendingRows\"")
     try first.enter(" activity list", expecting: "breakfast")
@@ -104,7 +110,8 @@ import Testing
     try first.press("Enter")
     try first.waitForExit()
 
-    let second = try TerminalSession([LifelogProcess.binaryPath, "shell"], environment: environment, folder: folder)
+    let second = try TerminalSession(
+      [LifelogProcess.binaryPath, "shell"], environment: environment, folder: folder)
     try second.waitFor("lifelog> ")
     try second.press("Up")
     // A line typed with a leading space, and `exit`, stay out of the history.

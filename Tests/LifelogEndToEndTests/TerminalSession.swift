@@ -16,9 +16,14 @@ final class TerminalSession {
   init(_ arguments: [String], environment: [String: String], folder: TemporaryDirectory) throws {
     socket = folder.file("tmux-\(UUID().uuidString.prefix(8)).sock")
     // `timeout` ends the program even if the test never does (its process group keeps the terminal).
-    let command = (["env", "-i"] + environment.map { "\($0)=\($1)" } + ["timeout", "--foreground", "120"] + arguments)
+    let command =
+      (["env", "-i"] + environment.map { "\($0)=\($1)" } + ["timeout", "--foreground", "120"]
+      + arguments)
       .map(Self.quoted)
-    let started = try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", command.joined(separator: " ")])
+    let started = try tmux([
+      "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30",
+      command.joined(separator: " "),
+    ])
     try #require(started.status == 0, "tmux did not start: \(started.stderr)")
   }
 

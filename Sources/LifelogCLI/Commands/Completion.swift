@@ -10,7 +10,9 @@ extension LifelogCommand {
         all three; to try one: source <(lifelog completion bash).
         """,
       arguments: [
-        ArgumentSpec("shell", "bash, zsh or fish.", completes: .choices(CompletionScript.Shell.allCases.map(\.rawValue)))
+        ArgumentSpec(
+          "shell", "bash, zsh or fish.",
+          completes: .choices(CompletionScript.Shell.allCases.map(\.rawValue)))
       ],
       examples: [
         "lifelog completion bash > ~/.local/share/bash-completion/completions/lifelog",
@@ -34,13 +36,17 @@ extension LifelogCommand {
     }
   }
 
-  /// `lifelog __complete -- <word> ...`: the candidates for the last word, one per line, or the
-  /// single line `:files` for file names. What the completion scripts call; never fails.
+  /// `lifelog __complete -- <word> ...`: what Tab may offer for the last word.
+  ///
+  /// Prints the candidates one per line, or the single line `:files` for file names. What the
+  /// completion scripts call; it never fails.
   struct CompleteWords: Command {
     static let configuration = CommandConfiguration(
       commandName: "__complete",
       abstract: "Print what Tab may offer for the last word (for the completion scripts).",
-      arguments: [ArgumentSpec("word", "The words after 'lifelog', the last one being typed.", .zeroOrMore)],
+      arguments: [
+        ArgumentSpec("word", "The words after 'lifelog', the last one being typed.", .zeroOrMore)
+      ],
       hidden: true)
 
     let words: [String]

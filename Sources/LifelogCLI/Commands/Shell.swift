@@ -37,8 +37,9 @@ extension LifelogCommand {
       }
       let editor = try LineEditor(history: history, completer: Completer(context: context))
       defer { editor.close() }
-      context.output.write("lifelog \(LifelogCommand.version): type a command ('help' lists them), Tab completes, "
-        + "Ctrl-D leaves.\n")
+      context.output.write(
+        "lifelog \(LifelogCommand.version): type a command ('help' lists them), Tab completes, "
+          + "Ctrl-D leaves.\n")
       context.output.flush()
       _ = session.run(editor)
       // Ctrl-D leaves the cursor after the prompt; the next prompt belongs on a line of its own.

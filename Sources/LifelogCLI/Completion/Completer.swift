@@ -34,7 +34,8 @@ struct Completer {
         let name = String(current[..<equals])
         guard let option = position.option(named: name) else { return .words([]) }
         let typed = String(current[current.index(after: equals)...])
-        guard case .words(let values) = offer(option.completion, position: position, current: typed) else {
+        guard case .words(let values) = offer(option.completion, position: position, current: typed)
+        else {
           return .words([])
         }
         return .words(values.map { name + "=" + $0 })
@@ -56,7 +57,9 @@ struct Completer {
   }
 
   /// The values a completion kind offers, narrowed to those starting with `current`.
-  private func offer(_ completion: ValueCompletion, position: Position, current: String) -> Candidates {
+  private func offer(
+    _ completion: ValueCompletion, position: Position, current: String
+  ) -> Candidates {
     let values: [String]
     switch completion {
     case .none: values = []
@@ -65,7 +68,11 @@ struct Completer {
     case .commandName:
       var configuration = LifelogCommand.configuration
       for name in position.positionals {
-        guard let command = configuration.subcommands.first(where: { $0.configuration.commandName == name }) else {
+        guard
+          let command = configuration.subcommands.first(where: {
+            $0.configuration.commandName == name
+          })
+        else {
           return .words([])
         }
         configuration = command.configuration
@@ -79,7 +86,8 @@ struct Completer {
 
   /// Activity names, recent entry ids or remote names; nothing when there is no log yet (Tab
   /// must never create one).
-  private func fromLog(_ completion: ValueCompletion, databaseOverride: String?) throws -> [String] {
+  private func fromLog(_ completion: ValueCompletion, databaseOverride: String?) throws -> [String]
+  {
     let path = try databaseOverride ?? context.databasePath
     guard access(path, F_OK) == 0 else { return [] }
     let store = try LogStore(path: path, busyTimeoutMilliseconds: 200)
@@ -148,7 +156,9 @@ private struct Position {
   var argument: ArgumentSpec? {
     let arguments = configuration.arguments
     if positionals.count < arguments.count { return arguments[positionals.count] }
-    guard let last = arguments.last, last.arity == .oneOrMore || last.arity == .zeroOrMore else { return nil }
+    guard let last = arguments.last, last.arity == .oneOrMore || last.arity == .zeroOrMore else {
+      return nil
+    }
     return last
   }
 }

@@ -17,9 +17,11 @@ final class LineEditor: LineSource {
   init(history: ShellHistory?, completer: Completer) throws {
     var error = [CChar](repeating: 0, count: 512)
     guard lr_load(&error, error.count) == 0 else {
-      let message = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let message = String(
+        decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       throw ConfigurationError(
-        "Cannot start the interactive shell: \(message); or pipe commands in: lifelog shell < commands.txt")
+        "Cannot start the interactive shell: \(message); or pipe commands in: lifelog shell < commands.txt"
+      )
     }
     activeCompleter = completer
     lr_configure("lifelog", completeForReadline)

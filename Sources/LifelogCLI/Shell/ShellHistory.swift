@@ -30,12 +30,14 @@ struct ShellHistory {
     for component in path.split(separator: "/").dropLast() {
       folder += "/" + component
       if mkdir(folder, 0o700) != 0, errno != EEXIST {
-        throw ConfigurationError("Cannot create '\(folder)' for the shell history: \(String(cString: strerror(errno)))")
+        throw ConfigurationError(
+          "Cannot create '\(folder)' for the shell history: \(String(cString: strerror(errno)))")
       }
     }
     let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
-      throw ConfigurationError("Cannot open the shell history '\(path)': \(String(cString: strerror(errno)))")
+      throw ConfigurationError(
+        "Cannot open the shell history '\(path)': \(String(cString: strerror(errno)))")
     }
     fchmod(descriptor, 0o600)
     close(descriptor)

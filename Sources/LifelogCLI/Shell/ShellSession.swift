@@ -34,7 +34,8 @@ struct ShellSession {
       if !line.hasPrefix(" ") { source.remember(trimmed) }
       if words.first == "lifelog" { words.removeFirst() }
       if words.first == LifelogCommand.Shell.configuration.commandName {
-        context.errors.write("Error: Already in the lifelog shell; type commands here, or 'exit' to leave\n")
+        context.errors.write(
+          "Error: Already in the lifelog shell; type commands here, or 'exit' to leave\n")
         context.errors.flush()
         lastFailure = ExitCode.usage
         continue

@@ -10,7 +10,8 @@ enum ShellWords {
   static func split(_ line: String) throws(UsageError) -> [String] {
     let scan = scan(line)
     if let quote = scan.openQuote {
-      throw UsageError("Unbalanced quote: the \(quote) opened in the line is never closed; close it")
+      throw UsageError(
+        "Unbalanced quote: the \(quote) opened in the line is never closed; close it")
     }
     if scan.danglingBackslash {
       throw UsageError("The line ends with a backslash; remove it or put the text in quotes")
@@ -23,7 +24,9 @@ enum ShellWords {
   static func splitLeniently(_ line: String) -> [String] { scan(line).words }
 
   /// The words found, and whether the line ended inside a quote or after a lone backslash.
-  private static func scan(_ line: String) -> (words: [String], openQuote: Character?, danglingBackslash: Bool) {
+  private static func scan(
+    _ line: String
+  ) -> (words: [String], openQuote: Character?, danglingBackslash: Bool) {
     var words: [String] = []
     var word = ""
     var inWord = false
