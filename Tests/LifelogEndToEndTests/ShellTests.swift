@@ -69,6 +69,13 @@ import Testing
     #expect(result.stdout.hasPrefix("OVERVIEW: Log meals and activities"))
   }
 
+  @Test func readlineIsNotLinkedSoOtherCommandsNeverLoadIt() throws {
+    let linked = try Subprocess.run("ldd", [LifelogProcess.binaryPath])
+    #expect(linked.status == 0, "\(linked.stderr)")
+    #expect(linked.stdout.contains("libc.so"))
+    #expect(!linked.stdout.contains("readline"), "\(linked.stdout)")
+  }
+
   // MARK: - At a terminal
 
   @Test func aPersonTypesCompletesWithTabSeesErrorsCancelsWithCtrlCAndLeavesWithCtrlD() throws {
