@@ -15,13 +15,15 @@ let package = Package(
     .target(name: "CLifelogCurl", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     // libsodium through dlopen, so only adding or syncing an encrypted remote loads it
     .target(name: "CLifelogSodium", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+    // libreadline through dlopen, so only an interactive `lifelog shell` loads it
+    .target(name: "CLifelogReadline", linkerSettings: [.linkedLibrary("dl")]),
 
     // Libraries (all logic lives here)
     .target(name: "LifelogSQLite", dependencies: ["CSQLite"]),
     .target(name: "LifelogCore", dependencies: ["LifelogSQLite"]),
     .target(name: "LifelogSync", dependencies: ["LifelogCore", "CLifelogCurl", "CLifelogSodium"]),
     .target(name: "LifelogServer", dependencies: ["LifelogSync", "CLifelogHTTPD"]),
-    .target(name: "LifelogCLI", dependencies: ["LifelogServer"]),
+    .target(name: "LifelogCLI", dependencies: ["LifelogServer", "CLifelogReadline"]),
 
     // Executables (thin)
     .executableTarget(name: "lifelog", dependencies: ["LifelogCLI"]),

@@ -35,6 +35,8 @@ struct BenchmarkSuite {
     case crypto
     /// `lifelog import` and `lifelog export` of 1,000,000 rows.
     case exchange
+    /// Tab completion (`lifelog __complete`) and a script run through `lifelog shell`.
+    case shell
   }
 
   /// Measures every figure, handing each to `report` as soon as it is known.
@@ -55,6 +57,10 @@ struct BenchmarkSuite {
     }
     if part == .exchange {
       try runExchange(report: report)
+      return
+    }
+    if part == .shell {
+      try runShell(report: report)
       return
     }
     if part != .log {
@@ -78,6 +84,7 @@ struct BenchmarkSuite {
       try runReports(report: report)
       try runCrypto(report: report)
       try runExchange(report: report)
+      try runShell(report: report)
     }
   }
 

@@ -10,17 +10,18 @@ final class ChildCommand {
   private let path: String
   private let argv: [UnsafeMutablePointer<CChar>?]
   private let envp: [UnsafeMutablePointer<CChar>?]
-  /// stdin from /dev/null, stdout to /dev/null, stderr inherited.
+  /// stdin from /dev/null (or the input file), stdout to /dev/null, stderr inherited.
   private let discardingActions: UnsafeMutablePointer<posix_spawn_file_actions_t>
 
-  init(executable: String, arguments: [String], environment: [String: String]) {
+  /// - Parameter input: a file to read standard input from, instead of `/dev/null`.
+  init(executable: String, arguments: [String], environment: [String: String], input: String? = nil) {
     path = executable
     commandLine = ([executable] + arguments).joined(separator: " ")
     argv = ([executable] + arguments).map { strdup($0) } + [nil]
     envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
     discardingActions = .allocate(capacity: 1)
     posix_spawn_file_actions_init(discardingActions)
-    posix_spawn_file_actions_addopen(discardingActions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(discardingActions, STDIN_FILENO, input ?? "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(discardingActions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
   }
 

@@ -13,7 +13,9 @@ extension LifelogCommand {
         into an empty log and exporting again gives the same bytes.
         """,
       options: [
-        OptionSpec(["--format"], value: "format", help: "csv or jsonl.", default: "csv"),
+        OptionSpec(
+          ["--format"], value: "format", help: "csv or jsonl.", default: "csv",
+          completes: .choices(["csv", "jsonl"])),
         OptionSpec(["--from"], value: "time", help: "Only entries at or after this time or day."),
         OptionSpec(["--to"], value: "time", help: "Only entries before this time or day."),
         OptionSpec(["--output"], value: "file", help: "Write to this file instead."),

@@ -18,7 +18,8 @@ extension LifelogCommand {
       arguments: [ArgumentSpec("file", "The file to read, or - for standard input.", .optional)],
       options: [
         OptionSpec(
-          ["--format"], value: "format", help: "csv or jsonl.", default: "from the name or content"),
+          ["--format"], value: "format", help: "csv or jsonl.", default: "from the name or content",
+          completes: .choices(["csv", "jsonl"])),
         OptionSpec(["--dry-run"], help: "Report what would be added and updated; write nothing."),
         OptionSpec(["--skip-invalid"], help: "Import the valid rows and list the invalid ones."),
         OptionSpec(

@@ -20,7 +20,7 @@ extension LifelogCommand {
           ["--limit"], value: "n", help: "Show the last n entries.",
           default: "\(defaultLimit), or all with --from/--to"),
         OptionSpec(["--deleted"], help: "List deleted entries instead (to find ids for 'restore')."),
-        OptionSpec(["--format"], value: "format", help: "Output: table, json or csv.", default: "table"),
+        OptionSpec.format(["table", "json", "csv"]),
       ],
       examples: [
         "lifelog list",

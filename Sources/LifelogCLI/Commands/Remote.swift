@@ -193,7 +193,7 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "list",
       abstract: "List the remotes and how their last sync went.",
-      options: [OptionSpec(["--format"], value: "format", help: "Output: table or json.", default: "table")],
+      options: [OptionSpec.format(["table", "json"])],
       examples: ["lifelog remote list"])
 
     let json: Bool
@@ -228,7 +228,7 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "remove",
       abstract: "Forget a remote (its folder and its data are left as they are).",
-      arguments: [ArgumentSpec("name", "The remote to forget.")],
+      arguments: [ArgumentSpec("name", "The remote to forget.", completes: .remoteName)],
       examples: ["lifelog remote remove usb"])
 
     let name: String

@@ -7,7 +7,7 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "status",
       abstract: "Show this device, pending changes and the state of each remote.",
-      options: [OptionSpec(["--format"], value: "format", help: "Output: text or json.", default: "text")],
+      options: [OptionSpec.format(["text", "json"])],
       examples: ["lifelog status", "lifelog status --format json"])
 
     let json: Bool
