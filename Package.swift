@@ -13,15 +13,19 @@ let package = Package(
     .target(name: "CLifelogHTTPD", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     // libcurl through dlopen, so only syncing with an HTTP remote loads it
     .target(name: "CLifelogCurl", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+    // libsodium through dlopen, so only adding or syncing an encrypted remote loads it
+    .target(name: "CLifelogSodium", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+    // libreadline through dlopen, so only an interactive `lifelog shell` loads it
+    .target(name: "CLifelogReadline", linkerSettings: [.linkedLibrary("dl")]),
     // libpq through dlopen, so only a server on a PostgreSQL store loads it
     .target(name: "CLifelogPQ", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
 
     // Libraries (all logic lives here)
     .target(name: "LifelogSQLite", dependencies: ["CSQLite"]),
     .target(name: "LifelogCore", dependencies: ["LifelogSQLite"]),
-    .target(name: "LifelogSync", dependencies: ["LifelogCore", "CLifelogCurl"]),
+    .target(name: "LifelogSync", dependencies: ["LifelogCore", "CLifelogCurl", "CLifelogSodium"]),
     .target(name: "LifelogServer", dependencies: ["LifelogSync", "CLifelogHTTPD", "CLifelogPQ"]),
-    .target(name: "LifelogCLI", dependencies: ["LifelogServer"]),
+    .target(name: "LifelogCLI", dependencies: ["LifelogServer", "CLifelogReadline"]),
 
     // Executables (thin)
     .executableTarget(name: "lifelog", dependencies: ["LifelogCLI"]),

@@ -30,6 +30,13 @@ struct BenchmarkSuite {
     case http
     /// `lifelog report` over a year and over 100,000 entries.
     case report
+    /// The first sync of 100,000 entries through an encrypted folder remote against a plain one,
+    /// and joining an encrypted remote.
+    case crypto
+    /// `lifelog import` and `lifelog export` of 1,000,000 rows.
+    case exchange
+    /// Tab completion (`lifelog __complete`) and a script run through `lifelog shell`.
+    case shell
     /// The server's stores under load: SQLite, PostgreSQL with one and with two servers.
     case postgres
   }
@@ -50,6 +57,18 @@ struct BenchmarkSuite {
       try runPostgres(report: report)
       return
     }
+    if part == .crypto {
+      try runCrypto(report: report)
+      return
+    }
+    if part == .exchange {
+      try runExchange(report: report)
+      return
+    }
+    if part == .shell {
+      try runShell(report: report)
+      return
+    }
     if part != .log {
       try runSync(report: report)
       if part == .sync { return }
@@ -68,7 +87,12 @@ struct BenchmarkSuite {
     report(try listLast20(at: listPath))
     report(try listAllAsJSON(at: listPath))
     report(try insertRate(of: entries))
-    if part == .all { try runReports(report: report) }
+    if part == .all {
+      try runReports(report: report)
+      try runCrypto(report: report)
+      try runExchange(report: report)
+      try runShell(report: report)
+    }
   }
 
   // MARK: - Figures
@@ -134,12 +158,12 @@ struct BenchmarkSuite {
 
   // MARK: - Helpers
 
-  func lifelogCommand(_ arguments: [String], database: String) -> ChildCommand {
+  func lifelogCommand(_ arguments: [String], database: String, environment: [String: String] = [:]) -> ChildCommand {
     ChildCommand(
       executable: lifelog, arguments: arguments,
       environment: [
         "LIFELOG_DB": database, "TZ": "UTC", "HOME": folder, "PATH": "/usr/bin:/bin",
-      ])
+      ].merging(environment) { $1 })
   }
 
   /// Runs `command` `warmups` times untimed, then `runs` times timed.

@@ -10,17 +10,18 @@ final class ChildCommand {
   private let path: String
   private let argv: [UnsafeMutablePointer<CChar>?]
   private let envp: [UnsafeMutablePointer<CChar>?]
-  /// stdin from /dev/null, stdout to /dev/null, stderr inherited.
+  /// stdin from /dev/null (or the input file), stdout to /dev/null, stderr inherited.
   private let discardingActions: UnsafeMutablePointer<posix_spawn_file_actions_t>
 
-  init(executable: String, arguments: [String], environment: [String: String]) {
+  /// - Parameter input: a file to read standard input from, instead of `/dev/null`.
+  init(executable: String, arguments: [String], environment: [String: String], input: String? = nil) {
     path = executable
     commandLine = ([executable] + arguments).joined(separator: " ")
     argv = ([executable] + arguments).map { strdup($0) } + [nil]
     envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
     discardingActions = .allocate(capacity: 1)
     posix_spawn_file_actions_init(discardingActions)
-    posix_spawn_file_actions_addopen(discardingActions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(discardingActions, STDIN_FILENO, input ?? "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(discardingActions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
   }
 
@@ -45,12 +46,22 @@ final class ChildCommand {
   ///
   /// - Returns: the wall time in seconds and the child's peak resident set size in bytes.
   func timedRunWithMemory() throws -> (seconds: Double, peakBytes: Int) {
+    let run = try timedRunWithUsage()
+    return (run.seconds, run.peakBytes)
+  }
+
+  /// Runs the command once with its output discarded, and reports what it used.
+  ///
+  /// - Returns: the wall time, the child's CPU time (user and system; unlike the wall time, hardly
+  ///   changed by other work on a busy machine), both in seconds, and its peak resident set size.
+  func timedRunWithUsage() throws -> (seconds: Double, cpuSeconds: Double, peakBytes: Int) {
     let start = MonotonicClock.nanoseconds()
     let pid = try spawn(actions: discardingActions)
     var usage = rusage()
     let status = try wait(for: pid, usage: &usage)
     try check(status)
-    return (Double(MonotonicClock.nanoseconds() - start) / 1e9, Int(usage.ru_maxrss) * 1024)
+    let cpu = [usage.ru_utime, usage.ru_stime].reduce(0.0) { $0 + Double($1.tv_sec) + Double($1.tv_usec) / 1e6 }
+    return (Double(MonotonicClock.nanoseconds() - start) / 1e9, cpu, Int(usage.ru_maxrss) * 1024)
   }
 
   /// Runs the command once and returns all it wrote to stdout.

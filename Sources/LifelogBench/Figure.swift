@@ -41,8 +41,10 @@ struct Figure {
     value.rounded() == value ? String(Int64(value)) : String(value)
   }
 
-  /// A non-negative number with exactly `decimals` digits after the point (no Foundation).
+  /// A number with exactly `decimals` digits after the point (no Foundation).
   static func fixed(_ value: Double, _ decimals: Int) -> String {
+    // An overhead measured on a busy machine can come out below zero.
+    if value < 0 { return "-" + fixed(-value, decimals) }
     var scale: Int64 = 1
     for _ in 0..<decimals { scale *= 10 }
     let scaled = Int64((value * Double(scale)).rounded())

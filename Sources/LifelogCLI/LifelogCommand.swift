@@ -18,7 +18,8 @@ public enum LifelogCommand {
     options: [OptionSpec(["--version"], help: "Show the version.")],
     subcommands: [
       Add.self, List.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self, Settings.self,
-      RemoteGroup.self, Sync.self, Status.self, ReportGroup.self, Serve.self, Help.self,
+      RemoteGroup.self, Sync.self, Status.self, ReportGroup.self, Import.self, Export.self, Serve.self,
+      Shell.self, Completion.self, Help.self, CompleteWords.self, ManualPageCommand.self,
     ],
     usesDatabase: true)
 
@@ -61,7 +62,13 @@ public enum LifelogCommand {
       }
     }
     guard let name = rest.first else {
-      context.output.write(HelpFormatter.help(for: configuration, path: []))
+      // `lifelog` alone: a person at a terminal gets the shell, a script gets the help.
+      guard context.inputIsTerminal, context.outputIsTerminal else {
+        context.output.write(HelpFormatter.help(for: configuration, path: []))
+        return
+      }
+      path.append(Shell.configuration.commandName)
+      try run(Shell.self, arguments: [], path: &path, context: context)
       return
     }
     let command = try find(name, in: configuration)
@@ -96,7 +103,7 @@ public enum LifelogCommand {
     for command in configuration.subcommands {
       let commandName = command.configuration.commandName
       if commandName == name { return command }
-      names.append(commandName)
+      if !command.configuration.hidden { names.append(commandName) }
     }
     let hint = Suggestions.nearest(to: name, in: names, limit: 1).first.map { "; did you mean '\($0)'?" } ?? ""
     throw UsageError("Unknown command '\(name)'\(hint)")
@@ -105,6 +112,8 @@ public enum LifelogCommand {
   /// Prints an error the way DESIGN §6 and STYLE §4 say, and returns its exit code.
   private static func present(_ error: any Error, path: [String], context: Context) -> Int32 {
     context.output.flush()
+    // Failures already reported (the lines of a shell script) end with their code alone.
+    if let status = error as? ExitStatus { return status.code }
     let (code, message) = describe(error)
     context.errors.write("Error: \(message)\n")
     if error is UsageError {
@@ -120,6 +129,7 @@ public enum LifelogCommand {
     switch error {
     case let error as UsageError: return (ExitCode.usage, error.message)
     case let error as InputError: return (ExitCode.dataError, error.message)
+    case let error as InputFileError: return (ExitCode.noInput, error.description)
     case let error as ConfigurationError: return (ExitCode.configuration, error.description)
     case let error as StoreError:
       switch error {
@@ -129,10 +139,11 @@ public enum LifelogCommand {
       }
     case let error as SyncError:
       switch error {
-      case .syncRunning: return (ExitCode.temporaryFailure, error.description)
-      case .upgradeRequired: return (ExitCode.configuration, error.description)
+      case .syncRunning, .keysChanged: return (ExitCode.temporaryFailure, error.description)
+      case .upgradeRequired, .encryptionMismatch, .encryptionUnavailable:
+        return (ExitCode.configuration, error.description)
       case .noSuchRemote: return (ExitCode.dataError, error.description)
-      case .authenticationRefused: return (ExitCode.authentication, error.description)
+      case .authenticationRefused, .wrongKey: return (ExitCode.authentication, error.description)
       default: return (ExitCode.unavailable, error.description)
       }
     case let error as ServerStoreError:
@@ -157,6 +168,11 @@ public enum LifelogCommand {
     guard let found else { throw UsageError("") }
     return found
   }
+}
+
+/// Ends a command with `code` when what went wrong has already been printed.
+struct ExitStatus: Error {
+  let code: Int32
 }
 
 /// The exit codes of DESIGN §6 (from sysexits.h).

@@ -22,7 +22,8 @@ extension LifelogCommand {
     let context = Context(
       environment: environment, output: FileOutput(descriptor: STDOUT_FILENO), errors: errors,
       outputIsTerminal: isatty(STDOUT_FILENO) == 1, now: now, zone: SystemTimeZone.current,
-      zoneName: zoneName)
+      zoneName: zoneName, inputIsTerminal: isatty(STDIN_FILENO) == 1)
+    context.prompt = TerminalPrompt.ifInteractive()
     signal(SIGPIPE, SIG_IGN)
     exit(run(Array(CommandLine.arguments.dropFirst()), in: context))
   }

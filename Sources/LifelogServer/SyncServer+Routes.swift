@@ -46,12 +46,14 @@ extension SyncServer {
     guard let found = try pool.withStore({ try $0.user(id: user) }) else {
       throw HTTPError(401, "unauthorized", "The token's user was removed")
     }
+    let encrypted = try pool.withStore({ try $0.latestKeyEnvelope(user: user) }) != nil
     var object = JSONObjectWriter()
     object.add("lifelog", "remote")
     object.add("format", BatchCodec.format)
     object.add("remoteId", found.remoteID)
-    object.add("minVersion", LifelogVersion.minimumRemoteWriter)
+    object.add("minVersion", LifelogVersion.minimumWriter(encrypted: encrypted))
     object.add("user", found.name)
+    if encrypted { object.add("encrypted", true) }
     return .json(200, object)
   }
 
@@ -60,7 +62,7 @@ extension SyncServer {
   func putBatch(device: String, seq: Int, request: HTTPRequest, user: Int64) throws -> HTTPResponse
   {
     let bytes = request.body
-    let batch = try decode(bytes, what: "batch")
+    let (batch, rows) = try decode(bytes, what: "batch")
     guard batch.kind == .batch else {
       throw HTTPError(400, "bad_batch", "The body is a snapshot, not a batch")
     }
@@ -72,7 +74,7 @@ extension SyncServer {
     }
     let outcome = try committer.store(
       IncomingBatch(
-        user: user, device: device, seq: seq, bytes: bytes, rows: batch.changes.count))
+        user: user, device: device, seq: seq, bytes: bytes, rows: rows))
     var object = JSONObjectWriter()
     object.add("device", device)
     object.add("seq", seq)
@@ -91,12 +93,17 @@ extension SyncServer {
     }
   }
 
-  func decode(_ bytes: [UInt8], what: String) throws -> Batch {
+  /// Reads a pushed batch or snapshot and its row count: a plain one is decoded and verified whole;
+  /// of a sealed one, which the server has no key for, only the plaintext header is read
+  /// (docs/security.md).
+  func decode(_ bytes: [UInt8], what: String) throws -> (Batch, rows: Int) {
     guard !bytes.isEmpty else {
       throw HTTPError(400, "bad_batch", "The body is empty; send the \(what)'s bytes")
     }
     do {
-      return try BatchCodec.decode(bytes)
+      if let sealed = try? SealedHeader(bytes) { return (sealed.batch, sealed.changes) }
+      let batch = try BatchCodec.decode(bytes)
+      return (batch, batch.changes.count)
     } catch {
       throw HTTPError(400, "bad_batch", "The \(what) cannot be read: \(error)")
     }
@@ -159,7 +166,7 @@ extension SyncServer {
 
   func putSnapshot(name: String, request: HTTPRequest, user: Int64) throws -> HTTPResponse {
     let bytes = request.body
-    let snapshot = try decode(bytes, what: "snapshot")
+    let (snapshot, _) = try decode(bytes, what: "snapshot")
     guard snapshot.kind == .snapshot else {
       throw HTTPError(400, "bad_batch", "The body is a batch, not a snapshot")
     }

@@ -9,11 +9,13 @@ import LifelogCore
 /// <remote>/lifelog-remote.json                manifest
 /// <remote>/devices/<device>/<seq>.batch       seq zero-padded to 10 digits
 /// <remote>/snapshots/<name>.snapshot
+/// <remote>/keys/<version>.json               key envelopes of an encrypted remote, version zero-padded
 /// ```
 public final class FileRemote: Remote {
   /// The folder, as an absolute path.
   public let root: String
   public var location: String { root }
+  public var envelope: BatchEnvelope = .plain
 
   static let manifestName = "lifelog-remote.json"
 
@@ -43,11 +45,18 @@ public final class FileRemote: Remote {
 
   // MARK: - Creating and joining
 
-  /// Creates a new remote in a missing or empty folder, or joins the one already there.
+  /// Creates a new plain remote in a missing or empty folder, or joins the one already there.
   ///
   /// - Returns: the manifest, and whether the remote was created.
   public func createOrJoin(minimumVersion: String) throws(SyncError) -> (RemoteManifest, created: Bool) {
-    if FileSystem.exists(root + "/" + FileRemote.manifestName) { return (try manifest(), false) }
+    if let manifest = try existingManifest() { return (manifest, false) }
+    return (try create(remoteID: UUIDText.random(), minimumVersion: minimumVersion, keys: nil), true)
+  }
+
+  /// The manifest of the remote in the folder, or nil when the folder is missing or empty (a new
+  /// remote may be created there); throws when it holds something else.
+  public func existingManifest() throws(SyncError) -> RemoteManifest? {
+    if FileSystem.exists(root + "/" + FileRemote.manifestName) { return try manifest() }
     if FileSystem.exists(root) {
       guard FileSystem.isDirectory(root) else { throw .remoteUnavailable(root, reason: "it is a file, not a folder") }
       let names = (try FileSystem.list(root) ?? []).filter { !$0.hasPrefix(".") }
@@ -56,16 +65,24 @@ public final class FileRemote: Remote {
           root, reason: "the folder is not empty and holds no lifelog remote; give an empty or new folder")
       }
     }
+    return nil
+  }
+
+  /// Creates a new remote in a missing or empty folder; with `keys`, an encrypted one. The key
+  /// envelope is written before the manifest, so a remote is never seen encrypted without keys.
+  public func create(remoteID: String, minimumVersion: String, keys: RemoteKeys?) throws(SyncError) -> RemoteManifest {
     try FileSystem.makeDirectory(root + "/devices")
     try FileSystem.makeDirectory(root + "/snapshots")
-    let manifest = RemoteManifest(remoteID: UUIDText.random(), minimumVersion: minimumVersion)
+    if let keys { try putKeys(keys) }
+    let manifest = RemoteManifest(remoteID: remoteID, minimumVersion: minimumVersion, encrypted: keys != nil)
     var object = JSONObjectWriter()
     object.add("lifelog", "remote")
     object.add("format", manifest.format)
     object.add("remoteId", manifest.remoteID)
     object.add("minVersion", manifest.minimumVersion)
+    if manifest.encrypted { object.add("encryption", BatchEnvelope.cipher) }
     try FileSystem.writeAtomically(root + "/" + FileRemote.manifestName, Array((object.result + "\n").utf8))
-    return (manifest, true)
+    return manifest
   }
 
   public func manifest() throws(SyncError) -> RemoteManifest {
@@ -79,8 +96,36 @@ public final class FileRemote: Remote {
       let id = json["remoteId"]?.string, let format = json["format"]?.integer,
       let minimum = json["minVersion"]?.string
     else { throw .remoteUnavailable(root, reason: "its \(FileRemote.manifestName) is damaged") }
-    return RemoteManifest(remoteID: id, format: Int(format), minimumVersion: minimum)
+    return RemoteManifest(
+      remoteID: id, format: Int(format), minimumVersion: minimum, encrypted: json["encryption"] != nil)
   }
+
+  // MARK: - Keys
+
+  public func keys() throws(SyncError) -> RemoteKeys? {
+    let versions = (try FileSystem.list(root + "/keys") ?? []).compactMap { name -> Int? in
+      name.hasSuffix(".json") && !name.hasPrefix(".") ? Int(name.dropLast(".json".count)) : nil
+    }
+    guard let newest = versions.max() else { return nil }
+    let path = keysPath(version: newest)
+    guard let bytes = try FileSystem.read(path) else { return nil }
+    do {
+      return try RemoteKeys(bytes: bytes)
+    } catch {
+      throw .remoteUnavailable(root, reason: "its key envelope '\(path)' cannot be read: \(error)")
+    }
+  }
+
+  /// Writes the next key envelope under a name no other machine can take at the same moment: the
+  /// file is written whole under a temporary name, then hard-linked into place, which fails when
+  /// the name exists.
+  public func putKeys(_ keys: RemoteKeys) throws(SyncError) {
+    guard keys.version == (try self.keys()?.version ?? 0) + 1 else { throw .keysChanged(root) }
+    try FileSystem.makeDirectory(root + "/keys")
+    guard try FileSystem.writeExclusively(keysPath(version: keys.version), keys.bytes) else { throw .keysChanged(root) }
+  }
+
+  func keysPath(version: Int) -> String { root + "/keys/" + FileRemote.padded(version) + ".json" }
 
   // MARK: - Batches
 
@@ -93,13 +138,15 @@ public final class FileRemote: Remote {
     return String(repeating: "0", count: max(0, 10 - text.count)) + text
   }
 
-  public func push(device: String, seq: Int, bytes: [UInt8]) throws(SyncError) {
+  public func push(device: String, seq: Int, bytes plain: [UInt8]) throws(SyncError) {
     let path = batchPath(device: device, seq: seq)
+    let name = BatchEnvelope.Name.batch(device: device, seq: seq)
+    let bytes = try envelope.seal(plain, at: root, name: name)
     if let existing = try FileSystem.read(path) {
       if existing == bytes { return }
       // A damaged copy of our own batch (cut short by a file-syncing tool) is repaired; a valid
       // but different one means two logs share a device id.
-      if (try? BatchCodec.decode(existing)) != nil {
+      if (try? envelope.open(existing, name: name)) != nil {
         throw .conflict("The remote already holds a different batch \(seq) of this device at '\(path)'")
       }
     }
@@ -122,10 +169,7 @@ public final class FileRemote: Remote {
           break
         }
         do {
-          let batch = try BatchCodec.decode(bytes)
-          guard batch.kind == .batch, batch.device == other, batch.seq == seq else {
-            throw BatchError.damaged("its header names \(batch.device) batch \(batch.seq)")
-          }
+          let batch = try envelope.open(bytes, name: .batch(device: other, seq: seq))
           page.batches.append(PulledBatch(name: "\(other)/\(seq)", batch: batch))
           rows += batch.changes.count
           vector[other] = seq
@@ -143,10 +187,13 @@ public final class FileRemote: Remote {
 
   public func putSnapshot(name: String, bytes: [UInt8]) throws(SyncError) {
     try FileSystem.makeDirectory(root + "/snapshots")
-    try FileSystem.writeAtomically(root + "/snapshots/" + name + ".snapshot", bytes)
+    let sealed = try envelope.seal(bytes, at: root, name: .snapshot(name))
+    try FileSystem.writeAtomically(root + "/snapshots/" + name + ".snapshot", sealed)
   }
 
-  public func snapshot(beyond cursor: String, excluding device: String) throws(SyncError) -> PulledSnapshot? {
+  public func snapshot(
+    beyond cursor: String, excluding device: String, skipped: inout [String]
+  ) throws(SyncError) -> PulledSnapshot? {
     let names = (try FileSystem.list(root + "/snapshots") ?? [])
       .filter { $0.hasSuffix(".snapshot") && !$0.hasPrefix(".") }.sorted(by: >)
     let vector = (try? VersionVector(parsing: cursor)) ?? VersionVector()
@@ -157,8 +204,15 @@ public final class FileRemote: Remote {
       let path = root + "/snapshots/" + file
       guard let first = try FileSystem.readFirstLine(path), let header = try? BatchCodec.header(of: first),
         header.kind == .snapshot, !vector.covers(VersionVector(header.covers.seqs.filter { $0.key != device })),
-        let bytes = try FileSystem.read(path), let snapshot = try? BatchCodec.decode(bytes), snapshot.kind == .snapshot
-      else { continue }  // nothing new, or still being copied, or damaged: an older one may do
+        let bytes = try FileSystem.read(path)
+      else { continue }  // nothing new, or still being copied: an older one may do
+      let snapshot: Batch
+      do {
+        snapshot = try envelope.open(bytes, name: .snapshot(String(file.dropLast(".snapshot".count))))
+      } catch {
+        skipped.append("snapshots/\(file): \(error)")
+        continue  // damaged or not authentic: an older one may do
+      }
       return PulledSnapshot(
         name: String(file.dropLast(".snapshot".count)), snapshot: snapshot, cursor: vector.merged(with: snapshot.covers).json)
     }

@@ -78,6 +78,23 @@ enum FileSystem {
     syncFolder(folder)
   }
 
+  /// Writes a file only when `path` does not exist yet, even against another machine writing the
+  /// same name at once: written whole under a temporary name, then hard-linked into place.
+  ///
+  /// - Returns: false when the name was taken.
+  static func writeExclusively(_ path: String, _ bytes: [UInt8]) throws(SyncError) -> Bool {
+    let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+    let temporary = folder + "/.tmp-" + UUIDHex.random() + ".link"
+    try writeAtomically(temporary, bytes)
+    defer { unlink(temporary) }
+    if link(temporary, path) == 0 {
+      syncFolder(folder)
+      return true
+    }
+    if errno == EEXIST { return false }
+    throw failure(path, "cannot link into place")
+  }
+
   static func syncFolder(_ folder: String) {
     let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if descriptor >= 0 {

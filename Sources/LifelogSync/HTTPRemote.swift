@@ -5,6 +5,7 @@ import LifelogCore
 /// range query; the cursor is the server's opaque token.
 public final class HTTPRemote: Remote {
   public var location: String { transport.baseURL }
+  public var envelope: BatchEnvelope = .plain
   let transport: HTTPTransport
 
   /// - Parameters:
@@ -27,12 +28,14 @@ public final class HTTPRemote: Remote {
     let json = try expectJSON(try transport.send("GET", "/v1/manifest"), what: "read the manifest")
     guard let id = json["remoteId"]?.string, let format = json["format"]?.integer, let minimum = json["minVersion"]?.string
     else { throw .remoteUnavailable(location, reason: "the server's manifest is not one lifelog understands") }
-    return RemoteManifest(remoteID: id, format: Int(format), minimumVersion: minimum)
+    return RemoteManifest(
+      remoteID: id, format: Int(format), minimumVersion: minimum, encrypted: json["encrypted"]?.bool ?? false)
   }
 
   public func push(device: String, seq: Int, bytes: [UInt8]) throws(SyncError) {
+    let sealed = try envelope.seal(bytes, at: location, name: .batch(device: device, seq: seq))
     let response = try transport.send(
-      "PUT", "/v1/batches/\(device)/\(seq)", body: bytes, contentType: "application/vnd.lifelog.batch")
+      "PUT", "/v1/batches/\(device)/\(seq)", body: sealed, contentType: "application/vnd.lifelog.batch")
     switch response.status {
     case 200, 201: return
     case 409:
@@ -56,11 +59,13 @@ public final class HTTPRemote: Remote {
       else { throw .remoteUnavailable(location, reason: "the server's page of changes is cut short") }
       let bytes = Array(body[offset..<(offset + Int(size))])
       offset += Int(size)
-      guard let batch = try? BatchCodec.decode(bytes), batch.device == from, batch.seq == Int(seq) else {
-        // The server checked it when it was stored; take nothing from this page and ask again.
+      let batch: Batch
+      do {
+        batch = try envelope.open(bytes, name: .batch(device: from, seq: Int(seq)))
+      } catch {
+        // The server checked what it could when it was stored; take nothing from this page and ask again.
         return PullPage(
-          batches: [], cursor: cursor, more: false,
-          skipped: ["\(from)/\(seq) from \(location): it does not decode"])
+          batches: [], cursor: cursor, more: false, skipped: ["\(from)/\(seq) from \(location): \(error)"])
       }
       page.batches.append(PulledBatch(name: "\(from)/\(seq)", batch: batch))
     }
@@ -69,11 +74,16 @@ public final class HTTPRemote: Remote {
 
   public func putSnapshot(name: String, bytes: [UInt8]) throws(SyncError) {
     let response = try transport.send(
-      "PUT", "/v1/snapshots/\(name)", body: bytes, contentType: "application/vnd.lifelog.snapshot")
+      "PUT", "/v1/snapshots/\(name)", body: try envelope.seal(bytes, at: location, name: .snapshot(name)),
+      contentType: "application/vnd.lifelog.snapshot")
     guard response.status == 200 || response.status == 201 else { throw unexpected(response, doing: "store a snapshot") }
   }
 
-  public func snapshot(beyond cursor: String, excluding device: String) throws(SyncError) -> PulledSnapshot? {
+  /// A snapshot that cannot be read stops the sync (exit 69) rather than being passed over: the
+  /// server may have compacted the batches it replaces, so the changes after it cannot stand in.
+  public func snapshot(
+    beyond cursor: String, excluding device: String, skipped: inout [String]
+  ) throws(SyncError) -> PulledSnapshot? {
     let meta = try transport.send("GET", "/v1/snapshots/latest?after=\(cursor)&exclude=\(device)&meta=1")
     if meta.status == 404 { return nil }
     let json = try expectJSON(meta, what: "look for snapshots")
@@ -82,8 +92,11 @@ public final class HTTPRemote: Remote {
     }
     let response = try transport.send("GET", "/v1/snapshots/\(name)")
     guard response.status == 200 else { throw unexpected(response, doing: "read snapshot \(name)") }
-    guard let snapshot = try? BatchCodec.decode(response.body), snapshot.kind == .snapshot else {
-      throw .remoteUnavailable(location, reason: "snapshot \(name) does not decode")
+    let snapshot: Batch
+    do {
+      snapshot = try envelope.open(response.body, name: .snapshot(name))
+    } catch {
+      throw .remoteUnavailable(location, reason: "snapshot \(name) cannot be read: \(error)")
     }
     return PulledSnapshot(name: name, snapshot: snapshot, cursor: next)
   }
@@ -96,6 +109,27 @@ public final class HTTPRemote: Remote {
   public func deleteBatches(device: String, through seq: Int) throws(SyncError) {
     let response = try transport.send("DELETE", "/v1/batches/\(device)?through=\(seq)")
     guard response.status == 200 else { throw unexpected(response, doing: "delete compacted batches") }
+  }
+
+  public func keys() throws(SyncError) -> RemoteKeys? {
+    let response = try transport.send("GET", "/v1/keys")
+    if response.status == 404 { return nil }
+    guard response.status == 200 else { throw unexpected(response, doing: "read the key envelope") }
+    do {
+      return try RemoteKeys(bytes: response.body)
+    } catch {
+      throw .remoteUnavailable(location, reason: "the server's key envelope cannot be read: \(error)")
+    }
+  }
+
+  public func putKeys(_ keys: RemoteKeys) throws(SyncError) {
+    let response = try transport.send(
+      "PUT", "/v1/keys/\(keys.version)", body: keys.bytes, contentType: "application/octet-stream")
+    switch response.status {
+    case 200, 201: return
+    case 409: throw .keysChanged(location)
+    default: throw unexpected(response, doing: "store the key envelope")
+    }
   }
 
   private func expectJSON(_ response: HTTPTransport.Response, what: String) throws(SyncError) -> JSONValue {

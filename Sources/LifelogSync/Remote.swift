@@ -8,6 +8,10 @@ public protocol Remote: AnyObject {
   /// The remote as people know it: a path or a URL.
   var location: String { get }
 
+  /// How batches and snapshots are stored here: plain, or sealed with the remote's data key. Set
+  /// by whoever made the remote, from what this log keeps about it.
+  var envelope: BatchEnvelope { get set }
+
   /// Reads the manifest. Throws ``SyncError/remoteUnavailable(_:reason:)`` when the remote is
   /// missing, unmounted or emptied: a remote is created only by `lifelog remote add`.
   func manifest() throws -> RemoteManifest
@@ -28,14 +32,22 @@ public protocol Remote: AnyObject {
 
   /// The newest snapshot that holds batches of devices other than `device` (the reader) that
   /// `cursor` has not reached, with the cursor of a reader who has merged it and had `cursor`
-  /// before; nil when there is none.
-  func snapshot(beyond cursor: String, excluding device: String) throws -> PulledSnapshot?
+  /// before; nil when there is none. A snapshot that would be new but cannot be read (damaged, or
+  /// failing authentication) is passed over and described in `skipped`.
+  func snapshot(beyond cursor: String, excluding device: String, skipped: inout [String]) throws -> PulledSnapshot?
 
   /// How many batches of `device` the remote holds.
   func batchCount(device: String) throws -> Int
 
   /// Deletes `device`'s batches up to and including `seq` (covered by a snapshot).
   func deleteBatches(device: String, through seq: Int) throws
+
+  /// The newest key envelope of an encrypted remote; nil when the remote is not encrypted.
+  func keys() throws -> RemoteKeys?
+
+  /// Stores the next version of the key envelope. Throws ``SyncError/keysChanged(_:)`` when that
+  /// version is already taken (another machine changed the passphrase at the same moment).
+  func putKeys(_ keys: RemoteKeys) throws
 }
 
 /// What a remote's manifest says (`lifelog-remote.json` in a folder remote).
@@ -44,11 +56,14 @@ public struct RemoteManifest: Equatable, Sendable {
   public var format: Int
   /// The lowest lifelog version allowed to write here.
   public var minimumVersion: String
+  /// Whether batches here are sealed (the remote holds a key envelope).
+  public var encrypted: Bool
 
-  public init(remoteID: String, format: Int = 1, minimumVersion: String) {
+  public init(remoteID: String, format: Int = 1, minimumVersion: String, encrypted: Bool = false) {
     self.remoteID = remoteID
     self.format = format
     self.minimumVersion = minimumVersion
+    self.encrypted = encrypted
   }
 }
 

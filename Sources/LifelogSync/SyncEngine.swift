@@ -71,6 +71,14 @@ public final class SyncEngine {
     guard Version.compare(LifelogVersion.current, manifest.minimumVersion) >= 0 else {
       throw SyncError.upgradeRequired(remote.location, minimumVersion: manifest.minimumVersion)
     }
+    guard manifest.encrypted == (record.dataKey != nil) else {
+      throw SyncError.encryptionMismatch(
+        remote.location,
+        reason: manifest.encrypted
+          ? "is encrypted, but this log joined it unencrypted; 'lifelog remote remove' it and add it again"
+          : "is not encrypted, but this log holds a key for it; 'lifelog remote remove' it and add it again")
+    }
+    if record.dataKey != nil { try Sodium.load() }
     var cursor = record.cursor
     var newest = Stamp.never
 
@@ -80,7 +88,9 @@ public final class SyncEngine {
     // merge moves the cursor past the snapshot's batches, so this ends.
     try deadline.check()
     var lastMerged = record.snapshot
-    while let snapshot = try remote.snapshot(beyond: cursor, excluding: device), snapshot.name != lastMerged {
+    while let snapshot = try remote.snapshot(beyond: cursor, excluding: device, skipped: &report.skipped),
+      snapshot.name != lastMerged
+    {
       newest = max(newest, try store.apply([snapshot.snapshot], remote: record.name, cursor: snapshot.cursor))
       try store.setSnapshot(snapshot.name, remote: record.name)
       cursor = snapshot.cursor

@@ -16,6 +16,14 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
   case noSuchRemote(String)
   /// The server refused the token (exit 77).
   case authenticationRefused(String, message: String)
+  /// The passphrase or recovery key does not open the remote's keys (exit 77).
+  case wrongKey(String, what: String)
+  /// The remote is encrypted and this log is not set up for that, or the other way round (exit 78).
+  case encryptionMismatch(String, reason: String)
+  /// libsodium is missing or cannot run (exit 78).
+  case encryptionUnavailable(String)
+  /// Another machine changed the remote's passphrase at the same moment (exit 75).
+  case keysChanged(String)
 
   public var description: String {
     switch self {
@@ -39,6 +47,16 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
     case .authenticationRefused(let location, let message):
       "The server '\(location)' refused the token (\(message)); ask its operator for a new one "
         + "('lifelog serve user token NAME') and run 'lifelog remote remove' and 'lifelog remote add' with it"
+    case .wrongKey(let location, let what):
+      "The \(what) does not open the keys of the encrypted remote '\(location)'; nothing was read or written. "
+        + "Check it and try again, or join with the recovery key ('lifelog remote recover')"
+    case .encryptionMismatch(let location, let reason):
+      "The remote '\(location)' \(reason)"
+    case .encryptionUnavailable(let reason):
+      "Encrypted remotes cannot be used: \(reason)"
+    case .keysChanged(let location):
+      "The keys of '\(location)' were changed by another machine at the same moment; nothing was changed here, "
+        + "try again"
     }
   }
 }

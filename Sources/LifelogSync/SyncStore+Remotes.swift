@@ -20,6 +20,13 @@ public struct RemoteRecord: Equatable, Sendable {
   public var clockSkewMilliseconds: Int64
   /// The bearer token of an HTTP remote (kept in the log, which only its owner can read).
   public var token: String?
+  /// The data key of an encrypted remote (kept in the log likewise); nil for a plain remote.
+  public var dataKey: [UInt8]?
+
+  /// How batches are stored on this remote.
+  public var envelope: BatchEnvelope {
+    dataKey.map { .sealed(remoteID: remoteID, dataKey: $0) } ?? .plain
+  }
 }
 
 extension SyncStore {
@@ -27,7 +34,7 @@ extension SyncStore {
     try database.cachedStatement(
       sql: """
         SELECT name, url, remote_id, cursor, pushed_seq, snapshot, last_sync_at, last_outcome, skipped,
-          clock_skew_ms, token FROM sync_remote ORDER BY name
+          clock_skew_ms, token, data_key FROM sync_remote ORDER BY name
         """
     ).map { row in
       let skipped: String = row[8]
@@ -35,7 +42,7 @@ extension SyncStore {
         name: row[0], url: row[1], remoteID: row[2], cursor: row[3], pushedSeq: row[4], snapshot: row[5],
         lastSyncAt: row[6], lastOutcome: row[7],
         skipped: skipped.isEmpty ? [] : skipped.split(separator: "\n").map(String.init), clockSkewMilliseconds: row[9],
-        token: row[10])
+        token: row[10], dataKey: row[11])
     }
   }
 
@@ -43,14 +50,16 @@ extension SyncStore {
     try remotes().first { $0.name == name }
   }
 
-  public func addRemote(name: String, url: String, remoteID: String, token: String? = nil) throws {
+  public func addRemote(
+    name: String, url: String, remoteID: String, token: String? = nil, dataKey: [UInt8]? = nil
+  ) throws {
     try log.inTransaction {
       if try remote(named: name) != nil {
         throw InputError("A remote named '\(name)' already exists; remove it first or pick another name")
       }
       try database.execute(
-        sql: "INSERT INTO sync_remote (name, url, remote_id, token) VALUES (?, ?, ?, ?)",
-        arguments: [name, url, remoteID, token])
+        sql: "INSERT INTO sync_remote (name, url, remote_id, token, data_key) VALUES (?, ?, ?, ?, ?)",
+        arguments: [name, url, remoteID, token, dataKey])
     }
   }
 

@@ -15,7 +15,16 @@ public func assertSnapshot(
 ) {
   let folder = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent(
     "Snapshots")
-  let file = folder.appendingPathComponent(name)
+  assertGoldenFile(actual, at: folder.appendingPathComponent(name), sourceLocation: sourceLocation)
+}
+
+/// Compares `actual` with the file at `file`, or writes it when `RECORD_SNAPSHOTS=1` (or when it
+/// does not exist yet, which fails the test): for generated files kept in the repository, such as
+/// `docs/lifelog.1`, that must not go stale.
+public func assertGoldenFile(
+  _ actual: String, at file: URL, sourceLocation: SourceLocation = #_sourceLocation
+) {
+  let name = file.lastPathComponent
   let recording = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1"
   let existing = try? String(contentsOf: file, encoding: .utf8)
   if recording || existing == nil {

@@ -306,7 +306,11 @@ import Testing
     #expect(none.errorCode == "no_keys")
     let first = Array("envelope one".utf8)
     #expect(try alice.put("/v1/keys/2", first).status == 409, "versions start at 1")
+    #expect(try alice.get("/v1/manifest").json["minVersion"] as? String == "0.2.0")
     #expect(try alice.put("/v1/keys/1", first).status == 201)
+    let manifest = try alice.get("/v1/manifest").json
+    #expect(manifest["encrypted"] as? Bool == true)
+    #expect(manifest["minVersion"] as? String == "0.3.0", "0.2.0 would push plain batches")
     #expect(try alice.put("/v1/keys/1", first).status == 200, "a retry is acknowledged")
     let latest = try alice.get("/v1/keys")
     #expect(latest.status == 200)

@@ -48,6 +48,15 @@ enum SimulationSeeds {
     #expect(outcome.interruptedSyncs > 0, "seed \(seed): no sync ran out of time")
   }
 
+  /// The same simulation on an encrypted remote: sealing changes nothing about convergence, and
+  /// damaged sealed files are skipped like damaged plain ones.
+  @Test(arguments: [UInt64](1...20))
+  func anEncryptedRemoteConvergesAlike(seed: UInt64) throws {
+    var plan = SimulationPlan.standard(seed: seed)
+    plan.encrypted = true
+    try expectConvergence(plan)
+  }
+
   /// Runs one seed and expects no problem.
   @discardableResult
   private func expectConvergence(

@@ -59,7 +59,7 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "list",
       abstract: "List the activities, with how often each was logged.",
-      options: [OptionSpec(["--format"], value: "format", help: "Output: table, json or csv.", default: "table")],
+      options: [OptionSpec.format(["table", "json", "csv"])],
       examples: ["lifelog activity list", "lifelog activity list --format json"])
 
     let format: OutputFormat
@@ -114,7 +114,7 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "edit",
       abstract: "Change an activity's kind, unit or target.",
-      arguments: [ArgumentSpec("name", "The activity to change.")],
+      arguments: [ArgumentSpec("name", "The activity to change.", completes: .activityName)],
       options: [
         OptionSpec(["--kind"], value: "kind", help: "meal, exercise, sleep, medication or other."),
         OptionSpec(["--unit"], value: "unit", help: "The unit quantities are in (or none)."),
@@ -150,7 +150,7 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "rename",
       abstract: "Rename an activity; its entries follow it.",
-      arguments: [ArgumentSpec("old", "The current name."), ArgumentSpec("new", "The new name.")],
+      arguments: [ArgumentSpec("old", "The current name.", completes: .activityName), ArgumentSpec("new", "The new name.")],
       examples: ["lifelog activity rename workout gym"])
 
     let oldName: String
@@ -172,7 +172,7 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "archive",
       abstract: "Archive an activity: its entries stay, new ones are refused.",
-      arguments: [ArgumentSpec("name", "The activity to archive.")],
+      arguments: [ArgumentSpec("name", "The activity to archive.", completes: .activityName)],
       examples: ["lifelog activity archive run"])
 
     let name: String
@@ -191,7 +191,7 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "unarchive",
       abstract: "Bring an archived activity back into use.",
-      arguments: [ArgumentSpec("name", "The activity to unarchive.")],
+      arguments: [ArgumentSpec("name", "The activity to unarchive.", completes: .activityName)],
       examples: ["lifelog activity unarchive run"])
 
     let name: String

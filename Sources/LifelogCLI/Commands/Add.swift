@@ -24,7 +24,7 @@ extension LifelogCommand {
         OptionSpec(
           ["--kind"], value: "kind",
           help: "Create the activity if new: meal, exercise, sleep, medication, other."),
-        OptionSpec(["--format"], value: "format", help: "Output: text or json.", default: "text"),
+        OptionSpec.format(["text", "json"]),
       ],
       examples: [
         "lifelog add breakfast \"oatmeal, coffee\"",

@@ -9,21 +9,27 @@ public final class Context {
   public let errors: any TextOutput
   /// Whether standard output is a terminal (tables get colour and fit the width).
   public let outputIsTerminal: Bool
+  /// Whether standard input is a terminal (`lifelog` alone then starts the shell).
+  public let inputIsTerminal: Bool
   /// The current instant, Unix seconds (`LIFELOG_NOW` overrides it for tests and demos).
   public let now: Int64
   public let zone: any TimeZoneRules
   let zoneName: String
+  /// Asks questions (a passphrase) when standard input is a terminal; nil otherwise, and in tests.
+  public var prompt: TerminalPrompt?
   var databasePathOverride: String?
   private var openedStore: LogStore?
 
   public init(
     environment: [String: String], output: any TextOutput, errors: any TextOutput,
-    outputIsTerminal: Bool, now: Int64, zone: any TimeZoneRules, zoneName: String
+    outputIsTerminal: Bool, now: Int64, zone: any TimeZoneRules, zoneName: String,
+    inputIsTerminal: Bool = false
   ) {
     self.environment = environment
     self.output = output
     self.errors = errors
     self.outputIsTerminal = outputIsTerminal
+    self.inputIsTerminal = inputIsTerminal
     self.now = now
     self.zone = zone
     self.zoneName = zoneName
@@ -63,6 +69,18 @@ public final class Context {
 
   /// Closes the log so its file is released before the process or the next shell line goes on.
   func closeStore() { openedStore = nil }
+
+  /// A fresh context for one line of `lifelog shell`: the same streams and log, the clock read
+  /// again (a session lasts hours; `LIFELOG_NOW` still fixes it), nothing left from the line before.
+  func forShellLine() -> Context {
+    let context = Context(
+      environment: environment, output: output, errors: errors, outputIsTerminal: outputIsTerminal,
+      now: (try? ProcessEnvironment.now(environment)) ?? now, zone: zone, zoneName: zoneName,
+      inputIsTerminal: inputIsTerminal)
+    context.databasePathOverride = databasePathOverride
+    context.prompt = prompt
+    return context
+  }
 
   /// The terminal's width in columns, when output is a terminal.
   var terminalWidth: Int? {

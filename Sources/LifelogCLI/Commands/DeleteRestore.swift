@@ -25,7 +25,9 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "restore",
       abstract: "Restore deleted entries.",
-      arguments: [ArgumentSpec("id", "Entry ids, or unambiguous prefixes (see 'lifelog list --deleted').", .oneOrMore)],
+      arguments: [ArgumentSpec(
+          "id", "Entry ids, or unambiguous prefixes (see 'lifelog list --deleted').", .oneOrMore,
+          completes: .entryID(deleted: true))],
       examples: ["lifelog list --deleted", "lifelog restore 1a2b"])
 
     let ids: [String]

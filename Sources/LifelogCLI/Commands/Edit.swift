@@ -16,7 +16,7 @@ extension LifelogCommand {
         OptionSpec(["--qty"], value: "number", help: "Change the quantity (or none)."),
         OptionSpec(["--tag"], value: "tag", help: "Replace the tags with these.", repeatable: true),
         OptionSpec(["--no-tags"], help: "Remove all tags."),
-        OptionSpec(["--format"], value: "format", help: "Output: text or json.", default: "text"),
+        OptionSpec.format(["text", "json"]),
       ],
       examples: [
         "lifelog edit 1a2b --note \"oatmeal, coffee, banana\"",

@@ -20,7 +20,7 @@ extension LifelogCommand {
           ["--limit"], value: "n", help: "Show the last n entries.",
           default: "\(defaultLimit), or all with --from/--to"),
         OptionSpec(["--deleted"], help: "List deleted entries instead (to find ids for 'restore')."),
-        OptionSpec(["--format"], value: "format", help: "Output: table, json or csv.", default: "table"),
+        OptionSpec.format(["table", "json", "csv"]),
       ],
       examples: [
         "lifelog list",
@@ -38,12 +38,7 @@ extension LifelogCommand {
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
       format = try OutputFormat(parsing: arguments.value("--format"))
-      let parser = context.timeParser
-      from = try arguments.value("--from").map(parser.parseBoundary)
-      to = try arguments.value("--to").map(parser.parseBoundary)
-      if let from, let to, to.instant <= from.instant {
-        throw InputError("--to (\(to.iso8601)) is not after --from (\(from.iso8601)); swap them or widen the range")
-      }
+      (from, to) = try arguments.timeRange(parser: context.timeParser)
       activityName = arguments.value("--activity")
       deleted = arguments.flag("--deleted")
       if let text = arguments.value("--limit") {
@@ -84,5 +79,20 @@ extension LifelogCommand {
         try store.forEachEntry(query) { output.write(presenter.csv($0)) }
       }
     }
+  }
+}
+
+extension ParsedArguments {
+  /// `--from` (inclusive) and `--to` (exclusive), each a time or a day (its midnight), for the
+  /// commands that select entries by time (`list`, `export`).
+  ///
+  /// - Throws: ``InputError`` for an unreadable time or a `--to` that is not after `--from`.
+  func timeRange(parser: TimeParser) throws -> (from: LoggedTime?, to: LoggedTime?) {
+    let from = try value("--from").map(parser.parseBoundary)
+    let to = try value("--to").map(parser.parseBoundary)
+    if let from, let to, to.instant <= from.instant {
+      throw InputError("--to (\(to.iso8601)) is not after --from (\(from.iso8601)); swap them or widen the range")
+    }
+    return (from, to)
   }
 }

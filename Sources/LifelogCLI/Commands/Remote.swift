@@ -9,7 +9,7 @@ extension LifelogCommand {
       abstract: "Add, list and remove sync remotes.",
       discussion: "'lifelog remote' alone lists the remotes.",
       options: RemoteList.configuration.options,
-      subcommands: [RemoteAdd.self, RemoteList.self, RemoteRemove.self])
+      subcommands: [RemoteAdd.self, RemoteList.self, RemoteRemove.self, RemotePasswd.self, RemoteRecover.self])
 
     let list: RemoteList
 
@@ -29,31 +29,61 @@ extension LifelogCommand {
         or empty folder becomes a new remote; a folder that already holds one is joined. A server
         remote is an http:// or https:// address of 'lifelog serve', with the token its operator gave
         you (--token-file, or LIFELOG_TOKEN); the token is kept in your log and never printed.
+
+        With --encrypt, a new remote holds only ciphertext (docs/security.md): a passphrase (from
+        --passphrase-file, LIFELOG_PASSPHRASE or the terminal) protects its key, and a recovery key is
+        printed once. Joining an encrypted remote asks for its passphrase once; this machine then keeps
+        the remote's key, never the passphrase. On a terminal, creating a remote without --encrypt or
+        --no-encrypt asks, defaulting to encrypt; without a terminal it encrypts only with --encrypt.
         """,
       arguments: [
         ArgumentSpec("name", "A short name for the remote, e.g. 'usb' or 'home'."),
         ArgumentSpec("url", "A folder path, file:///path, or http(s)://host:port."),
       ],
       options: [
-        OptionSpec(["--token-file"], value: "file", help: "A file holding the server's token (or LIFELOG_TOKEN).")
+        OptionSpec(["--token-file"], value: "file", help: "A file holding the server's token (or LIFELOG_TOKEN)."),
+        OptionSpec(["--encrypt"], help: "Encrypt a new remote end to end (or join an encrypted one)."),
+        OptionSpec(["--no-encrypt"], help: "Create a new remote unencrypted, without asking."),
+        OptionSpec(["--passphrase-file"], value: "file", help: "A file holding the passphrase (or LIFELOG_PASSPHRASE)."),
       ],
       examples: [
         "lifelog remote add usb /media/usb/lifelog",
+        "lifelog remote add dropbox ~/Dropbox/lifelog --encrypt",
         "lifelog remote add home https://sync.example.org:8787 --token-file ~/lifelog-token",
       ])
 
     let name: String
     let url: String
     let token: String?
+    /// `--encrypt` (true), `--no-encrypt` (false), or neither.
+    let encrypt: Bool?
+    let passphraseFile: String?
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       let positionals = try arguments.checkedPositionals(for: Self.configuration)
-      name = positionals["name"]?.first ?? ""
+      name = try RemoteAdd.checkedName(positionals["name"]?.first ?? "")
       url = positionals["url"]?.first ?? ""
+      token = try RemoteAdd.token(file: arguments.value("--token-file"), environment: context.environment, url: url)
+      switch (arguments.flag("--encrypt"), arguments.flag("--no-encrypt")) {
+      case (true, true): throw UsageError("Give either --encrypt or --no-encrypt, not both")
+      case (true, false): encrypt = true
+      case (false, true): encrypt = false
+      case (false, false): encrypt = nil
+      }
+      passphraseFile = arguments.value("--passphrase-file")
+    }
+
+    static func checkedName(_ name: String) throws -> String {
       guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
         throw InputError("Remote name '\(name)' must be a word of letters, digits, '-' or '_'")
       }
-      token = try RemoteAdd.token(file: arguments.value("--token-file"), environment: context.environment, url: url)
+      return name
+    }
+
+    static func checkFree(_ name: String, in store: SyncStore) throws {
+      if try store.remote(named: name) != nil {
+        throw InputError("A remote named '\(name)' already exists; remove it first or pick another name")
+      }
     }
 
     /// The server token: from `--token-file`, else `LIFELOG_TOKEN`; required for a server remote.
@@ -82,20 +112,80 @@ extension LifelogCommand {
 
     func run(in context: Context) throws {
       let store = SyncStore(log: try context.store)
-      if try store.remote(named: name) != nil {
-        throw InputError("A remote named '\(name)' already exists; remove it first or pick another name")
-      }
+      try RemoteAdd.checkFree(name, in: store)
       let remote = try RemoteLocation.make(url, token: token, timeoutSeconds: 10, environment: context.environment)
-      let manifest: RemoteManifest
+      let passphrase = PassphraseSource(file: passphraseFile, context: context)
+      var manifest: RemoteManifest
       var created = false
-      if let folder = remote as? FileRemote {
-        (manifest, created) = try folder.createOrJoin(minimumVersion: LifelogVersion.minimumRemoteWriter)
+      var dataKey: [UInt8]?
+      var recoveryKey: [UInt8]?
+      if let folder = remote as? FileRemote, try folder.existingManifest() == nil {
+        let remoteID = UUIDText.random()
+        var keys: RemoteKeys?
+        if try wantsEncryption(context) {
+          (keys, dataKey, recoveryKey) = try RemoteKeys.create(
+            remoteID: remoteID, passphrase: passphrase.read(creating: true, remote: name))
+        }
+        manifest = try folder.create(remoteID: remoteID, minimumVersion: LifelogVersion.minimumWriter(encrypted: keys != nil), keys: keys)
+        created = true
       } else {
         manifest = try remote.manifest()  // checks the address and the token before keeping either
+        if manifest.encrypted {
+          if encrypt == false {
+            throw SyncError.encryptionMismatch(remote.location, reason: "is encrypted; join it without --no-encrypt")
+          }
+          dataKey = try RemoteAdd.unlock(remote, manifest: manifest, passphrase: passphrase, name: name)
+        } else if remote is HTTPRemote, try RemoteAdd.isEmpty(remote), try wantsEncryption(context) {
+          // A server account that holds nothing yet becomes encrypted by its first machine.
+          let (keys, key, recovery) = try RemoteKeys.create(
+            remoteID: manifest.remoteID, passphrase: passphrase.read(creating: true, remote: name))
+          try remote.putKeys(keys)
+          (dataKey, recoveryKey) = (key, recovery)
+        } else if encrypt == true {
+          throw SyncError.encryptionMismatch(
+            remote.location,
+            reason: "already holds unencrypted data, so it cannot be joined with --encrypt; join it without "
+              + "--encrypt, or encrypt a new remote")
+        }
       }
-      try store.addRemote(name: name, url: remote.location, remoteID: manifest.remoteID, token: token)
-      let verb = created ? "Created a new remote" : "Joined the remote"
+      try store.addRemote(name: name, url: remote.location, remoteID: manifest.remoteID, token: token, dataKey: dataKey)
+      let verb =
+        recoveryKey != nil ? "Created a new encrypted remote"
+        : created ? "Created a new remote" : dataKey != nil ? "Joined the encrypted remote" : "Joined the remote"
       context.output.write("\(verb) '\(name)' at \(remote.location); run 'lifelog sync' to sync with it\n")
+      if let recoveryKey { context.output.write(RecoveryKeyNotice.text(recoveryKey, remote: name)) }
+    }
+
+    /// Whether a new remote is to be encrypted: as told, else asked on a terminal (default yes),
+    /// else not.
+    private func wantsEncryption(_ context: Context) throws -> Bool {
+      if let encrypt { return encrypt }
+      guard let prompt = context.prompt else { return false }
+      return prompt.confirm("Encrypt '\(name)' end to end, so the remote never sees your entries?", defaultAnswer: true)
+    }
+
+    /// The data key of an encrypted remote, unwrapped with the passphrase: before anything else is
+    /// read or written, so a wrong passphrase changes nothing.
+    static func unlock(
+      _ remote: any Remote, manifest: RemoteManifest, passphrase: PassphraseSource, name: String
+    ) throws -> [UInt8] {
+      guard let keys = try remote.keys(), keys.remoteID == manifest.remoteID else {
+        throw SyncError.remoteUnavailable(remote.location, reason: "it is encrypted but holds no key envelope of its own")
+      }
+      try Sodium.load()
+      guard let dataKey = try keys.dataKey(passphrase: passphrase.read(creating: false, remote: name)) else {
+        throw SyncError.wrongKey(remote.location, what: "passphrase")
+      }
+      return dataKey
+    }
+
+    /// Whether a server account holds no batch and no snapshot yet.
+    static func isEmpty(_ remote: any Remote) throws -> Bool {
+      let nobody = UUIDText.random()
+      let page = try remote.pull(after: "", excluding: nobody, rowLimit: 1)
+      var skipped = page.skipped
+      return try page.batches.isEmpty && remote.snapshot(beyond: "", excluding: nobody, skipped: &skipped) == nil
+        && skipped.isEmpty
     }
   }
 
@@ -103,7 +193,7 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "list",
       abstract: "List the remotes and how their last sync went.",
-      options: [OptionSpec(["--format"], value: "format", help: "Output: table or json.", default: "table")],
+      options: [OptionSpec.format(["table", "json"])],
       examples: ["lifelog remote list"])
 
     let json: Bool
@@ -126,7 +216,7 @@ extension LifelogCommand {
       var table = Table([.init(title: "NAME"), .init(title: "URL", truncatable: true), .init(title: "LAST SYNC"), .init(title: "OUTCOME")])
       for remote in remotes {
         table.append([
-          remote.name, remote.url, RemoteStatusText.time(remote.lastSyncAt, context: context),
+          remote.name + (remote.dataKey != nil ? " (encrypted)" : ""), remote.url, RemoteStatusText.time(remote.lastSyncAt, context: context),
           remote.lastOutcome ?? "never synced",
         ])
       }
@@ -138,7 +228,7 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "remove",
       abstract: "Forget a remote (its folder and its data are left as they are).",
-      arguments: [ArgumentSpec("name", "The remote to forget.")],
+      arguments: [ArgumentSpec("name", "The remote to forget.", completes: .remoteName)],
       examples: ["lifelog remote remove usb"])
 
     let name: String
@@ -156,19 +246,25 @@ extension LifelogCommand {
 
 /// Turns a remote's address into the remote that serves it.
 enum RemoteLocation {
-  /// - Parameter timeoutSeconds: how long every request to a server, retries included, may take.
-  static func make(_ url: String, token: String?, timeoutSeconds: Int, environment: [String: String] = [:]) throws
-    -> any Remote
-  {
+  /// - Parameters:
+  ///   - timeoutSeconds: how long every request to a server, retries included, may take.
+  ///   - envelope: how the remote's batches are stored (``RemoteRecord/envelope``).
+  static func make(
+    _ url: String, token: String?, timeoutSeconds: Int, environment: [String: String] = [:],
+    envelope: BatchEnvelope = .plain
+  ) throws -> any Remote {
+    let remote: any Remote
     if HTTPRemote.handles(url) {
-      return HTTPRemote(
+      remote = HTTPRemote(
         url: url, token: token, caFile: environment["LIFELOG_CA_FILE"],
         deadline: LogStore.systemMilliseconds() + Int64(timeoutSeconds) * 1000)
-    }
-    if url.contains("://"), !url.hasPrefix("file://") {
+    } else if url.contains("://"), !url.hasPrefix("file://") {
       throw InputError("Cannot use '\(url)' as a remote; give a folder path, file:///path or http(s)://host:port")
+    } else {
+      remote = try FileRemote(url: url)
     }
-    return try FileRemote(url: url)
+    remote.envelope = envelope
+    return remote
   }
 }
 

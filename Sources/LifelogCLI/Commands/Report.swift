@@ -111,12 +111,10 @@ struct ReportRequest: Sendable {
       options.append(
         OptionSpec(
           ["--by"], value: "period", help: "Activity totals per day, week or month.",
-          default: "week"))
+          default: "week", completes: .choices(["day", "week", "month"])))
     }
     options.append(
-      OptionSpec(
-        ["--format"], value: "format", help: "Output: text, md, csv, json or html.", default: "text"
-      ))
+      OptionSpec.format(["text", "md", "csv", "json", "html"]))
     options.append(
       OptionSpec(["--output"], value: "file", help: "Write the report to this file instead."))
     return options

@@ -7,7 +7,7 @@ extension LifelogCommand {
       commandName: "settings",
       abstract: "Show or change settings.",
       discussion: "'lifelog settings' alone lists every setting, its value, and what it does.",
-      options: [OptionSpec(["--format"], value: "format", help: "Output: table or json.", default: "table")],
+      options: [OptionSpec.format(["table", "json"])],
       subcommands: [SettingsGet.self, SettingsSet.self])
 
     let json: Bool
@@ -38,7 +38,9 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "get",
       abstract: "Print one setting's value.",
-      arguments: [ArgumentSpec("key", "mealGapHours, dayStartsAt, weekStartsOn or name.")],
+      arguments: [ArgumentSpec(
+          "key", "mealGapHours, dayStartsAt, weekStartsOn or name.",
+          completes: .choices(Setting.allCases.map(\.rawValue)))],
       examples: ["lifelog settings get mealGapHours"])
 
     let setting: Setting
@@ -56,7 +58,7 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "set",
       abstract: "Change one setting.",
-      arguments: [ArgumentSpec("key", "The setting to change."), ArgumentSpec("value", "Its new value.")],
+      arguments: [ArgumentSpec("key", "The setting to change.", completes: .choices(Setting.allCases.map(\.rawValue))), ArgumentSpec("value", "Its new value.")],
       examples: ["lifelog settings set mealGapHours 2.5", "lifelog settings set dayStartsAt 05:00"])
 
     let setting: Setting

@@ -7,7 +7,7 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "status",
       abstract: "Show this device, pending changes and the state of each remote.",
-      options: [OptionSpec(["--format"], value: "format", help: "Output: text or json.", default: "text")],
+      options: [OptionSpec.format(["text", "json"])],
       examples: ["lifelog status", "lifelog status --format json"])
 
     let json: Bool
@@ -35,7 +35,7 @@ extension LifelogCommand {
       text += "Pending: \(pending) changed row\(pending == 1 ? "" : "s") not yet in a batch\n"
       if remotes.isEmpty { text += "No remotes; add one with 'lifelog remote add NAME FOLDER'\n" }
       for remote in remotes {
-        text += "\nRemote '\(remote.name)': \(remote.url)\n"
+        text += "\nRemote '\(remote.name)': \(remote.url)\(remote.dataKey != nil ? " (encrypted)" : "")\n"
         text += "  Last sync: \(RemoteStatusText.time(remote.lastSyncAt, context: context))"
         text += remote.lastOutcome.map { " (\($0))" } ?? ""
         text += "\n  Unsent batches: \(max(0, lastSeq - remote.pushedSeq))\n"
@@ -66,6 +66,7 @@ enum RemoteStatusText {
       var object = JSONObjectWriter()
       object.add("name", remote.name)
       object.add("url", remote.url)
+      object.add("encrypted", remote.dataKey != nil)
       object.add("lastSyncAt", remote.lastSyncAt.map { context.zone.loggedTime(at: $0 / 1000).iso8601 })
       object.add("lastOutcome", remote.lastOutcome)
       object.add("skipped", remote.skipped)

@@ -59,7 +59,8 @@ extension LifelogCommand {
         let report = try engine.sync(
           record,
           with: try RemoteLocation.make(
-            record.url, token: record.token, timeoutSeconds: timeout, environment: context.environment),
+            record.url, token: record.token, timeoutSeconds: timeout, environment: context.environment,
+            envelope: record.envelope),
           options: .init(compact: compact, timeout: timeout))
         for skipped in report.skipped {
           context.errors.write("Warning: skipped \(skipped); it will be read again on the next sync\n")

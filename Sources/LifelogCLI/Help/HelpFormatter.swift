@@ -22,7 +22,7 @@ enum HelpFormatter {
     }
     if !configuration.subcommands.isEmpty {
       text += "\nSUBCOMMANDS:\n"
-      for command in configuration.subcommands {
+      for command in configuration.visibleSubcommands {
         text += entry(label: command.configuration.commandName, help: command.configuration.abstract)
       }
       text += "\n  See 'lifelog help \(path.joined(separator: " "))\(path.isEmpty ? "" : " ")<subcommand>' "

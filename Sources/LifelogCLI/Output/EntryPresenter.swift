@@ -6,7 +6,7 @@ struct EntryPresenter {
   let zone: any TimeZoneRules
 
   /// The CSV header; the same columns `lifelog export` will write.
-  static let csvHeader = ["id", "at", "activity", "kind", "duration", "note", "quantity", "unit", "tags"]
+  static let csvHeader = ExchangeColumn.allCases.map(\.rawValue)
 
   /// `Tue 2026-12-01 08:15`, with ` UTC-05:00` added when it was logged at another offset than the
   /// reader's zone has at that instant.
@@ -67,7 +67,7 @@ struct EntryPresenter {
     CSVText.row([
       entry.id, entry.time.iso8601, entry.activityName, entry.kind.rawValue,
       entry.duration.map(String.init) ?? "", entry.note ?? "",
-      entry.quantity.map(JSONText.number) ?? "", entry.unit ?? "", entry.tags.joined(separator: ";"),
+      entry.quantity.map(JSONText.number) ?? "", entry.unit ?? "", entry.tags.joined(separator: String(ExchangeColumn.tagSeparator)),
     ])
   }
 

@@ -12,11 +12,13 @@ struct CommandConfiguration: Sendable {
   let subcommands: [any Command.Type]
   /// Whether the command reads or writes the log, and so takes `--db`.
   let usesDatabase: Bool
+  /// An internal command (`__complete`): runs, but help, completion and the manual leave it out.
+  let hidden: Bool
 
   init(
     commandName: String, abstract: String, discussion: String? = nil,
     arguments: [ArgumentSpec] = [], options: [OptionSpec] = [], examples: [String] = [],
-    subcommands: [any Command.Type] = [], usesDatabase: Bool = true
+    subcommands: [any Command.Type] = [], usesDatabase: Bool = true, hidden: Bool = false
   ) {
     self.commandName = commandName
     self.abstract = abstract
@@ -26,7 +28,11 @@ struct CommandConfiguration: Sendable {
     self.examples = examples
     self.subcommands = subcommands
     self.usesDatabase = usesDatabase
+    self.hidden = hidden
   }
+
+  /// The subcommands people may see: help, completion and the manual list these.
+  var visibleSubcommands: [any Command.Type] { subcommands.filter { !$0.configuration.hidden } }
 
   /// The options as parsed and listed in help: the command's own, then `--db`, then `--help`.
   var allOptions: [OptionSpec] {
@@ -40,11 +46,14 @@ struct ArgumentSpec: Sendable {
   let name: String
   let help: String
   let arity: Arity
+  /// What Tab offers for it; by default guessed from the name (`activity`, `id`, `file`, ...).
+  let completion: ValueCompletion
 
-  init(_ name: String, _ help: String, _ arity: Arity = .required) {
+  init(_ name: String, _ help: String, _ arity: Arity = .required, completes: ValueCompletion? = nil) {
     self.name = name
     self.help = help
     self.arity = arity
+    self.completion = completes ?? ValueCompletion(argumentNamed: name)
   }
 
   /// `<activity>`, `[<note>]`, `<id> ...`.
@@ -66,16 +75,19 @@ struct OptionSpec: Sendable {
   let help: String
   let defaultValue: String?
   let repeatable: Bool
+  /// What Tab offers for its value; by default guessed from its names (`--kind`, `<file>`, ...).
+  let completion: ValueCompletion
 
   init(
     _ names: [String], value: String? = nil, help: String, default defaultValue: String? = nil,
-    repeatable: Bool = false
+    repeatable: Bool = false, completes: ValueCompletion? = nil
   ) {
     self.names = names
     self.valueName = value
     self.help = help
     self.defaultValue = defaultValue
     self.repeatable = repeatable
+    self.completion = completes ?? ValueCompletion(option: names, valueName: value)
   }
 
   /// The long name (`--at`), used as the key for parsed values.
@@ -84,6 +96,14 @@ struct OptionSpec: Sendable {
   /// `--at <time>`, `-h, --help`.
   var label: String {
     names.joined(separator: ", ") + (valueName.map { " <\($0)>" } ?? "")
+  }
+
+  /// `--format <format>`: one of `choices`, the first being the default.
+  static func format(_ choices: [String]) -> OptionSpec {
+    let list = choices.dropLast().joined(separator: ", ") + (choices.count > 1 ? " or " : "") + (choices.last ?? "")
+    return OptionSpec(
+      ["--format"], value: "format", help: "Output: \(list).", default: choices.first,
+      completes: .choices(choices))
   }
 
   static let help = OptionSpec(["-h", "--help"], help: "Show help information.")

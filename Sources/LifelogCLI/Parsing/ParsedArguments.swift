@@ -94,7 +94,7 @@ struct ParsedArguments {
   }
 
   /// `-2h` and `-5` are values, not options.
-  private static func isNumber(_ argument: String) -> Bool {
+  static func isNumber(_ argument: String) -> Bool {
     argument.count > 1 && argument.dropFirst().first.map { ("0"..."9").contains($0) } == true
   }
 

@@ -38,6 +38,7 @@ public enum ActivityName {
 
   /// Checks a name as typed and returns it trimmed, with runs of spaces collapsed.
   public static func validated(_ text: String) throws(InputError) -> String {
+    if isPlainASCIIName(text) { return text }  // the common case, checked without allocating
     let name = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
     guard !name.isEmpty else { throw InputError("Activity name is empty; give a name such as 'tea'") }
     guard name.count <= maximumLength else {
@@ -50,6 +51,21 @@ public enum ActivityName {
       throw InputError("Activity name contains a control character; use letters, digits and spaces")
     }
     return name
+  }
+
+  /// Whether `text` is already a valid name in printable ASCII: single spaces between words,
+  /// none at either end, no leading `-`, not too long.
+  private static func isPlainASCIIName(_ text: String) -> Bool {
+    let utf8 = text.utf8
+    guard let first = utf8.first, let last = utf8.last, utf8.count <= maximumLength,
+      first != UInt8(ascii: " "), first != UInt8(ascii: "-"), last != UInt8(ascii: " ")
+    else { return false }
+    var previous: UInt8 = 0
+    for byte in utf8 {
+      guard (0x20...0x7E).contains(byte), !(byte == 0x20 && previous == 0x20) else { return false }
+      previous = byte
+    }
+    return true
   }
 
   /// The form names are compared in: case-folded, so `Breakfast` and `breakfast` are one activity.

@@ -12,7 +12,14 @@ struct Migration: Sendable {
   static let all: [Migration] = [
     Migration(identifier: "v1-initial", apply: createInitialSchema),
     Migration(identifier: "v2-sync", apply: SyncMigration.apply),
+    Migration(identifier: "v3-remote-keys", apply: addRemoteKeys),
   ]
+
+  /// Schema v3: the data key of each encrypted remote (docs/security.md), kept in the log, which
+  /// only its owner can read; never the passphrase.
+  private static func addRemoteKeys(_ database: Database) throws {
+    try database.execute(sql: "ALTER TABLE sync_remote ADD COLUMN data_key BLOB")
+  }
 
   private static func createInitialSchema(_ database: Database) throws {
     try database.execute(

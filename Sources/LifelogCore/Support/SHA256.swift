@@ -1,6 +1,7 @@
 /// SHA-256 (FIPS 180-4), written here because the Swift toolchain on Linux has none.
 ///
-/// Used for name-derived activity ids now and batch checksums later; it is not on any hot path.
+/// Used for name-derived activity ids, batch checksums and the content-derived ids of imported
+/// rows (a million-row import hashes a million short messages, so it allocates little).
 public enum SHA256 {
   /// The 32-byte digest of `message`.
   public static func hash(_ message: [UInt8]) -> [UInt8] {
@@ -14,7 +15,9 @@ public enum SHA256 {
     message.withUnsafeBufferPointer { bytes in
       for block in 0..<wholeBlocks { compress(bytes.baseAddress! + block * 64, &state, &words) }
     }
-    var tail = Array(message[(wholeBlocks * 64)...])
+    var tail: [UInt8] = []
+    tail.reserveCapacity(128)
+    tail.append(contentsOf: message[(wholeBlocks * 64)...])
     tail.append(0x80)
     while tail.count % 64 != 56 { tail.append(0) }
     let bitLength = UInt64(message.count) * 8
@@ -22,7 +25,12 @@ public enum SHA256 {
     tail.withUnsafeBufferPointer { bytes in
       for block in 0..<(tail.count / 64) { compress(bytes.baseAddress! + block * 64, &state, &words) }
     }
-    return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - $0 * 8)) } }
+    var digest: [UInt8] = []
+    digest.reserveCapacity(32)
+    for word in state {
+      for shift in stride(from: 24 as UInt32, through: 0, by: -8) { digest.append(UInt8(truncatingIfNeeded: word >> shift)) }
+    }
+    return digest
   }
 
   /// Mixes one 64-byte block into `state`.

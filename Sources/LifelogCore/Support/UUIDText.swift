@@ -22,17 +22,24 @@ public enum UUIDText {
 
   /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` from 16 bytes.
   static func format(_ bytes: [UInt8]) -> String {
-    let text = hex(bytes)
-    var result = ""
-    result.reserveCapacity(36)
-    for (offset, character) in text.enumerated() {
-      if [8, 12, 16, 20].contains(offset) { result.append("-") }
-      result.append(character)
+    String(unsafeUninitializedCapacity: 36) { text in
+      var position = 0
+      for (offset, byte) in bytes.prefix(16).enumerated() {
+        if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
+          text[position] = UInt8(ascii: "-")
+          position += 1
+        }
+        text[position] = hexDigits[Int(byte >> 4)]
+        text[position + 1] = hexDigits[Int(byte & 0x0F)]
+        position += 2
+      }
+      return position
     }
-    return result
   }
 
-  static func hex(_ bytes: [UInt8]) -> String {
+  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+  public static func hex(_ bytes: [UInt8]) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var utf8: [UInt8] = []
     utf8.reserveCapacity(bytes.count * 2)

@@ -91,7 +91,7 @@ extension Character {
 
 extension StringProtocol {
   /// The text without leading and trailing spaces, tabs and newlines.
-  func trimmingSpaces() -> String {
+  public func trimmingSpaces() -> String {
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
     guard let start = firstIndex(where: { !isSpace($0) }),
       let end = lastIndex(where: { !isSpace($0) })

@@ -25,7 +25,9 @@ public struct TimeParser: Sendable {
 
   /// Parses a time that must name an instant (`--at`).
   public func parseTime(_ text: String) throws(InputError) -> LoggedTime {
-    try parse(text, bareDayMeansMidnight: false)
+    // Machine-written times (every row of an export) skip the general grammar.
+    if let exact = ISO8601Text.parseExact(text) { return exact }
+    return try parse(text, bareDayMeansMidnight: false)
   }
 
   /// Parses a range boundary (`--from`, `--to`): like ``parseTime(_:)``, but a bare day

@@ -16,6 +16,8 @@ struct SimulationPlan: CustomStringConvertible {
   var longAbsence: Bool
   /// Where the devices exchange batches.
   var meeting: SimulationMeeting = .folders
+  /// Whether the remote is encrypted end to end (every batch and snapshot sealed).
+  var encrypted = false
 
   /// The plan of an ordinary seed: 3–5 devices, a few hundred steps.
   static func standard(seed: UInt64) -> SimulationPlan {
@@ -29,7 +31,7 @@ struct SimulationPlan: CustomStringConvertible {
   var description: String {
     "seed \(seed): \(devices) devices, \(steps) steps, "
       + "compaction \(compaction > 0 ? "on" : "off"), long absence \(longAbsence ? "yes" : "no")"
-      + (meeting.serverURL.map { ", through \($0)" } ?? "")
+      + (meeting.serverURL.map { ", through \($0)" } ?? "") + (encrypted ? ", encrypted" : "")
   }
 }
 
@@ -153,8 +155,10 @@ final class ConvergenceSimulation {
       }
       return
     }
-    let (manifest, _) = try devices[0].folderRemote.createOrJoin(
-      minimumVersion: LifelogVersion.minimumRemoteWriter)
+    let remoteID = UUIDText.random()
+    let keys = try plan.encrypted ? RemoteKeys.create(remoteID: remoteID, passphrase: Array("simulated".utf8)) : nil
+    let manifest = try devices[0].folderRemote.create(
+      remoteID: remoteID, minimumVersion: LifelogVersion.minimumRemoteWriter, keys: keys?.keys)
     let manifestBytes = try Data(
       contentsOf: URL(fileURLWithPath: devices[0].folder + "/lifelog-remote.json"))
     for device in devices {
@@ -164,7 +168,7 @@ final class ConvergenceSimulation {
         atPath: device.folder + "/snapshots", withIntermediateDirectories: true)
       try manifestBytes.write(to: URL(fileURLWithPath: device.folder + "/lifelog-remote.json"))
       try device.sync.addRemote(
-        name: SimulatedDevice.remoteName, url: device.folder, remoteID: manifest.remoteID)
+        name: SimulatedDevice.remoteName, url: device.folder, remoteID: manifest.remoteID, dataKey: keys?.dataKey)
     }
   }
 

@@ -103,7 +103,9 @@ final class SimulatedDevice {
     guard let record = try sync.remote(named: SimulatedDevice.remoteName) else {
       throw SyncError.noSuchRemote("device \(index) has no remote")
     }
+    let remote = remote()
+    remote.envelope = record.envelope
     return try engine.sync(
-      record, with: remote(), options: SyncEngine.Options(compact: compact, timeout: timeout))
+      record, with: remote, options: SyncEngine.Options(compact: compact, timeout: timeout))
   }
 }

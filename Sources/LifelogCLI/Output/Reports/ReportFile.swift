@@ -31,41 +31,9 @@ enum ReportFile {
 
   /// Writes `text` to `path`, replacing it whole.
   static func write(_ text: String, to path: String) throws(InputError) {
-    try checkWritable(path)
-    var mode: mode_t = 0o600
-    var info = stat()
-    if stat(path, &info) == 0 { mode = info.st_mode & 0o7777 }
-    let name = path.split(separator: "/").last.map(String.init) ?? path
-    let temporary = folder(of: path) + "/.\(name).\(getpid()).tmp"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-    guard descriptor >= 0 else {
-      throw InputError(
-        "Cannot write '\(path)': \(String(cString: strerror(errno))); check the folder's permissions"
-      )
-    }
-    fchmod(descriptor, mode)
-    let bytes = Array(text.utf8)
-    var written = 0
-    var failure: Int32 = 0
-    while written < bytes.count {
-      let count = bytes.withUnsafeBytes { buffer in
-        buffer.baseAddress.map { Glibc.write(descriptor, $0 + written, buffer.count - written) }
-          ?? 0
-      }
-      if count < 0 {
-        if errno == EINTR { continue }
-        failure = errno
-        break
-      }
-      written += count
-    }
-    if failure == 0, fsync(descriptor) != 0 { failure = errno }
-    if close(descriptor) != 0, failure == 0 { failure = errno }
-    if failure == 0, rename(temporary, path) != 0 { failure = errno }
-    guard failure == 0 else {
-      unlink(temporary)
-      throw InputError("Cannot write '\(path)': \(String(cString: strerror(failure)))")
-    }
+    let file = try OutputFile(replacing: path)
+    try file.write(Array(text.utf8))
+    try file.commit()
   }
 
   /// The folder part of `path`: `.` for a bare name, `/` for a file at the root.

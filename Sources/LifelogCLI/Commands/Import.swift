@@ -1,0 +1,170 @@
+@preconcurrency import Glibc
+import LifelogCore
+
+extension LifelogCommand {
+  /// `lifelog import`: entries from a CSV or JSON Lines file, all or nothing.
+  struct Import: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "import",
+      abstract: "Import entries from a CSV or JSON Lines file.",
+      discussion: """
+        CSV needs a header row naming its columns, from: id, at, activity, kind, duration, note,
+        quantity, unit, tags (only at and activity are required; tags are separated by ';').
+        JSON Lines holds one object per line, as 'lifelog export --format jsonl' writes. A row with
+        an id creates or updates that entry; a row without one gets an id derived from its
+        content, so importing a file twice adds nothing. If any row is invalid, nothing is
+        imported and the rows are listed with their line numbers (exit 65).
+        """,
+      arguments: [ArgumentSpec("file", "The file to read, or - for standard input.", .optional)],
+      options: [
+        OptionSpec(
+          ["--format"], value: "format", help: "csv or jsonl.", default: "from the name or content",
+          completes: .choices(["csv", "jsonl"])),
+        OptionSpec(["--dry-run"], help: "Report what would be added and updated; write nothing."),
+        OptionSpec(["--skip-invalid"], help: "Import the valid rows and list the invalid ones."),
+        OptionSpec(
+          ["--kind"], value: "kind", help: "Kind of new activities whose rows give none.",
+          default: "other"),
+      ],
+      examples: [
+        "lifelog import meals.csv --dry-run",
+        "lifelog export --format jsonl | ssh other-machine lifelog import - --format jsonl",
+      ])
+
+    let path: String?
+    /// Whether a file (or `-`) was named; without one, standard input is read unless it is a terminal.
+    let fileNamed: Bool
+    let format: ExchangeFormat?
+    let dryRun: Bool
+    let skipInvalid: Bool
+    let kind: ActivityKind
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      let named = try arguments.checkedPositionals(for: Self.configuration)["file"]?.first
+      fileNamed = named != nil
+      path = named == "-" ? nil : named
+      format = try arguments.value("--format").map(ExchangeFormat.parse)
+      dryRun = arguments.flag("--dry-run")
+      skipInvalid = arguments.flag("--skip-invalid")
+      kind = try arguments.value("--kind").map(ActivityKind.init(parsing:)) ?? .other
+    }
+
+    func run(in context: Context) throws {
+      if !fileNamed, context.errors is FileOutput, isatty(STDIN_FILENO) == 1 {
+        throw UsageError("Missing file to import; name one, or pipe the rows in ('lifelog import - < rows.csv')")
+      }
+      let started = Seconds.monotonic()
+      let input = try path.map { path throws(InputFileError) in try ChunkedReader(path: path) }
+        ?? ChunkedReader(descriptor: STDIN_FILENO, closing: false)
+      let format = try self.format ?? ExchangeFormat.detect(path: path, input: input)
+      var options = ImportOptions(parser: context.timeParser)
+      options.defaultKind = kind
+      options.dryRun = dryRun
+      options.skipInvalid = skipInvalid
+      options.source = path.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? "stdin"
+      let progress = ImportProgress(context: context)
+      let summary: ImportSummary
+      do {
+        summary = try context.store.importEntries(
+          from: format.records(from: input), options: options, progress: progress.show)
+      } catch let error as ImportError {
+        progress.clear()
+        throw InputError(Self.describeInvalid(error.summary, name: path ?? "standard input"))
+      }
+      progress.clear()
+      if summary.invalidCount > 0 {
+        context.errors.write("Skipped \(Self.rows(summary.invalidCount)):\n" + Self.list(summary))
+      }
+      context.output.write(Self.describe(summary, seconds: Seconds.monotonic() - started, dryRun: dryRun))
+    }
+
+    /// `3 added, 1 updated, 0 unchanged, 0 skipped in 0.02 s`, and the activities it created.
+    static func describe(_ summary: ImportSummary, seconds: Double, dryRun: Bool) -> String {
+      var text = dryRun ? "Dry run, nothing written: would add" : "Imported:"
+      text += dryRun
+        ? " \(summary.added), update \(summary.updated), leave \(summary.unchanged) unchanged, "
+          + "skip \(summary.invalidCount)"
+        : " \(summary.added) added, \(summary.updated) updated, \(summary.unchanged) unchanged, "
+          + "\(summary.invalidCount) skipped"
+      text += " in \(Seconds.text(seconds)) s\n"
+      if !summary.createdActivities.isEmpty {
+        text += (dryRun ? "Would create" : "Created") + " activities: "
+        text += summary.createdActivities.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", ")
+        text += "\n"
+      }
+      return text
+    }
+
+    static func describeInvalid(_ summary: ImportSummary, name: String) -> String {
+      "\(rows(summary.invalidCount).capitalizedFirst) of '\(name)' \(summary.invalidCount == 1 ? "is" : "are") "
+        + "invalid, so nothing was imported; fix \(summary.invalidCount == 1 ? "it" : "them"), "
+        + "or pass --skip-invalid to import the other rows:\n" + list(summary).dropLast()
+    }
+
+    /// The listed invalid rows, one per line, and how many more there are.
+    static func list(_ summary: ImportSummary) -> String {
+      var text = summary.invalidRows.map { "  \($0)\n" }.joined()
+      let more = summary.invalidCount - summary.invalidRows.count
+      if more > 0 { text += "  ... and \(rows(more)) more\n" }
+      return text
+    }
+
+    static func rows(_ count: Int) -> String { count == 1 ? "1 row" : "\(count) rows" }
+  }
+}
+
+extension ExchangeFormat {
+  static func parse(_ text: String) throws(UsageError) -> ExchangeFormat {
+    guard let format = ExchangeFormat(rawValue: text.lowercased()) else {
+      throw UsageError("Unknown format '\(text)'; use 'csv' or 'jsonl'")
+    }
+    return format
+  }
+}
+
+extension String {
+  fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}
+
+/// The progress line a long import shows on standard error, only when that is a terminal.
+final class ImportProgress {
+  private let errors: (any TextOutput)?
+  private var shown = false
+  private var lastShown = 0.0
+
+  init(context: Context) {
+    errors = context.errors is FileOutput && isatty(STDERR_FILENO) == 1 ? context.errors : nil
+  }
+
+  func show(_ rows: Int) {
+    guard let errors else { return }
+    let now = Seconds.monotonic()
+    guard now - lastShown >= 0.2 else { return }  // a few updates a second are enough to read
+    lastShown = now
+    errors.write("\rImporting... \(rows) rows read")
+    errors.flush()
+    shown = true
+  }
+
+  func clear() {
+    guard shown, let errors else { return }
+    errors.write("\r\u{1B}[K")
+    errors.flush()
+  }
+}
+
+/// Wall-clock seconds for the import summary.
+enum Seconds {
+  static func monotonic() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+  }
+
+  /// Two decimals, without Foundation.
+  static func text(_ seconds: Double) -> String {
+    let hundredths = Int((seconds * 100).rounded())
+    let fraction = hundredths % 100
+    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+  }
+}

@@ -1,0 +1,172 @@
+import LifelogCore
+import LifelogSync
+
+/// Where a passphrase comes from (docs/security.md): `--passphrase-file`, else `LIFELOG_PASSPHRASE`,
+/// else a prompt without echo on the terminal. Never stored: only the data key it unwraps is kept.
+struct PassphraseSource {
+  let file: String?
+  let environment: [String: String]
+  let prompt: TerminalPrompt?
+
+  init(file: String?, context: Context) {
+    self.file = file
+    environment = context.environment
+    prompt = context.prompt
+  }
+
+  /// The passphrase; `creating` asks twice on a terminal and wants at least 8 characters.
+  func read(creating: Bool, remote: String) throws -> [UInt8] {
+    var passphrase: [UInt8]
+    if let file {
+      guard let bytes = try? LocalFile.read(file) else {
+        throw InputError("Cannot read the passphrase file '\(file)'; check the path and its permissions")
+      }
+      passphrase = bytes
+      while passphrase.last == 0x0A || passphrase.last == 0x0D { passphrase.removeLast() }
+    } else if let text = environment["LIFELOG_PASSPHRASE"], !text.isEmpty {
+      passphrase = Array(text.utf8)
+    } else if let prompt {
+      guard let first = prompt.secret(creating ? "New passphrase for '\(remote)': " : "Passphrase for '\(remote)': ")
+      else { throw InputError("No passphrase was given") }
+      if creating {
+        guard prompt.secret("The same passphrase again: ") == first else {
+          throw InputError("The two passphrases differ; nothing was changed, try again")
+        }
+      }
+      passphrase = first
+    } else {
+      throw ConfigurationError(
+        "The encrypted remote '\(remote)' needs a passphrase and there is no terminal to ask on; "
+          + "pass --passphrase-file FILE or set LIFELOG_PASSPHRASE")
+    }
+    guard !passphrase.isEmpty else { throw InputError("The passphrase is empty; give one") }
+    if creating, passphrase.count < 8 {
+      throw InputError("The passphrase is shorter than 8 characters; choose a longer one (a few words)")
+    }
+    return passphrase
+  }
+}
+
+/// What `remote add` and `remote recover` print once about a new encrypted remote.
+enum RecoveryKeyNotice {
+  static func text(_ recoveryKey: [UInt8], remote: String) -> String {
+    """
+    Recovery key for '\(remote)' (shown this once; keep it somewhere safe, apart from the passphrase):
+
+        \(RecoveryKeyText.format(recoveryKey))
+
+    With it, 'lifelog remote recover' joins the remote when the passphrase is lost. Losing both
+    loses what is on the remote.
+
+    """
+  }
+}
+
+extension LifelogCommand {
+  struct RemotePasswd: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "passwd",
+      abstract: "Change the passphrase of an encrypted remote.",
+      discussion: """
+        Wraps the remote's data key under a new passphrase; no batch is rewritten, and machines that
+        have joined keep syncing. The new passphrase comes from --passphrase-file, LIFELOG_PASSPHRASE or
+        the terminal (asked twice). The recovery key stays valid.
+        """,
+      arguments: [ArgumentSpec("name", "The encrypted remote.")],
+      options: [
+        OptionSpec(["--passphrase-file"], value: "file", help: "A file holding the new passphrase.")
+      ],
+      examples: ["lifelog remote passwd usb"])
+
+    let name: String
+    let passphraseFile: String?
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      name = try arguments.checkedPositionals(for: Self.configuration)["name"]?.first ?? ""
+      passphraseFile = arguments.value("--passphrase-file")
+    }
+
+    func run(in context: Context) throws {
+      let store = SyncStore(log: try context.store)
+      guard let record = try store.remote(named: name) else {
+        throw InputError("No remote is named '\(name)'; see 'lifelog remote list'")
+      }
+      guard let dataKey = record.dataKey else {
+        throw SyncError.encryptionMismatch(record.url, reason: "is not encrypted, so it has no passphrase")
+      }
+      let remote = try RemoteLocation.make(
+        record.url, token: record.token, timeoutSeconds: 30, environment: context.environment)
+      guard let keys = try remote.keys() else {
+        throw SyncError.encryptionMismatch(record.url, reason: "holds no key envelope, though this log joined it encrypted")
+      }
+      guard try keys.opens(with: dataKey) else {
+        throw SyncError.encryptionMismatch(record.url, reason: "holds keys that the key this log keeps does not open")
+      }
+      let passphrase = try PassphraseSource(file: passphraseFile, context: context).read(creating: true, remote: name)
+      let next = try keys.rewrapped(dataKey: dataKey, passphrase: passphrase)
+      try remote.putKeys(next)
+      context.output.write(
+        "Changed the passphrase of '\(name)' (key version \(next.version)); machines that joined keep syncing, "
+          + "new ones join with the new passphrase; the recovery key is unchanged\n")
+    }
+  }
+
+  struct RemoteRecover: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "recover",
+      abstract: "Join an encrypted remote with its recovery key.",
+      discussion: """
+        For when the passphrase is lost: joins the remote as 'remote add' does, unlocking it with the
+        recovery key that 'remote add --encrypt' printed. Then 'lifelog remote passwd' sets a new passphrase.
+        """,
+      arguments: [
+        ArgumentSpec("name", "A short name for the remote."),
+        ArgumentSpec("url", "A folder path, file:///path, or http(s)://host:port."),
+      ],
+      options: [
+        OptionSpec(["--recovery-key-file"], value: "file", help: "A file holding the recovery key."),
+        OptionSpec(["--token-file"], value: "file", help: "A file holding the server's token (or LIFELOG_TOKEN)."),
+      ],
+      examples: ["lifelog remote recover usb /media/usb/lifelog --recovery-key-file ~/recovery.txt"])
+
+    let name: String
+    let url: String
+    let token: String?
+    let recoveryKey: [UInt8]
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      let positionals = try arguments.checkedPositionals(for: Self.configuration)
+      name = try RemoteAdd.checkedName(positionals["name"]?.first ?? "")
+      url = positionals["url"]?.first ?? ""
+      token = try RemoteAdd.token(file: arguments.value("--token-file"), environment: context.environment, url: url)
+      guard let file = arguments.value("--recovery-key-file") else {
+        throw UsageError("Give the recovery key with '--recovery-key-file FILE'")
+      }
+      guard let bytes = try? LocalFile.read(file) else {
+        throw InputError("Cannot read the recovery key file '\(file)'; check the path and its permissions")
+      }
+      guard let key = RecoveryKeyText.parse(String(decoding: bytes, as: UTF8.self)) else {
+        throw InputError("'\(file)' does not hold a recovery key (64 hex digits, in groups or not)")
+      }
+      recoveryKey = key
+    }
+
+    func run(in context: Context) throws {
+      let store = SyncStore(log: try context.store)
+      try RemoteAdd.checkFree(name, in: store)
+      let remote = try RemoteLocation.make(url, token: token, timeoutSeconds: 30, environment: context.environment)
+      let manifest = try remote.manifest()
+      guard manifest.encrypted, let keys = try remote.keys() else {
+        throw SyncError.encryptionMismatch(remote.location, reason: "is not encrypted; join it with 'lifelog remote add'")
+      }
+      guard let dataKey = try keys.dataKey(recoveryKey: recoveryKey) else {
+        throw SyncError.wrongKey(remote.location, what: "recovery key")
+      }
+      try store.addRemote(
+        name: name, url: remote.location, remoteID: manifest.remoteID, token: token, dataKey: dataKey)
+      context.output.write(
+        "Joined the encrypted remote '\(name)' at \(remote.location) with the recovery key; set a new passphrase "
+          + "with 'lifelog remote passwd \(name)' and run 'lifelog sync'\n")
+    }
+  }
+}

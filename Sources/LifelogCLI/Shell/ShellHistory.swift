@@ -1,0 +1,45 @@
+@preconcurrency import Glibc
+
+/// The file that keeps the shell's history between sessions, and how much of it.
+///
+/// `$XDG_STATE_HOME/lifelog/history`, falling back to `~/.local/state/lifelog/history`. What
+/// people type can be private (notes about meals and medication), so the folder is created 0700
+/// and the file 0600, as bash does for its history.
+struct ShellHistory {
+  /// Lines kept, in memory and in the file.
+  static let limit = 1000
+
+  let path: String
+
+  /// The history file for this environment; nil when neither XDG_STATE_HOME nor HOME is set.
+  init?(environment: [String: String]) {
+    if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+      path = state + "/lifelog/history"
+    } else if let home = environment["HOME"], !home.isEmpty {
+      path = home + "/.local/state/lifelog/history"
+    } else {
+      return nil
+    }
+  }
+
+  /// Creates the missing folders (0700) and the file (0600), and makes an existing file 0600.
+  ///
+  /// - Throws: a ``ConfigurationError`` naming the path that could not be made.
+  func prepare() throws {
+    var folder = ""
+    for component in path.split(separator: "/").dropLast() {
+      folder += "/" + component
+      if mkdir(folder, 0o700) != 0, errno != EEXIST {
+        throw ConfigurationError(
+          "Cannot create '\(folder)' for the shell history: \(String(cString: strerror(errno)))")
+      }
+    }
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw ConfigurationError(
+        "Cannot open the shell history '\(path)': \(String(cString: strerror(errno)))")
+    }
+    fchmod(descriptor, 0o600)
+    close(descriptor)
+  }
+}

@@ -1,0 +1,203 @@
+import LifelogSQLite
+
+/// How `lifelog import` treats its input.
+public struct ImportOptions: Sendable {
+  /// Reads each row's time as `lifelog add --at` would.
+  public var parser: TimeParser
+  /// The kind of an activity the import creates when the row names none.
+  public var defaultKind: ActivityKind = .other
+  /// Report what would happen, then roll everything back.
+  public var dryRun = false
+  /// Import the valid rows even when some are invalid (the others are listed, not imported).
+  public var skipInvalid = false
+  /// Recorded as the `source` of each entry whose row does not name one (the file name).
+  public var source: String?
+
+  public init(parser: TimeParser) { self.parser = parser }
+}
+
+/// What an import did (or, in a dry run, would do).
+public struct ImportSummary: Sendable {
+  /// How many invalid rows are listed in ``invalidRows``; the rest are only counted.
+  public static let listedErrorLimit = 20
+
+  public var added = 0
+  public var updated = 0
+  public var unchanged = 0
+  /// The first ``listedErrorLimit`` invalid rows.
+  public var invalidRows: [RowError] = []
+  /// All invalid rows, listed or not.
+  public var invalidCount = 0
+  /// Activities the import created, in the order it met them.
+  public var createdActivities: [Activity] = []
+
+  public init() {}
+
+  mutating func reject(_ error: RowError) {
+    invalidCount += 1
+    if invalidRows.count < ImportSummary.listedErrorLimit { invalidRows.append(error) }
+  }
+}
+
+/// Some rows of an import are invalid and `--skip-invalid` was not given: nothing was written.
+public struct ImportError: Error, Sendable {
+  public let summary: ImportSummary
+}
+
+extension LogStore {
+  /// Imports entries, all in one transaction: every valid row is added or updated, or nothing is.
+  ///
+  /// A row with an id creates or updates that entry, changing (and stamping for sync) only the
+  /// fields that differ; a row without one gets an id derived from its content, so importing the
+  /// same file twice adds nothing. Unknown activities are created. New and changed rows go
+  /// through change capture like typed ones, so they sync.
+  ///
+  /// - Parameter progress: called with the number of rows read so far, every few thousand rows.
+  /// - Throws: ``ImportError`` when rows are invalid and `skipInvalid` is off (nothing written);
+  ///   ``InputError`` or ``InputFileError`` when the input as a whole is unusable.
+  public func importEntries(
+    from records: any ImportRecords, options: ImportOptions, progress: (Int) -> Void = { _ in }
+  ) throws -> ImportSummary {
+    var summary = ImportSummary()
+    do {
+      try write {
+        let importer = try EntryImporter(store: self, options: options)
+        let pipeline = RowPipeline(records: records, parser: options.parser)
+        pipeline.start()
+        defer { pipeline.finish() }
+        var rows = 0
+        while let batch = try pipeline.next() {
+          for checked in batch {
+            switch checked {
+            case .invalid(let error): summary.reject(error)
+            case .valid(let row, let id, let line):
+              do {
+                try importer.apply(row, id: id, to: &summary)
+              } catch let error as InputError {
+                summary.reject(RowError(line: line, message: error.message))
+              }
+            }
+          }
+          rows += batch.count
+          progress(rows)
+        }
+        if options.dryRun || (summary.invalidCount > 0 && !options.skipInvalid) { throw Rollback() }
+        try importer.queueAddedEntries()
+      }
+    } catch is Rollback {}
+    if summary.invalidCount > 0 && !options.skipInvalid { throw ImportError(summary: summary) }
+    return summary
+  }
+
+  private struct Rollback: Error {}
+}
+
+/// Writes import rows into the store, with its statements prepared once for the whole import.
+private final class EntryImporter {
+  let store: LogStore
+  let options: ImportOptions
+  /// One stamp for every row the import adds: they are one write.
+  let stamp: String
+  let insert: Statement
+  /// The highest rowid of `entry` before the import: every row it adds gets a higher one.
+  let lastRowIDBefore: Int64
+  /// Activities by name as written in the file, then by their case-folded key.
+  var activitiesByName: [String: Activity] = [:]
+
+  init(store: LogStore, options: ImportOptions) throws {
+    self.store = store
+    self.options = options
+    stamp = try store.nextStamp()
+    insert = try store.database.cachedStatement(sql: LogStore.insertEntrySQL + " ON CONFLICT (id) DO NOTHING")
+    lastRowIDBefore = try store.database.cachedStatement(sql: "SELECT coalesce(max(rowid), 0) FROM entry")
+      .first { $0[0] as Int64 } ?? 0
+  }
+
+  /// Adds or updates the entry of one checked row.
+  func apply(_ valid: ValidImportRow, id: String, to summary: inout ImportSummary) throws {
+    let activity = try resolveActivity(valid, summary: &summary)
+    let source = valid.source ?? options.source
+    insert.reset()
+    try insert.bind(id, at: 1)
+    try insert.bind(activity.id, at: 2)
+    try insert.bind(valid.time.instant, at: 3)
+    try insert.bind(valid.time.offsetMinutes, at: 4)
+    try insert.bind(valid.duration, at: 5)
+    try insert.bind(valid.note, at: 6)
+    try insert.bind(valid.quantity, at: 7)
+    try insert.bind(valid.tags.joined(separator: " "), at: 8)
+    try insert.bind(source, at: 9)
+    try insert.bind(stamp, at: 10)
+    try insert.run()
+    if store.database.changes > 0 {
+      summary.added += 1  // queued for sync by queueAddedEntries(), in the same transaction
+    } else if try update(id: id, activityID: activity.id, with: valid) {
+      summary.updated += 1
+    } else {
+      summary.unchanged += 1
+    }
+  }
+
+  /// Queues every entry the import added to be sent on the next sync, with one statement
+  /// instead of one per row. Call before the transaction commits.
+  func queueAddedEntries() throws {
+    try store.database.execute(
+      sql: "INSERT INTO sync_pending (entity, id) SELECT ?, id FROM entry WHERE rowid > ? ORDER BY rowid",
+      arguments: [SyncedEntity.entry.rawValue, lastRowIDBefore])
+  }
+
+  /// The row's activity, created (with the row's kind, or the default) when it is new.
+  private func resolveActivity(_ row: ValidImportRow, summary: inout ImportSummary) throws -> Activity {
+    let activity: Activity
+    if let known = activitiesByName[row.activity] {
+      activity = known
+    } else if let existing = try store.activity(named: row.activity) {
+      activity = existing
+      activitiesByName[row.activity] = existing
+    } else {
+      activity = try store.addActivity(named: row.activity, kind: row.kind ?? options.defaultKind, unit: row.unit)
+      activitiesByName[row.activity] = activity
+      summary.createdActivities.append(activity)
+      return activity
+    }
+    if let kind = row.kind, kind != activity.kind {
+      throw InputError(
+        "activity '\(activity.name)' is \(activity.kind.rawValue), not \(kind.rawValue); "
+          + "fix the kind or leave it empty")
+    }
+    return activity
+  }
+
+  /// Updates an existing entry's fields that differ from the row; false when none do.
+  private func update(id: String, activityID: String, with row: ValidImportRow) throws -> Bool {
+    let database = store.database
+    guard
+      let current = try database.cachedStatement(
+        sql: "SELECT activity_id, at, tz_offset, duration, note, quantity, tags FROM entry WHERE id = ?"
+      ).first([id], { row -> [String] in
+        [
+          row[0], "\(row[1] as Int64) \(row[2] as Int)", (row[3] as Int?).map(String.init) ?? "",
+          row[4] as String? ?? "", (row[5] as Double?).map(JSONText.number) ?? "", row[6],
+        ]
+      })
+    else { return false }
+    let wanted = [
+      activityID, "\(row.time.instant) \(row.time.offsetMinutes)", row.duration.map(String.init) ?? "",
+      row.note ?? "", row.quantity.map(JSONText.number) ?? "", row.tags.joined(separator: " "),
+    ]
+    let names = ["activity", "at", "duration", "note", "quantity", "tags"]
+    let fields = names.indices.filter { current[$0] != wanted[$0] }.map { names[$0] }
+    guard !fields.isEmpty else { return false }
+    try database.execute(
+      sql: """
+        UPDATE entry SET activity_id = ?, at = ?, tz_offset = ?, duration = ?, note = ?, quantity = ?,
+          tags = ? WHERE id = ?
+        """,
+      arguments: [
+        activityID, row.time.instant, row.time.offsetMinutes, row.duration, row.note, row.quantity,
+        row.tags.joined(separator: " "), id,
+      ])
+    try store.restamp(.entry, id: id, fields: fields, with: stamp)
+    return true
+  }
+}
