@@ -102,14 +102,54 @@ if [[ $status -ne 65 ]]; then
   exit 1
 fi
 
-# Sync: a second machine (another log) and a folder remote, both in the temporary folder.
+# Import: yesterday's meals, kept in a spreadsheet, as CSV. Importing the same file again adds
+# nothing (rows without an id get one derived from their content).
 echo
-echo "Now a second machine joins through a folder remote (a USB stick, say)."
+echo "Yesterday's meals were kept in a spreadsheet; import them, twice (the second time adds nothing)."
+csv_file="$demo_folder/yesterday.csv"
+cat > "$csv_file" <<'CSV'
+at,activity,note
+2026-12-01 08:00,breakfast,"porridge, blueberries"
+2026-12-01 11:00,snack,banana
+2026-12-01 13:30,lunch,chicken wrap
+2026-12-01 19:15,dinner,"pasta, salad"
+CSV
+printf '\n$ cat yesterday.csv\n'
+cat "$csv_file"
+run import "$csv_file"
+run import "$csv_file"
+show export --from "2026-12-01 00:00" --to "2026-12-01 12:00"
+"$lifelog_binary" export --from "2026-12-01 00:00" --to "2026-12-01 12:00"
+
+# The report the doctor asked for, for the two days.
+run report meals --from 2026-12-01 --to 2026-12-02
+
+# Commands from a script, one per line, through `lifelog shell` (at a terminal it is a prompt with
+# history and Tab completion).
+printf '\n%s\n' '$ lifelog shell <<EOF'
+printf '%s\n' 'add tea "camomile" --at 20:45' 'list --limit 3' 'EOF'
+"$lifelog_binary" shell <<'SHELL'
+add tea "camomile" --at 20:45
+list --limit 3
+SHELL
+
+# Sync: a second machine (another log) and a folder remote, both in the temporary folder. The
+# remote is encrypted: the folder holds only ciphertext (the passphrase comes from
+# LIFELOG_PASSPHRASE here; at a terminal lifelog asks for it without echo).
+echo
+echo "Now a second machine joins through an encrypted folder remote (a USB stick, say)."
 remote_folder="$(dirname "$LIFELOG_DB")/usb-remote"
 laptop_db="$(dirname "$LIFELOG_DB")/laptop.db"
+export LIFELOG_PASSPHRASE="correct horse battery staple"
 
-run remote add usb "$remote_folder"
+run remote add usb "$remote_folder" --encrypt
 run sync
+printf '\n%s\n' '$ grep -rl lentil usb-remote    # the note of lunch is nowhere in the remote'
+if grep -rl lentil "$remote_folder"; then
+  echo "demo: plaintext found in the encrypted remote" >&2
+  exit 1
+fi
+echo "(no file holds it)"
 
 show --db laptop.db remote add usb "$remote_folder"
 "$lifelog_binary" --db "$laptop_db" remote add usb "$remote_folder"
