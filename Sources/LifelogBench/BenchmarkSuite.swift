@@ -41,40 +41,35 @@ struct BenchmarkSuite {
     case postgres
   }
 
-  /// Measures every figure, handing each to `report` as soon as it is known.
+  /// Measures every figure of the chosen part (all of them for `.all`), handing each to `report`
+  /// as soon as it is known.
   func run(report: (Figure) -> Void) throws {
     // Timed commands fsync; flush writes made before the run (such as the build) first.
     sync()
-    if part == .report {
-      try runReports(report: report)
-      return
-    }
-    if part == .http {
-      try runHTTP(report: report)
-      return
-    }
-    if part == .postgres {
-      try runPostgres(report: report)
-      return
-    }
-    if part == .crypto {
-      try runCrypto(report: report)
-      return
-    }
-    if part == .exchange {
-      try runExchange(report: report)
-      return
-    }
-    if part == .shell {
-      try runShell(report: report)
-      return
-    }
-    if part != .log {
+    switch part {
+    case .all:
       try runSync(report: report)
-      if part == .sync { return }
       try runHTTP(report: report)
       try runPostgres(report: report)
+      try runLog(report: report)
+      try runReports(report: report)
+      try runCrypto(report: report)
+      try runExchange(report: report)
+      try runShell(report: report)
+    case .log: try runLog(report: report)
+    case .sync: try runSync(report: report)
+    case .http: try runHTTP(report: report)
+    case .report: try runReports(report: report)
+    case .crypto: try runCrypto(report: report)
+    case .exchange: try runExchange(report: report)
+    case .shell: try runShell(report: report)
+    case .postgres: try runPostgres(report: report)
     }
+  }
+
+  /// The local log: `add` on an empty and a full log, `list`, the JSON of 100,000 entries, and the
+  /// store's insert rate.
+  func runLog(report: (Figure) -> Void) throws {
     report(try addToEmptyLog())
     Log.info("building \(Self.entryCount) sample entries")
     let entries = SampleLog.entries(count: Self.entryCount, endingAt: BenchmarkSuite.now() - 60)
@@ -87,12 +82,6 @@ struct BenchmarkSuite {
     report(try listLast20(at: listPath))
     report(try listAllAsJSON(at: listPath))
     report(try insertRate(of: entries))
-    if part == .all {
-      try runReports(report: report)
-      try runCrypto(report: report)
-      try runExchange(report: report)
-      try runShell(report: report)
-    }
   }
 
   // MARK: - Figures

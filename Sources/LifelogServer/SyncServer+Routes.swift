@@ -78,18 +78,29 @@ extension SyncServer {
     var object = JSONObjectWriter()
     object.add("device", device)
     object.add("seq", seq)
+    if case .created(let cursor) = outcome { object.addRaw("cursor", String(cursor)) }
+    if case .exists(let cursor) = outcome { object.addRaw("cursor", String(cursor)) }
+    return try SyncServer.stored(
+      outcome.put, object,
+      conflict: "A different batch \(seq) of device \(device) is already stored; nothing was overwritten")
+  }
+
+  /// The answer to a `PUT` of an immutable object (batch, snapshot, key envelope): 201 when it was
+  /// stored now, 200 when the same bytes were already there (a retried request), 409 when other
+  /// bytes hold the name — never an overwrite.
+  static func stored(
+    _ outcome: PutOutcome, _ object: JSONObjectWriter, conflict: String
+  ) throws -> HTTPResponse {
+    var object = object
     switch outcome {
-    case .created(let cursor):
-      object.addRaw("cursor", String(cursor))
+    case .created:
       object.add("status", "created")
       return .json(201, object)
-    case .exists(let cursor):
-      object.addRaw("cursor", String(cursor))
+    case .exists:
       object.add("status", "exists")
       return .json(200, object)
     case .conflict:
-      throw HTTPError.conflict(
-        "A different batch \(seq) of device \(device) is already stored; nothing was overwritten")
+      throw HTTPError.conflict(conflict)
     }
   }
 
@@ -180,17 +191,9 @@ extension SyncServer {
     }
     var object = JSONObjectWriter()
     object.add("name", name)
-    switch outcome {
-    case .created:
-      object.add("status", "created")
-      return .json(201, object)
-    case .exists:
-      object.add("status", "exists")
-      return .json(200, object)
-    case .conflict:
-      throw HTTPError.conflict(
-        "A different snapshot named '\(name)' is already stored; nothing was overwritten")
-    }
+    return try SyncServer.stored(
+      outcome.put, object,
+      conflict: "A different snapshot named '\(name)' is already stored; nothing was overwritten")
   }
 
   /// `GET /v1/snapshots/latest` (with `name` nil) and `GET /v1/snapshots/{name}`; `HEAD` alike.
@@ -274,17 +277,9 @@ extension SyncServer {
     }
     var object = JSONObjectWriter()
     object.addRaw("version", String(version))
-    switch outcome {
-    case .created:
-      object.add("status", "created")
-      return .json(201, object)
-    case .exists:
-      object.add("status", "exists")
-      return .json(200, object)
-    case .conflict:
-      throw HTTPError.conflict(
-        "Key envelope version \(version) is taken or not the next one; read GET /v1/keys and try again")
-    }
+    return try SyncServer.stored(
+      outcome, object,
+      conflict: "Key envelope version \(version) is taken or not the next one; read GET /v1/keys and try again")
   }
 }
 

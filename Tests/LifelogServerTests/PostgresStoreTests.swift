@@ -161,7 +161,7 @@ struct PostgresStoreTests {
 /// Key-envelope outcomes collected from several threads.
 final class Results: @unchecked Sendable {
   private let lock = NSLock()
-  private var results: [KeyEnvelopeOutcome?] = []
-  func append(_ result: KeyEnvelopeOutcome?) { lock.withLock { results.append(result) } }
-  var all: [KeyEnvelopeOutcome?] { lock.withLock { results } }
+  private var results: [PutOutcome?] = []
+  func append(_ result: PutOutcome?) { lock.withLock { results.append(result) } }
+  var all: [PutOutcome?] { lock.withLock { results } }
 }

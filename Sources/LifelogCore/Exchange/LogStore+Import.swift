@@ -59,6 +59,8 @@ extension LogStore {
     from records: any ImportRecords, options: ImportOptions, progress: (Int) -> Void = { _ in }
   ) throws -> ImportSummary {
     var summary = ImportSummary()
+    try database.execute(sql: "PRAGMA cache_size = -\(LogStore.importCacheKiB)")
+    defer { try? database.execute(sql: "PRAGMA cache_size = -\(LogStore.cacheKiB)") }
     do {
       try write {
         let importer = try EntryImporter(store: self, options: options)
@@ -90,6 +92,11 @@ extension LogStore {
   }
 
   private struct Rollback: Error {}
+
+  /// The page cache of an import (KiB): half the everyday 64 MiB. Measured on 1,000,000 rows it
+  /// imports as fast (the time goes to the random-id index and the WAL, not to cache misses) and
+  /// keeps the peak near 55 MB instead of 92–134 MB, well inside the 100 MB the import is held to.
+  static let importCacheKiB = 32768
 }
 
 /// Writes import rows into the store, with its statements prepared once for the whole import.

@@ -15,6 +15,9 @@ public final class LogStore {
   public var wallClockMilliseconds: @Sendable () -> Int64 = LogStore.systemMilliseconds
   var cachedDeviceID: String?
 
+  /// The page cache (KiB): 64 MiB, allocated only as pages are used, keeps bulk writes in memory.
+  static let cacheKiB = 65536
+
   /// Opens (creating when missing) the log at `path`; `:memory:` gives a private in-memory log.
   ///
   /// - Parameter schemaVersion: how many migrations to apply (tests build older schemas with it).
@@ -28,8 +31,8 @@ public final class LogStore {
       let migrator = Migrator(database: database, path: path)
       let applied = try migrator.appliedIdentifiers()
       try migrator.checkNotNewer(applied: applied)
-      // A 64 MiB page cache (allocated only as pages are used) keeps bulk writes in memory.
-      try database.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA cache_size = -65536")
+      try database.execute(
+        sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA cache_size = -\(LogStore.cacheKiB)")
       if applied.count < schemaVersion { try migrator.migrate(upTo: schemaVersion) }
     } catch let error as SQLiteError {
       throw StoreError.wrapping(error, path: path)

@@ -59,7 +59,7 @@ public protocol ServerStorage: AnyObject {
   func latestKeyEnvelope(user: Int64) throws -> KeyEnvelope?
   /// Stores version `version`: `.created`; `.exists` when it already holds these bytes;
   /// `.conflict` when it holds others or is not the newest + 1.
-  func putKeyEnvelope(user: Int64, version: Int64, bytes: [UInt8]) throws -> KeyEnvelopeOutcome
+  func putKeyEnvelope(user: Int64, version: Int64, bytes: [UInt8]) throws -> PutOutcome
 
   /// Whether this connection can no longer be used (its database went away): the pool drops it.
   var isBroken: Bool { get }

@@ -42,6 +42,17 @@ public enum StoreOutcome: Equatable, Sendable {
   case conflict
 }
 
+extension StoreOutcome {
+  /// The outcome without the cursor.
+  public var put: PutOutcome {
+    switch self {
+    case .created: .created
+    case .exists: .exists
+    case .conflict: .conflict
+    }
+  }
+}
+
 /// One page of `GET /v1/changes`.
 public struct ChangesPage: Sendable {
   public struct Item: Sendable {

@@ -13,14 +13,15 @@ public struct KeyEnvelope: Equatable, Sendable {
   }
 }
 
-/// What storing a key envelope did.
-public enum KeyEnvelopeOutcome: Equatable, Sendable {
-  /// Stored now as the newest version.
+/// What storing an immutable object (a key envelope; a batch or snapshot through
+/// ``StoreOutcome/put``) did.
+public enum PutOutcome: Equatable, Sendable {
+  /// Stored now (for a key envelope: as the newest version).
   case created
-  /// That version already holds these bytes (a retried request).
+  /// The same bytes are already stored under the name (a retried request).
   case exists
-  /// That version holds other bytes, or is not the newest + 1: another machine changed the
-  /// passphrase first; nothing was stored.
+  /// Other bytes hold the name (for a key envelope, also: the version is not the newest + 1,
+  /// because another machine changed the passphrase first); nothing was stored.
   case conflict
 }
 
@@ -39,7 +40,7 @@ extension ServerStore {
   /// that change the passphrase at once cannot both win: the second gets `.conflict`, reads the
   /// newest envelope and tries again with it.
   public func putKeyEnvelope(user: Int64, version: Int64, bytes: [UInt8]) throws
-    -> KeyEnvelopeOutcome
+    -> PutOutcome
   {
     try write {
       let stored = try database.cachedStatement(

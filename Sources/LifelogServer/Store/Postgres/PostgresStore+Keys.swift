@@ -13,7 +13,7 @@ extension PostgresStore {
   public func putKeyEnvelope(
     user: Int64, version: Int64, bytes: [UInt8]
   ) throws
-    -> KeyEnvelopeOutcome
+    -> PutOutcome
   {
     let inserted = try connection.query(
       """
