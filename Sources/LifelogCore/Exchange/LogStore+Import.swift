@@ -93,9 +93,10 @@ extension LogStore {
 
   private struct Rollback: Error {}
 
-  /// The page cache of an import (KiB): half the everyday 64 MiB. Measured on 1,000,000 rows it
-  /// imports as fast (the time goes to the random-id index and the WAL, not to cache misses) and
-  /// keeps the peak near 55 MB instead of 92–134 MB, well inside the 100 MB the import is held to.
+  /// The page cache of an import (KiB): half the everyday 64 MiB. On 1,000,000 rows (4 alternated
+  /// runs each) it keeps the peak at 55 MB instead of 92–95 MB (134 MB once, in a full `make
+  /// bench`), against the 100 MB the import is held to, for about 5% more time (7.6 s against
+  /// 7.2 s): the time goes to the random-id index and the WAL, not to cache misses.
   static let importCacheKiB = 32768
 }
 
