@@ -52,6 +52,13 @@ public final class HTTPRemote: Remote {
       let next = header["cursor"]?.string, case .array(let items)? = header["batches"]
     else { throw .remoteUnavailable(location, reason: "the server's page of changes cannot be read") }
     var page = PullPage(batches: [], cursor: next, more: header["more"]?.bool ?? false, skipped: [])
+    if header["needsSnapshot"]?.bool == true {
+      // The server stopped before batches it compacted into a snapshot this machine has not
+      // merged (one that failed to open, or one written since): nothing is passed over, and the
+      // next sync tries again.
+      page.skipped.append(
+        "changes after this point on \(location) are held in a snapshot not merged yet; the next sync tries again")
+    }
     var offset = newline + 1
     for item in items {
       guard let size = item["size"]?.integer, let seq = item["seq"]?.integer, let from = item["device"]?.string,
@@ -79,8 +86,10 @@ public final class HTTPRemote: Remote {
     guard response.status == 200 || response.status == 201 else { throw unexpected(response, doing: "store a snapshot") }
   }
 
-  /// A snapshot that cannot be read stops the sync (exit 69) rather than being passed over: the
-  /// server may have compacted the batches it replaces, so the changes after it cannot stand in.
+  /// A snapshot that cannot be opened (damaged, or failing authentication on an encrypted remote)
+  /// is passed over with a warning in `skipped`, never applied. That loses nothing: the pull then
+  /// goes on from the same cursor, and the server stops a page before any batch it compacted that
+  /// the cursor does not hold (`needsSnapshot`), so the cursor never passes what the snapshot held.
   public func snapshot(
     beyond cursor: String, excluding device: String, skipped: inout [String]
   ) throws(SyncError) -> PulledSnapshot? {
@@ -96,7 +105,8 @@ public final class HTTPRemote: Remote {
     do {
       snapshot = try envelope.open(response.body, name: .snapshot(name))
     } catch {
-      throw .remoteUnavailable(location, reason: "snapshot \(name) cannot be read: \(error)")
+      skipped.append("snapshot \(name) from \(location): \(error)")
+      return nil
     }
     return PulledSnapshot(name: name, snapshot: snapshot, cursor: next)
   }

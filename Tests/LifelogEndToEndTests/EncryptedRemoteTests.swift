@@ -186,6 +186,35 @@ import Testing
     #expect(try reader.expectSuccess("status").stdout.contains("fails authentication"))
   }
 
+  @Test func aForgedSnapshotOnTheServerIsSkippedWithAWarningAndNothingIsPassedOver() throws {
+    let server = try ServerProcess(dataFolder: folder.file("data"))
+    let tokenText = try server.addUser("alice")
+    let token = try file("token", tokenText)
+    let passphrase = try file("passphrase", "a passphrase for the server")
+    let laptop = SyncMachine("laptop", in: folder)
+    try laptop.expectSuccess(
+      "remote", "add", "home", server.baseURL, "--token-file", token, "--encrypt", "--passphrase-file", passphrase)
+    _ = try laptop.add("snack", EncryptedRemoteTests.secretNote)
+    try laptop.expectSuccess("sync")
+    try laptop.expectSuccess("sync", "--compact")  // a snapshot; the batch it covers is compacted
+
+    // Someone holding the token (not the key) stores the sealed snapshot again under another
+    // name: its sealed header still names the original, so it cannot open under the new one.
+    let attacker = HTTPTestClient(baseURL: server.baseURL, token: tokenText)
+    let real = try attacker.get("/v1/snapshots/latest")
+    #expect(real.status == 200)
+    let forged = "9999999999999-forged"
+    #expect(try attacker.put("/v1/snapshots/\(forged)", real.body).status == 201)
+
+    let reader = SyncMachine("reader", in: folder)
+    try reader.expectSuccess("remote", "add", "home", server.baseURL, "--token-file", token, "--passphrase-file", passphrase)
+    let synced = try reader.expectSuccess("sync")
+    #expect(synced.stderr.contains("snapshot \(forged)"), "\(synced)")
+    #expect(synced.stderr.contains("not merged yet"), "the compacted batch is not passed over: \(synced)")
+    #expect(try reader.entries().isEmpty, "nothing from the forged snapshot is applied")
+    #expect(server.terminate() == 0, "\(server.log)")
+  }
+
   // MARK: - Passphrases
 
   @Test func aWrongPassphraseExits77AndWritesNothing() throws {
