@@ -62,7 +62,7 @@ extension SyncServer {
   func putBatch(device: String, seq: Int, request: HTTPRequest, user: Int64) throws -> HTTPResponse
   {
     let bytes = request.body
-    let (batch, rows) = try decode(bytes, what: "batch")
+    let (batch, rows) = try decode(bytes, what: "batch", user: user)
     guard batch.kind == .batch else {
       throw HTTPError(400, "bad_batch", "The body is a snapshot, not a batch")
     }
@@ -107,17 +107,27 @@ extension SyncServer {
   /// Reads a pushed batch or snapshot and its row count: a plain one is decoded and verified whole;
   /// of a sealed one, which the server has no key for, only the plaintext header is read
   /// (docs/security.md).
-  func decode(_ bytes: [UInt8], what: String) throws -> (Batch, rows: Int) {
+  ///
+  /// A plain body is refused on an account that holds a key envelope: an encrypted remote must
+  /// never hold plaintext (a lifelog older than 0.3.0, or a machine that joined it wrongly).
+  func decode(_ bytes: [UInt8], what: String, user: Int64) throws -> (Batch, rows: Int) {
     guard !bytes.isEmpty else {
       throw HTTPError(400, "bad_batch", "The body is empty; send the \(what)'s bytes")
     }
+    if let sealed = try? SealedHeader(bytes) { return (sealed.batch, sealed.changes) }
+    let batch: Batch
     do {
-      if let sealed = try? SealedHeader(bytes) { return (sealed.batch, sealed.changes) }
-      let batch = try BatchCodec.decode(bytes)
-      return (batch, batch.changes.count)
+      batch = try BatchCodec.decode(bytes)
     } catch {
       throw HTTPError(400, "bad_batch", "The \(what) cannot be read: \(error)")
     }
+    if try pool.withStore({ try $0.latestKeyEnvelope(user: user) }) != nil {
+      throw HTTPError(
+        400, "not_sealed",
+        "This remote is encrypted: it takes only sealed batches and snapshots; nothing was stored. Join it with "
+          + "lifelog 0.3.0 or later and its passphrase")
+    }
+    return (batch, batch.changes.count)
   }
 
   func batchCount(device: String, user: Int64) throws -> HTTPResponse {
@@ -177,7 +187,7 @@ extension SyncServer {
 
   func putSnapshot(name: String, request: HTTPRequest, user: Int64) throws -> HTTPResponse {
     let bytes = request.body
-    let (snapshot, _) = try decode(bytes, what: "snapshot")
+    let (snapshot, _) = try decode(bytes, what: "snapshot", user: user)
     guard snapshot.kind == .snapshot else {
       throw HTTPError(400, "bad_batch", "The body is a batch, not a snapshot")
     }
@@ -279,7 +289,8 @@ extension SyncServer {
     object.addRaw("version", String(version))
     return try SyncServer.stored(
       outcome, object,
-      conflict: "Key envelope version \(version) is taken or not the next one; read GET /v1/keys and try again")
+      conflict: "Key envelope version \(version) is taken or not the next one (or, for version 1, the remote already "
+        + "holds unencrypted data); read GET /v1/keys and try again")
   }
 }
 

@@ -76,7 +76,8 @@ public final class SyncEngine {
         remote.location,
         reason: manifest.encrypted
           ? "is encrypted, but this log joined it unencrypted; 'lifelog remote remove' it and add it again"
-          : "is not encrypted, but this log holds a key for it; 'lifelog remote remove' it and add it again")
+          : "no longer says it is encrypted, but this log holds its key: it may have been tampered with or "
+            + "replaced. Nothing was sent; check the remote, and do not add it again without --encrypt")
     }
     if record.dataKey != nil { try Sodium.load() }
     var cursor = record.cursor

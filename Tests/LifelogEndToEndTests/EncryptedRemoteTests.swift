@@ -215,6 +215,24 @@ import Testing
     #expect(server.terminate() == 0, "\(server.log)")
   }
 
+  @Test func aFolderWhoseManifestLostItsEncryptionMarkIsNotJoinedInClear() throws {
+    let (_, remote, _, _) = try laptopWithEncryptedRemote()
+    let manifestPath = remote + "/lifelog-remote.json"
+    let manifest = try String(contentsOfFile: manifestPath, encoding: .utf8)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(manifest.utf8)) as? [String: Any])
+    let stripped = object.filter { $0.key != "encryption" && $0.key != "encrypted" }
+    #expect(stripped.count < object.count, "\(manifest)")
+    try JSONSerialization.data(withJSONObject: stripped).write(to: URL(fileURLWithPath: manifestPath))
+    let before = try EncryptedRemoteTests.files(under: remote)
+
+    let newcomer = SyncMachine("newcomer", in: folder)
+    _ = try newcomer.add("snack", "a note that must not leak")
+    let joined = try newcomer.run("remote", "add", "usb", remote)
+    #expect(joined.exitCode == 78, "\(joined)")
+    #expect(joined.stderr.contains("tampered"), "\(joined)")
+    #expect(try EncryptedRemoteTests.files(under: remote) == before, "nothing was written to the remote")
+  }
+
   // MARK: - Passphrases
 
   @Test func aWrongPassphraseExits77AndWritesNothing() throws {

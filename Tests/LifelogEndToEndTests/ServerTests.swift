@@ -327,6 +327,15 @@ import Testing
     #expect(try alice.put("/v1/keys/0", first).status == 400)
     let bob = HTTPTestClient(baseURL: server.baseURL, token: try server.addUser("bob"))
     #expect(try bob.get("/v1/keys").status == 404, "one user never sees another's keys")
+
+    // An encrypted remote never holds plaintext: plain bodies are refused once it holds keys,
+    // and a remote that already holds plain data cannot become encrypted.
+    let plain = try alice.put("/v1/batches/\(device)/1", SampleBatches.batch(device: device, seq: 1))
+    #expect(plain.status == 400)
+    #expect(plain.errorCode == "not_sealed")
+    #expect(try bob.put("/v1/batches/\(device)/1", SampleBatches.batch(device: device, seq: 1)).status == 201)
+    #expect(try bob.put("/v1/keys/1", first).status == 409)
+    #expect(try bob.get("/v1/keys").status == 404)
   }
 
   @Test func eachRequestIsLoggedWithoutItsQuery() throws {

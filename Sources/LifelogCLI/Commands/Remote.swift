@@ -130,6 +130,13 @@ extension LifelogCommand {
         created = true
       } else {
         manifest = try remote.manifest()  // checks the address and the token before keeping either
+        if !manifest.encrypted, try remote.keys() != nil {
+          // A manifest stripped of its "encrypted" mark must not make this machine push in clear.
+          throw SyncError.encryptionMismatch(
+            remote.location,
+            reason: "says it is not encrypted but holds a key envelope: it may have been tampered with. "
+              + "Nothing was written; check the remote before joining it")
+        }
         if manifest.encrypted {
           if encrypt == false {
             throw SyncError.encryptionMismatch(remote.location, reason: "is encrypted; join it without --no-encrypt")

@@ -159,6 +159,9 @@ extension LifelogCommand {
       guard manifest.encrypted, let keys = try remote.keys() else {
         throw SyncError.encryptionMismatch(remote.location, reason: "is not encrypted; join it with 'lifelog remote add'")
       }
+      guard keys.remoteID == manifest.remoteID else {
+        throw SyncError.remoteUnavailable(remote.location, reason: "it is encrypted but holds no key envelope of its own")
+      }
       guard let dataKey = try keys.dataKey(recoveryKey: recoveryKey) else {
         throw SyncError.wrongKey(remote.location, what: "recovery key")
       }

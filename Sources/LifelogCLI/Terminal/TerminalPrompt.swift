@@ -31,13 +31,21 @@ public struct TerminalPrompt: Sendable {
       if canSilence { tcsetattr(STDIN_FILENO, TCSAFLUSH, &original) }
       write("\n")
     }
+    // Only a finished line is an answer: Ctrl-D or an interrupted read mid-entry cancels rather
+    // than handing on half a passphrase.
     var bytes: [UInt8] = []
     var byte: UInt8 = 0
-    while read(STDIN_FILENO, &byte, 1) == 1 {
-      if byte == 0x0A { return bytes }
-      bytes.append(byte)
+    while true {
+      let count = read(STDIN_FILENO, &byte, 1)
+      if count == 1 {
+        if byte == 0x0A { return bytes }
+        bytes.append(byte)
+      } else if count < 0, errno == EINTR {
+        continue
+      } else {
+        return nil
+      }
     }
-    return bytes.isEmpty ? nil : bytes
   }
 
   private func write(_ text: String) {

@@ -124,8 +124,9 @@ public struct RemoteKeys: Equatable, Sendable {
     }
     guard let version = json["version"]?.integer, let remoteID = json["remoteId"]?.string,
       json["cipher"]?.string == "xchacha20poly1305-ietf", let passphrase = json["passphrase"],
-      passphrase["kdf"]?.string == "argon2id13", let ops = passphrase["opslimit"]?.integer, ops > 0,
-      let mem = passphrase["memlimit"]?.integer, mem > 0, let salt = passphrase["salt"]?.string.flatMap(Hex.decode),
+      passphrase["kdf"]?.string == "argon2id13", let ops = passphrase["opslimit"]?.integer,
+      (1...Argon2Limits.maximumOpslimit).contains(ops),
+      let mem = passphrase["memlimit"]?.integer, (1...Argon2Limits.maximumMemlimit).contains(mem), let salt = passphrase["salt"]?.string.flatMap(Hex.decode),
       salt.count == Sodium.saltBytes, let sealed = passphrase["sealed"]?.string.flatMap(Hex.decode),
       let recovery = json["recovery"]?.string.flatMap(Hex.decode), let check = json["check"]?.string.flatMap(Hex.decode)
     else { throw .damaged("the key envelope lacks a field or holds a malformed one") }

@@ -81,6 +81,12 @@ public enum Sodium {
 
 /// The cost of Argon2id, kept beside the wrapped key so any later lifelog derives the same key.
 public struct Argon2Limits: Equatable, Sendable {
+  /// The most a key envelope may ask for. The remote stores the limits, so a hostile one could
+  /// otherwise make joining run for hours or allocate gigabytes; lifelog writes 2 passes over
+  /// 64 MiB (libsodium's interactive limits), and these leave room for "sensitive" (4, 1 GiB).
+  static let maximumOpslimit: Int64 = 16
+  static let maximumMemlimit: Int64 = 1 << 30
+
   public var opslimit: UInt64
   public var memlimit: Int
 
