@@ -75,6 +75,7 @@ extension SyncServer {
     let outcome = try committer.store(
       IncomingBatch(
         user: user, device: device, seq: seq, bytes: bytes, rows: rows))
+    if outcome == .userRemoved { throw HTTPError(401, "unauthorized", "The token's user was removed") }
     var object = JSONObjectWriter()
     object.add("device", device)
     object.add("seq", seq)
@@ -227,6 +228,11 @@ extension SyncServer {
       throw HTTPError.notFound(
         name.map { "No snapshot is named '\($0)'" }
           ?? "No snapshot holds batches that this cursor has not reached")
+    }
+    if request.query("meta") != "1", bytes.isEmpty {
+      // A newer snapshot replaced it between reading its record and its bytes (no snapshot is
+      // empty): ask again rather than answer 200 with no body.
+      throw HTTPError.unavailable("The snapshot was replaced while it was read; try again")
     }
     let cursor = ServerStore.cursor(after ?? ServerCursor(), merging: record, excluding: excluded)
     if request.query("meta") == "1" {

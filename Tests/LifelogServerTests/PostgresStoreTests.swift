@@ -158,6 +158,27 @@ struct PostgresStoreTests {
   }
 }
 
+/// What is printed of a store URL, and the timeouts every connection gets (no cluster needed).
+@Suite struct PostgresURLTests {
+  @Test func passwordsAreMaskedWhereverTheyAre() {
+    #expect(PostgresStore.redacted("postgres://u:pw@db:5432/l") == "postgres://u:***@db:5432/l")
+    #expect(
+      PostgresStore.redacted("postgres://u@db/l?sslmode=require&password=pw")
+        == "postgres://u@db/l?sslmode=require&password=***")
+    #expect(PostgresStore.redacted("host=db password=pw") == "<not a postgres:// URL>")
+    #expect(PostgresStore.redacted("postgres://u@db/l") == "postgres://u@db/l")
+  }
+
+  @Test func timeoutsAreAddedUnlessTheURLSetsThem() {
+    let added = PostgresConnection.withTimeouts("postgres://u@db/l")
+    #expect(added.hasPrefix("postgres://u@db/l?connect_timeout=5&"))
+    #expect(added.contains("tcp_user_timeout=15000"))
+    let kept = PostgresConnection.withTimeouts("postgres://u@db/l?connect_timeout=30")
+    #expect(kept.contains("connect_timeout=30&keepalives_idle=30"))
+    #expect(!kept.contains("connect_timeout=5"))
+  }
+}
+
 /// Key-envelope outcomes collected from several threads.
 final class Results: @unchecked Sendable {
   private let lock = NSLock()

@@ -40,6 +40,10 @@ public enum StoreOutcome: Equatable, Sendable {
   case exists(cursor: Int64)
   /// Different bytes are stored under the name.
   case conflict
+  /// The user was removed while the batch waited to be committed (another server process removed
+  /// them); nothing was stored. Answered 401 for this batch alone, not for the others committed
+  /// with it.
+  case userRemoved
 }
 
 extension StoreOutcome {
@@ -48,7 +52,7 @@ extension StoreOutcome {
     switch self {
     case .created: .created
     case .exists: .exists
-    case .conflict: .conflict
+    case .conflict, .userRemoved: .conflict  // the route answers .userRemoved with 401 first
     }
   }
 }

@@ -23,7 +23,7 @@ final class PostgresConnection {
         message: String(decoding: message.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self),
         connectionLost: true)
     }
-    guard let handle = lpq_connect(url) else {
+    guard let handle = lpq_connect(PostgresConnection.withTimeouts(url)) else {
       throw PostgresError(state: "", message: "out of memory", connectionLost: true)
     }
     guard lpq_connection_ok(handle) != 0 else {
@@ -37,6 +37,22 @@ final class PostgresConnection {
   }
 
   deinit { lpq_finish(handle) }
+
+  /// libpq's timeouts, added to `url` unless it sets them: without them a database host that
+  /// stops answering (a network split, a frozen VM) blocks a new connection for about 2 minutes
+  /// and a query for up to 15, holding a server thread, instead of failing into a 503.
+  static let timeouts = [
+    ("connect_timeout", "5"), ("keepalives_idle", "30"), ("keepalives_interval", "10"),
+    ("keepalives_count", "3"), ("tcp_user_timeout", "15000"),
+  ]
+
+  static func withTimeouts(_ url: String) -> String {
+    let query = url.firstIndex(of: "?").map { url[url.index(after: $0)...] } ?? ""
+    let given = Set(query.split(separator: "&").map { $0.prefix { $0 != "=" }.lowercased() })
+    let missing = timeouts.filter { !given.contains($0.0) }.map { $0.0 + "=" + $0.1 }
+    guard !missing.isEmpty else { return url }
+    return url + (url.contains("?") ? "&" : "?") + missing.joined(separator: "&")
+  }
 
   /// Whether the connection to the database is gone (the server restarted, or ended this backend).
   var isBroken: Bool { lpq_connection_ok(handle) == 0 }

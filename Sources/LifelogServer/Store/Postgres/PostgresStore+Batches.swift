@@ -47,7 +47,10 @@ extension PostgresStore {
           "SELECT cursor, trailer FROM batches WHERE user_id = $1 AND device = $2 AND seq = $3",
           [batch.user, batch.device, batch.seq])
         guard stored.count == 1 else {
-          throw HTTPError(401, "unauthorized", "The token's user was removed")
+          // No user row to take a cursor from: removed since the request was authenticated.
+          // Only this batch fails; the others in the transaction still commit.
+          outcomes[index] = .userRemoved
+          continue
         }
         outcomes[index] =
           stored.text(0, 1) == trailer ? .exists(cursor: stored.int64(0, 0)) : .conflict

@@ -21,7 +21,7 @@ extension PostgresStore {
       }
       let id = inserted.int64(0, 0)
       let older = try connection.query(
-        "SELECT id, covers FROM snapshots WHERE user_id = $1 AND device = $2 AND id <> $3",
+        "SELECT id, covers FROM snapshots WHERE user_id = $1 AND device = $2 AND id <> $3 ORDER BY id",
         [user, header.device, id])
       for row in 0..<older.count
       where header.covers.covers(

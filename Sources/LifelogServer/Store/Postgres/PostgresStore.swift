@@ -122,14 +122,24 @@ public final class PostgresStore: ServerStorage {
     try connection.transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
   }
 
-  /// `url` with any password replaced by `***`, so it can be printed and logged.
+  /// `url` with any password (`user:PASSWORD@` or `?password=…`) replaced by `***`, so it can be
+  /// printed and logged; anything that is not a `postgres://` URL is not echoed at all (a
+  /// key=value connection string may hold `password=` anywhere).
   public static func redacted(_ url: String) -> String {
-    guard let scheme = url.firstRange(of: "://") else { return url }
+    guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://"),
+      let scheme = url.firstRange(of: "://")
+    else { return "<not a postgres:// URL>" }
+    var result = url
     let rest = url[scheme.upperBound...]
     let authority = rest.prefix { $0 != "/" && $0 != "?" }
-    guard let at = authority.lastIndex(of: "@"),
-      let colon = authority[..<at].firstIndex(of: ":")
-    else { return url }
-    return String(url[..<authority.index(after: colon)]) + "***" + String(url[at...])
+    if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+      result = String(url[..<authority.index(after: colon)]) + "***" + String(url[at...])
+    }
+    guard let question = result.firstIndex(of: "?") else { return result }
+    let parameters = result[result.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false)
+      .map { parameter in
+        parameter.lowercased().hasPrefix("password=") ? "password=***" : String(parameter)
+      }
+    return String(result[...question]) + parameters.joined(separator: "&")
   }
 }
