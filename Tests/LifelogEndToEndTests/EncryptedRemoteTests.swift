@@ -73,6 +73,26 @@ import Testing
     #expect(try desktop.expectSuccess("remote", "list").stdout.contains("usb (encrypted)"))
   }
 
+  @Test func machinesConvergeThroughAnEncryptedFolderAsAUserWouldSeeIt() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    let desktop = SyncMachine("desktop", in: folder)
+    let breakfast = try laptop.add("breakfast", "oatmeal", "--at", "2026-12-01 07:30")
+    let walk = try laptop.add("walk", "--duration", "30m", "--at", "2026-12-01 17:00")
+    let lunch = try desktop.add("lunch", "soup", "--at", "2026-12-01 12:30")
+    let remote = folder.file("remote")
+    let passphrase = try file("passphrase", "correct horse battery staple")
+    try laptop.expectSuccess("remote", "add", "usb", remote, "--encrypt", "--passphrase-file", passphrase)
+    try desktop.expectSuccess("remote", "add", "usb", remote, "--passphrase-file", passphrase)
+    try SyncMachine.convergeAsAUserWould(
+      laptop: laptop, desktop: desktop, remote: "usb", entries: (breakfast, walk, lunch), in: folder
+    ) { phone in
+      try phone.expectSuccess("remote", "add", "usb", remote, "--passphrase-file", passphrase)
+    }
+    for (name, bytes) in try EncryptedRemoteTests.files(under: remote) {
+      #expect(bytes.range(of: Data("oatmeal".utf8)) == nil, "\(name) holds a note in clear")
+    }
+  }
+
   @Test func theServerStoresOnlyCiphertext() throws {
     let server = try ServerProcess(dataFolder: folder.file("data"))
     let token = try file("token", try server.addUser("alice"))

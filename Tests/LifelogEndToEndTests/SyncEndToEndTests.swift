@@ -31,56 +31,12 @@ import Testing
     #expect(
       list.stdout.contains("usb") && list.stdout.contains(remote) && list.stdout.contains("never synced"), "\(list)")
 
-    let first = try laptop.expectSuccess("sync")
-    #expect(first.stdout == "Synced 'usb': pulled 0 batches, pushed 1\n", "\(first)")
-    let second = try desktop.expectSuccess("sync")
-    #expect(second.stdout == "Synced 'usb': pulled 1 batch, pushed 1\n", "\(second)")
-    try laptop.syncUntilQuiet()
-    #expect(Set(try laptop.entries().keys) == [breakfast, walk, lunch])
-    #expect(try laptop.sortedListLines() == (try desktop.sortedListLines()))
-
-    // Different fields of one entry edited on both machines: both edits survive. The same field
-    // edited on both: both machines agree on the later edit.
-    try laptop.expectSuccess("edit", breakfast, "--note", "oatmeal, banana")
-    try desktop.expectSuccess("edit", String(breakfast.prefix(8)), "--duration", "15m")
-    try laptop.expectSuccess("edit", lunch, "--note", "soup (laptop)")
-    usleep(20_000)
-    try desktop.expectSuccess("edit", lunch, "--note", "soup (desktop, later)")
-    for machine in [laptop, desktop, laptop, desktop] { try machine.syncUntilQuiet() }
-    for machine in [laptop, desktop] {
-      let entries = try machine.entries()
-      #expect(entries[breakfast]?["note"] as? String == "oatmeal, banana", "\(machine.name)")
-      #expect(entries[breakfast]?["duration"] as? Int == 900, "\(machine.name)")
-      #expect(entries[lunch]?["note"] as? String == "soup (desktop, later)", "\(machine.name)")
+    try SyncMachine.convergeAsAUserWould(
+      laptop: laptop, desktop: desktop, remote: "usb", entries: (breakfast, walk, lunch), in: folder
+    ) { phone in
+      let phoneJoined = try phone.expectSuccess("remote", "add", "usb", remote)
+      #expect(phoneJoined.stdout.contains("Joined the remote 'usb'"))
     }
-
-    // A delete syncs, and so does a restore made on the other machine.
-    try laptop.expectSuccess("delete", walk)
-    try laptop.syncUntilQuiet()
-    try desktop.syncUntilQuiet()
-    #expect(try desktop.entries()[walk] == nil)
-    #expect(try desktop.entries(deleted: true)[walk]?["deleted"] as? Bool == true)
-    try desktop.expectSuccess("restore", walk)
-    try desktop.syncUntilQuiet()
-    try laptop.syncUntilQuiet()
-    #expect(try laptop.entries()[walk]?["duration"] as? Int == 1800)
-    #expect(try laptop.entries(deleted: true)[walk] == nil)
-
-    // A tombstone, then a third machine joins and gets everything, deleted entries included.
-    try desktop.expectSuccess("delete", lunch)
-    try desktop.syncUntilQuiet()
-    let phone = SyncMachine("phone", in: folder)
-    let phoneJoined = try phone.expectSuccess("remote", "add", "usb", remote)
-    #expect(phoneJoined.stdout.contains("Joined the remote 'usb'"))
-    try phone.syncUntilQuiet()
-    try laptop.syncUntilQuiet()
-    for machine in [laptop, phone] {
-      #expect(try machine.sortedListLines() == (try desktop.sortedListLines()), "\(machine.name)")
-      #expect(
-        try machine.sortedListLines(deleted: true) == (try desktop.sortedListLines(deleted: true)), "\(machine.name)")
-    }
-    #expect(Set(try phone.entries().keys) == [breakfast, walk])
-    #expect(Set(try phone.entries(deleted: true).keys) == [lunch])
   }
 
   @Test func aVanishedOrReplacedRemoteIsRefusedAndNeverRecreated() throws {
