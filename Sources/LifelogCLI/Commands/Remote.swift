@@ -6,7 +6,7 @@ extension LifelogCommand {
   struct RemoteGroup: Command {
     static let configuration = CommandConfiguration(
       commandName: "remote",
-      abstract: "Add, list and remove sync remotes.",
+      abstract: "Add, list and remove sync remotes; change passphrases.",
       discussion: "'lifelog remote' alone lists the remotes.",
       options: RemoteList.configuration.options,
       subcommands: [RemoteAdd.self, RemoteList.self, RemoteRemove.self, RemotePasswd.self, RemoteRecover.self])
