@@ -43,10 +43,10 @@ extension SyncServer {
   }
 
   func manifest(user: Int64) throws -> HTTPResponse {
-    guard let found = try pool.withStore({ try $0.user(id: user) }) else {
-      throw HTTPError(401, "unauthorized", "The token's user was removed")
+    let (found, encrypted) = try pool.withStore {
+      (try $0.user(id: user), try $0.latestKeyEnvelope(user: user) != nil)
     }
-    let encrypted = try pool.withStore({ try $0.latestKeyEnvelope(user: user) }) != nil
+    guard let found else { throw HTTPError(401, "unauthorized", "The token's user was removed") }
     var object = JSONObjectWriter()
     object.add("lifelog", "remote")
     object.add("format", BatchCodec.format)

@@ -63,20 +63,6 @@ enum SimulationSeeds {
     _ plan: SimulationPlan, sourceLocation: SourceLocation = #_sourceLocation
   ) throws -> SimulationOutcome {
     print("seed \(plan.seed)")
-    let outcome: SimulationOutcome
-    do {
-      outcome = try ConvergenceSimulation(plan: plan).run()
-    } catch {
-      Issue.record("\(plan): the simulation stopped: \(error)", sourceLocation: sourceLocation)
-      throw error
-    }
-    #expect(
-      outcome.problems.isEmpty,
-      "\(plan); \(outcome.summary):\n\(outcome.problems.joined(separator: "\n"))",
-      sourceLocation: sourceLocation)
-    #expect(
-      outcome.syncs > 0 && outcome.writes > 0, "\(plan): \(outcome.summary)",
-      sourceLocation: sourceLocation)
-    return outcome
+    return try ConvergenceSimulation.expectConvergence(plan, sourceLocation: sourceLocation)
   }
 }
