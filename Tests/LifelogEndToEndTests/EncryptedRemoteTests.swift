@@ -255,6 +255,31 @@ import Testing
 
   // MARK: - Passphrases
 
+  @Test func atATerminalRemoteAddAsksToEncryptAndReadsThePassphraseWithoutEcho() throws {
+    try #require(Subprocess.exists("tmux"), "tmux is needed (make test installs it)")
+    let laptop = SyncMachine("laptop", in: folder)
+    let remote = folder.file("remote")
+    let passphrase = "typed at the terminal 42"
+    var environment = laptop.environment
+    environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    // Through sh, so the screen stays (with the exit code) after lifelog ends.
+    let terminal = try TerminalSession(
+      ["/bin/sh", "-c", "\"$0\" \"$@\"; echo \"exit=$?\"; sleep 60", LifelogProcess.binaryPath, "remote", "add", "usb", remote],
+      environment: environment, folder: folder)
+    try terminal.waitFor("end to end, so the remote never sees your entries? [Y/n]")
+    try terminal.press("Enter")  // the default: encrypt
+    try terminal.enter(passphrase, expecting: "The same passphrase again:")
+    try terminal.enter(passphrase, expecting: "Recovery key for 'usb'")
+    let screen = try terminal.waitFor("exit=0")
+    #expect(screen.contains("Created a new encrypted remote 'usb'"), "\(screen)")
+    #expect(!screen.contains(passphrase), "the passphrase was echoed:\n\(screen)")
+    let manifest = try String(contentsOfFile: remote + "/lifelog-remote.json", encoding: .utf8)
+    #expect(manifest.contains("\"minVersion\":\"0.3.0\""), "\(manifest)")
+    let passphraseFile = try file("typed-passphrase", passphrase)
+    let reader = SyncMachine("reader", in: folder)
+    try reader.expectSuccess("remote", "add", "usb", remote, "--passphrase-file", passphraseFile)
+  }
+
   @Test func aWrongPassphraseExits77AndWritesNothing() throws {
     let (_, remote, _, _) = try laptopWithEncryptedRemote()
     let before = try EncryptedRemoteTests.files(under: remote)
