@@ -154,7 +154,12 @@ public final class FileRemote: Remote {
     try FileSystem.writeAtomically(path, bytes)
   }
 
-  public func pull(after cursor: String, excluding device: String, rowLimit: Int) throws(SyncError) -> PullPage {
+  /// The cursor is a version vector: per device, the highest seq read with every lower one read
+  /// too. A device's first batch that is missing (a later one is there), unreadable or refused by
+  /// `rules` is held, and the vector stays below it.
+  public func pull(
+    after cursor: String, excluding device: String, rowLimit: Int, rules: PullRules
+  ) throws(SyncError) -> PullPage {
     var vector: VersionVector
     do { vector = try VersionVector(parsing: cursor) } catch { vector = VersionVector() }
     var page = PullPage(batches: [], cursor: cursor, more: false, skipped: [])
@@ -163,24 +168,45 @@ public final class FileRemote: Remote {
     for other in devices {
       while true {
         let seq = vector[other] + 1
-        guard let bytes = try FileSystem.read(batchPath(device: other, seq: seq)) else { break }
+        guard let bytes = try FileSystem.read(batchPath(device: other, seq: seq)) else {
+          if try hasBatch(of: other, after: seq) {
+            page.held.append(HeldBatch(device: other, seq: seq, reason: .missing))
+          }
+          break
+        }
         if rows >= rowLimit {
           page.more = true
           break
         }
+        let batch: Batch
         do {
-          let batch = try envelope.open(bytes, name: .batch(device: other, seq: seq))
-          page.batches.append(PulledBatch(name: "\(other)/\(seq)", batch: batch))
-          rows += batch.changes.count
-          vector[other] = seq
+          batch = try envelope.open(bytes, name: .batch(device: other, seq: seq))
         } catch {
           page.skipped.append("devices/\(other)/\(FileRemote.padded(seq)).batch: \(error)")
+          page.held.append(HeldBatch(device: other, seq: seq, reason: .unreadable(String(describing: error))))
           break
         }
+        if let reason = rules.hold(batch) {
+          page.held.append(HeldBatch(device: other, seq: seq, reason: reason))
+          break
+        }
+        page.batches.append(PulledBatch(name: "\(other)/\(seq)", batch: batch))
+        rows += batch.changes.count
+        vector[other] = seq
       }
     }
     page.cursor = vector.json
     return page
+  }
+
+  /// Whether `device` has a batch file numbered above `seq`: then a missing `seq` is a gap, not
+  /// the end.
+  private func hasBatch(of device: String, after seq: Int) throws(SyncError) -> Bool {
+    try (FileSystem.list(root + "/devices/" + device) ?? []).contains { name in
+      guard name.hasSuffix(".batch"), !name.hasPrefix("."), let number = Int(name.dropLast(".batch".count))
+      else { return false }
+      return number > seq
+    }
   }
 
   // MARK: - Snapshots and compaction

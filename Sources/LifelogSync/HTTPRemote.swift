@@ -16,7 +16,8 @@ public final class HTTPRemote: Remote {
     url: String, token: String?, caFile: String? = nil, deadline: Int64,
     now: @escaping @Sendable () -> Int64 = LogStore.systemMilliseconds
   ) {
-    transport = HTTPTransport(baseURL: url, token: token, caFile: caFile, deadline: deadline, now: now)
+    transport = HTTPTransport(
+      baseURL: url, token: token, caFile: caFile, deadline: deadline, now: now)
   }
 
   /// Whether `url` names an HTTP remote.
@@ -26,16 +27,22 @@ public final class HTTPRemote: Remote {
 
   public func manifest() throws(SyncError) -> RemoteManifest {
     let json = try expectJSON(try transport.send("GET", "/v1/manifest"), what: "read the manifest")
-    guard let id = json["remoteId"]?.string, let format = json["format"]?.integer, let minimum = json["minVersion"]?.string
-    else { throw .remoteUnavailable(location, reason: "the server's manifest is not one lifelog understands") }
+    guard let id = json["remoteId"]?.string, let format = json["format"]?.integer,
+      let minimum = json["minVersion"]?.string
+    else {
+      throw .remoteUnavailable(
+        location, reason: "the server's manifest is not one lifelog understands")
+    }
     return RemoteManifest(
-      remoteID: id, format: Int(format), minimumVersion: minimum, encrypted: json["encrypted"]?.bool ?? false)
+      remoteID: id, format: Int(format), minimumVersion: minimum,
+      encrypted: json["encrypted"]?.bool ?? false)
   }
 
   public func push(device: String, seq: Int, bytes: [UInt8]) throws(SyncError) {
     let sealed = try envelope.seal(bytes, at: location, name: .batch(device: device, seq: seq))
     let response = try transport.send(
-      "PUT", "/v1/batches/\(device)/\(seq)", body: sealed, contentType: "application/vnd.lifelog.batch")
+      "PUT", "/v1/batches/\(device)/\(seq)", body: sealed,
+      contentType: "application/vnd.lifelog.batch")
     switch response.status {
     case 200, 201: return
     case 409:
@@ -44,46 +51,109 @@ public final class HTTPRemote: Remote {
     }
   }
 
-  public func pull(after cursor: String, excluding device: String, rowLimit: Int) throws(SyncError) -> PullPage {
-    let response = try transport.send("GET", "/v1/changes?after=\(cursor)&exclude=\(device)&rows=\(rowLimit)")
+  /// Reads one page of `GET /v1/changes` and checks it: each device's seqs must follow on from
+  /// what this log merged. A batch the page leaves out (seen by a later one of its device), one that
+  /// does not open, or one `rules` hold holds back its own device only; the cursor
+  /// (``HTTPPullState``) keeps where it is served again. Every number in the index is checked
+  /// before it is used to cut the body.
+  public func pull(
+    after cursor: String, excluding device: String, rowLimit: Int, rules: PullRules
+  ) throws(SyncError) -> PullPage {
+    var state = HTTPPullState(parsing: cursor)
+    state.startPass()
+    let after = state.next
+    guard HTTPPullState.isToken(after) else {
+      throw .remoteUnavailable(
+        location, reason: "the stored cursor is not one the server gave; remove and add the remote")
+    }
+    let response = try transport.send(
+      "GET", "/v1/changes?after=\(after)&exclude=\(device)&rows=\(rowLimit)")
     guard response.status == 200 else { throw unexpected(response, doing: "read changes") }
     let body = response.body
-    guard let newline = body.firstIndex(of: 0x0A), let header = try? JSONValue.parse(body[..<newline]),
-      let next = header["cursor"]?.string, case .array(let items)? = header["batches"]
-    else { throw .remoteUnavailable(location, reason: "the server's page of changes cannot be read") }
-    var page = PullPage(batches: [], cursor: next, more: header["more"]?.bool ?? false, skipped: [])
+    guard let newline = body.firstIndex(of: 0x0A),
+      let header = try? JSONValue.parse(body[..<newline]),
+      let next = header["cursor"]?.string, HTTPPullState.isToken(next),
+      case .array(let items)? = header["batches"]
+    else {
+      throw .remoteUnavailable(location, reason: "the server's page of changes cannot be read")
+    }
+    var page = PullPage(
+      batches: [], cursor: cursor, more: header["more"]?.bool ?? false, skipped: [])
     if header["needsSnapshot"]?.bool == true {
       // The server stopped before batches it compacted into a snapshot this machine has not
       // merged (one that failed to open, or one written since): nothing is passed over, and the
       // next sync tries again.
       page.skipped.append(
-        "changes after this point on \(location) are held in a snapshot not merged yet; the next sync tries again")
+        "changes after this point on \(location) are held in a snapshot not merged yet; the next sync tries again"
+      )
     }
+    var merged = rules.merged
     var offset = newline + 1
+    func hold(_ batch: HeldBatch, at mark: HTTPPullState.Mark) {
+      page.held.append(batch)
+      state.held[batch.device] = mark
+    }
     for item in items {
-      guard let size = item["size"]?.integer, let seq = item["seq"]?.integer, let from = item["device"]?.string,
-        offset + Int(size) <= body.count
-      else { throw .remoteUnavailable(location, reason: "the server's page of changes is cut short") }
+      guard let size = item["size"]?.integer, size >= 0, size <= Int64(body.count - offset),
+        let seq = item["seq"]?.integer, seq >= 1, seq <= Int64(Int32.max),
+        let rank = item["cursor"]?.integer,
+        let from = item["device"]?.string, HTTPRemote.isPathSegment(from)
+      else {
+        throw .remoteUnavailable(
+          location, reason: "the server's page of changes is cut short or malformed")
+      }
       let bytes = Array(body[offset..<(offset + Int(size))])
       offset += Int(size)
+      let number = Int(seq)
+      let mark = HTTPPullState.Mark(token: after, rank: rank)
+      if from == device || state.held[from] != nil { continue }  // not ours to merge, or waits behind
+      if let known = merged?[from] {
+        if number <= known { continue }  // merged already (a page asked again, or another remote)
+        if number > known + 1 {
+          hold(HeldBatch(device: from, seq: known + 1, reason: .missing), at: state.mark(for: from))
+          continue
+        }
+      }
       let batch: Batch
       do {
-        batch = try envelope.open(bytes, name: .batch(device: from, seq: Int(seq)))
+        batch = try envelope.open(bytes, name: .batch(device: from, seq: number))
       } catch {
-        // The server checked what it could when it was stored; take nothing from this page and ask again.
-        return PullPage(
-          batches: [], cursor: cursor, more: false, skipped: ["\(from)/\(seq) from \(location): \(error)"])
+        page.skipped.append("\(from)/\(seq) from \(location): \(error)")
+        hold(
+          HeldBatch(device: from, seq: number, reason: .unreadable(String(describing: error))),
+          at: mark)
+        continue
+      }
+      if let reason = rules.hold(batch) {
+        hold(HeldBatch(device: from, seq: number, reason: reason), at: mark)
+        continue
       }
       page.batches.append(PulledBatch(name: "\(from)/\(seq)", batch: batch))
+      merged?[from] = number
+      state.marks[from] = mark
     }
+    state.next = next
+    if !page.more { state.endPass() }
+    page.cursor = state.encoded
     return page
+  }
+
+  /// Whether `name` is a device id or snapshot name as the server's paths allow: 1–128 of `[A-Za-z0-9-]`.
+  static func isPathSegment(_ name: String) -> Bool {
+    (1...128).contains(name.utf8.count)
+      && name.utf8.allSatisfy {
+        (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45
+      }
   }
 
   public func putSnapshot(name: String, bytes: [UInt8]) throws(SyncError) {
     let response = try transport.send(
-      "PUT", "/v1/snapshots/\(name)", body: try envelope.seal(bytes, at: location, name: .snapshot(name)),
+      "PUT", "/v1/snapshots/\(name)",
+      body: try envelope.seal(bytes, at: location, name: .snapshot(name)),
       contentType: "application/vnd.lifelog.snapshot")
-    guard response.status == 200 || response.status == 201 else { throw unexpected(response, doing: "store a snapshot") }
+    guard response.status == 200 || response.status == 201 else {
+      throw unexpected(response, doing: "store a snapshot")
+    }
   }
 
   /// A snapshot that cannot be opened (damaged, or failing authentication on an encrypted remote)
@@ -93,12 +163,23 @@ public final class HTTPRemote: Remote {
   public func snapshot(
     beyond cursor: String, excluding device: String, skipped: inout [String]
   ) throws(SyncError) -> PulledSnapshot? {
-    let meta = try transport.send("GET", "/v1/snapshots/latest?after=\(cursor)&exclude=\(device)&meta=1")
+    var state = HTTPPullState(parsing: cursor)
+    guard HTTPPullState.isToken(state.next) else {
+      throw .remoteUnavailable(
+        location, reason: "the stored cursor is not one the server gave; remove and add the remote")
+    }
+    let meta = try transport.send(
+      "GET", "/v1/snapshots/latest?after=\(state.next)&exclude=\(device)&meta=1")
     if meta.status == 404 { return nil }
     let json = try expectJSON(meta, what: "look for snapshots")
-    guard let name = json["name"]?.string, let next = json["cursor"]?.string else {
+    guard let name = json["name"]?.string, HTTPRemote.isPathSegment(name),
+      let next = json["cursor"]?.string,
+      HTTPPullState.isToken(next)
+    else {
       throw .remoteUnavailable(location, reason: "the server's snapshot description cannot be read")
     }
+    state.next = next
+    state.base = next
     let response = try transport.send("GET", "/v1/snapshots/\(name)")
     guard response.status == 200 else { throw unexpected(response, doing: "read snapshot \(name)") }
     let snapshot: Batch
@@ -108,17 +189,20 @@ public final class HTTPRemote: Remote {
       skipped.append("snapshot \(name) from \(location): \(error)")
       return nil
     }
-    return PulledSnapshot(name: name, snapshot: snapshot, cursor: next)
+    return PulledSnapshot(name: name, snapshot: snapshot, cursor: state.encoded)
   }
 
   public func batchCount(device: String) throws(SyncError) -> Int {
-    let json = try expectJSON(try transport.send("GET", "/v1/batches/\(device)"), what: "count batches")
+    let json = try expectJSON(
+      try transport.send("GET", "/v1/batches/\(device)"), what: "count batches")
     return Int(json["batches"]?.integer ?? 0)
   }
 
   public func deleteBatches(device: String, through seq: Int) throws(SyncError) {
     let response = try transport.send("DELETE", "/v1/batches/\(device)?through=\(seq)")
-    guard response.status == 200 else { throw unexpected(response, doing: "delete compacted batches") }
+    guard response.status == 200 else {
+      throw unexpected(response, doing: "delete compacted batches")
+    }
   }
 
   public func keys() throws(SyncError) -> RemoteKeys? {
@@ -128,7 +212,8 @@ public final class HTTPRemote: Remote {
     do {
       return try RemoteKeys(bytes: response.body)
     } catch {
-      throw .remoteUnavailable(location, reason: "the server's key envelope cannot be read: \(error)")
+      throw .remoteUnavailable(
+        location, reason: "the server's key envelope cannot be read: \(error)")
     }
   }
 
@@ -142,7 +227,9 @@ public final class HTTPRemote: Remote {
     }
   }
 
-  private func expectJSON(_ response: HTTPTransport.Response, what: String) throws(SyncError) -> JSONValue {
+  private func expectJSON(
+    _ response: HTTPTransport.Response, what: String
+  ) throws(SyncError) -> JSONValue {
     guard response.status == 200, let json = try? JSONValue.parse(response.body) else {
       throw unexpected(response, doing: what)
     }
@@ -151,7 +238,8 @@ public final class HTTPRemote: Remote {
 
   private func unexpected(_ response: HTTPTransport.Response, doing what: String) -> SyncError {
     .remoteUnavailable(
-      location, reason: "the server answered \(response.status) when asked to \(what): "
+      location,
+      reason: "the server answered \(response.status) when asked to \(what): "
         + HTTPTransport.errorMessage(response.body))
   }
 }

@@ -21,11 +21,18 @@ public protocol Remote: AnyObject {
   func push(device: String, seq: Int, bytes: [UInt8]) throws
 
   /// Batches of other devices after `cursor` (`""` for the beginning), a page at a time, each
-  /// already verified; damaged ones are listed in ``PullPage/skipped`` and never passed over.
+  /// already verified and admitted by `rules`.
+  ///
+  /// A device's batches are passed in seq order without gaps: the first one that is missing,
+  /// unreadable or refused by `rules` is listed in ``PullPage/held`` and holds back only its own
+  /// device (its later batches wait behind it); the returned cursor still includes it, so the next
+  /// sync asks for it again. Nothing below the cursor is ever passed over (docs/sync-protocol.md §6).
   ///
   /// - Parameter rowLimit: a page ends once it holds this many rows (it always holds at least one
   ///   batch), so the memory a page takes stays bounded however large the backlog.
-  func pull(after cursor: String, excluding device: String, rowLimit: Int) throws -> PullPage
+  func pull(
+    after cursor: String, excluding device: String, rowLimit: Int, rules: PullRules
+  ) throws -> PullPage
 
   /// Stores a snapshot under a new, unique name.
   func putSnapshot(name: String, bytes: [UInt8]) throws
@@ -34,7 +41,9 @@ public protocol Remote: AnyObject {
   /// `cursor` has not reached, with the cursor of a reader who has merged it and had `cursor`
   /// before; nil when there is none. A snapshot that would be new but cannot be read (damaged, or
   /// failing authentication) is passed over and described in `skipped`.
-  func snapshot(beyond cursor: String, excluding device: String, skipped: inout [String]) throws -> PulledSnapshot?
+  func snapshot(
+    beyond cursor: String, excluding device: String, skipped: inout [String]
+  ) throws -> PulledSnapshot?
 
   /// How many batches of `device` the remote holds.
   func batchCount(device: String) throws -> Int
@@ -78,6 +87,17 @@ public struct PulledSnapshot: Sendable {
   public var cursor: String
 }
 
+extension Remote {
+  /// A pull that admits every readable batch: for looking, not for merging (`remote add` checks
+  /// whether a remote is empty).
+  public func pull(after cursor: String, excluding device: String, rowLimit: Int) throws -> PullPage
+  {
+    try pull(
+      after: cursor, excluding: device, rowLimit: rowLimit, rules: PullRules(merged: nil, wall: nil)
+    )
+  }
+}
+
 /// One page of a pull.
 public struct PullPage: Sendable {
   public var batches: [PulledBatch]
@@ -85,6 +105,18 @@ public struct PullPage: Sendable {
   public var cursor: String
   /// Whether another page is waiting.
   public var more: Bool
-  /// Batches that could not be read, with why; they stay below the cursor and are read again.
+  /// Warnings about this page (a snapshot still to merge before the pull can go on).
   public var skipped: [String]
+  /// The first batch of each device that was not merged, with why; it stays below the cursor.
+  public var held: [HeldBatch] = []
+
+  public init(
+    batches: [PulledBatch], cursor: String, more: Bool, skipped: [String], held: [HeldBatch] = []
+  ) {
+    self.batches = batches
+    self.cursor = cursor
+    self.more = more
+    self.skipped = skipped
+    self.held = held
+  }
 }

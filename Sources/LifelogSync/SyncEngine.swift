@@ -37,36 +37,43 @@ public final class SyncEngine {
     public var snapshotMerged: String?
     public var snapshotWritten: String?
     public var skipped: [String] = []
+    /// Batches and snapshots not merged yet, the first of each device (docs/sync-protocol.md §6).
+    public var held: [HeldBatch] = []
     /// How far ahead of this machine the newest received stamp was (ms), when notably so.
     public var clockSkewMilliseconds: Int64?
   }
 
   /// Syncs with one configured remote.
-  public func sync(_ record: RemoteRecord, with remote: any Remote, options: Options = Options()) throws -> Report {
+  public func sync(
+    _ record: RemoteRecord, with remote: any Remote, options: Options = Options()
+  ) throws -> Report {
     let deadline = Deadline(seconds: options.timeout, now: wallClock)
     var report = Report(remote: record.name)
     do {
       try run(record, remote: remote, options: options, deadline: deadline, report: &report)
       try store.recordOutcome(
         remote: record.name, at: wallClock(), outcome: "ok", skipped: report.skipped,
+        held: report.held,
         clockSkewMilliseconds: report.clockSkewMilliseconds ?? 0)
       return report
     } catch {
       try? store.recordOutcome(
         remote: record.name, at: wallClock(), outcome: "failed: \(error)", skipped: report.skipped,
-        clockSkewMilliseconds: report.clockSkewMilliseconds)
+        held: report.held, clockSkewMilliseconds: report.clockSkewMilliseconds)
       throw error
     }
   }
 
   private func run(
-    _ record: RemoteRecord, remote: any Remote, options: Options, deadline: Deadline, report: inout Report
+    _ record: RemoteRecord, remote: any Remote, options: Options, deadline: Deadline,
+    report: inout Report
   ) throws {
     let device = try store.deviceID
     try deadline.check()
     let manifest = try remote.manifest()
     guard manifest.remoteID == record.remoteID else {
-      throw SyncError.differentRemote(remote.location, expected: record.remoteID, found: manifest.remoteID)
+      throw SyncError.differentRemote(
+        remote.location, expected: record.remoteID, found: manifest.remoteID)
     }
     guard Version.compare(LifelogVersion.current, manifest.minimumVersion) >= 0 else {
       throw SyncError.upgradeRequired(remote.location, minimumVersion: manifest.minimumVersion)
@@ -77,7 +84,8 @@ public final class SyncEngine {
         reason: manifest.encrypted
           ? "is encrypted, but this log joined it unencrypted; 'lifelog remote remove' it and add it again"
           : "no longer says it is encrypted, but this log holds its key: it may have been tampered with or "
-            + "replaced. Nothing was sent; check the remote, and do not add it again without --encrypt")
+            + "replaced. Nothing was sent; check the remote, and do not add it again without --encrypt"
+      )
     }
     if record.dataKey != nil { try Sodium.load() }
     var cursor = record.cursor
@@ -86,26 +94,44 @@ public final class SyncEngine {
     // Snapshots first, while one holds batches the cursor has not reached (a new machine, or one
     // that was away while the batches it missed were compacted). Several devices compact, each
     // deleting only its own batches, so one snapshot may not cover all that was deleted. Each
-    // merge moves the cursor past the snapshot's batches, so this ends.
+    // merge moves the cursor past the snapshot's batches, so this ends. The snapshot merged last
+    // time is merged again only when that moves the cursor (an HTTP cursor rewound to ask again
+    // for a held batch, from before the snapshot); never twice in one sync.
     try deadline.check()
-    var lastMerged = record.snapshot
-    while let snapshot = try remote.snapshot(beyond: cursor, excluding: device, skipped: &report.skipped),
-      snapshot.name != lastMerged
+    var merged: Set<String> = []
+    while let snapshot = try remote.snapshot(
+      beyond: cursor, excluding: device, skipped: &report.skipped),
+      !merged.contains(snapshot.name), snapshot.name != record.snapshot || snapshot.cursor != cursor
     {
-      newest = max(newest, try store.apply([snapshot.snapshot], remote: record.name, cursor: snapshot.cursor))
+      if let reason = try rules().hold(snapshot.snapshot) {
+        hold(
+          HeldBatch(
+            device: snapshot.snapshot.device, seq: 0, snapshot: snapshot.name, reason: reason),
+          in: &report)
+        break
+      }
+      newest = max(
+        newest,
+        try store.apply(
+          [snapshot.snapshot], remote: record.name, cursor: snapshot.cursor, now: wallClock()))
       try store.setSnapshot(snapshot.name, remote: record.name)
       cursor = snapshot.cursor
-      lastMerged = snapshot.name
+      merged.insert(snapshot.name)
       report.snapshotMerged = snapshot.name
       try deadline.check()
     }
 
     while true {
       try deadline.check()
-      let page = try remote.pull(after: cursor, excluding: device, rowLimit: SyncEngine.pageRows)
+      let page = try remote.pull(
+        after: cursor, excluding: device, rowLimit: SyncEngine.pageRows, rules: rules())
       report.skipped += page.skipped
+      for batch in page.held { hold(batch, in: &report) }
       if !page.batches.isEmpty || page.cursor != cursor {
-        newest = max(newest, try store.apply(page.batches.map(\.batch), remote: record.name, cursor: page.cursor))
+        newest = max(
+          newest,
+          try store.apply(
+            page.batches.map(\.batch), remote: record.name, cursor: page.cursor, now: wallClock()))
         report.pulled += page.batches.count
       }
       cursor = page.cursor
@@ -134,7 +160,9 @@ public final class SyncEngine {
     if options.compact || ownBatches > SyncEngine.compactionThreshold {
       let snapshot = try store.snapshot(now: wallClock())
       // Unique even for two snapshots of one device in the same millisecond.
-      let name = FileRemote.padded(Int(snapshot.created)) + "-" + device + "-" + String(UUIDText.random().prefix(8))
+      let name =
+        FileRemote.padded(Int(snapshot.created)) + "-" + device + "-"
+        + String(UUIDText.random().prefix(8))
       try remote.putSnapshot(name: name, bytes: BatchCodec.encode(snapshot))
       try store.setSnapshot(name, remote: record.name)
       // A device that has pushed nothing yet has nothing to delete (and `through=0` is refused).
@@ -142,6 +170,22 @@ public final class SyncEngine {
       if through > 0 { try remote.deleteBatches(device: device, through: through) }
       report.snapshotWritten = name
     }
+  }
+}
+
+extension SyncEngine {
+  /// The rules a pulled batch must meet to be merged now: seqs that follow on from what this log
+  /// merged, and no stamp more than ``Stamp/aheadLimit`` ahead of the wall clock.
+  func rules() throws -> PullRules {
+    PullRules(merged: try store.appliedVector(), wall: wallClock())
+  }
+
+  /// Notes a held batch once per device (a folder remote reports it again on every page).
+  func hold(_ batch: HeldBatch, in report: inout Report) {
+    guard
+      !report.held.contains(where: { $0.device == batch.device && $0.snapshot == batch.snapshot })
+    else { return }
+    report.held.append(batch)
   }
 }
 

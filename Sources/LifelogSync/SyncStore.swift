@@ -23,8 +23,10 @@ public final class SyncStore {
 
   /// The number of rows changed locally and not yet in a batch.
   public func pendingCount() throws -> Int {
-    try database.cachedStatement(sql: "SELECT count(*) FROM (SELECT DISTINCT entity, id FROM sync_pending)")
-      .first { $0[0] } ?? 0
+    try database.cachedStatement(
+      sql: "SELECT count(*) FROM (SELECT DISTINCT entity, id FROM sync_pending)"
+    )
+    .first { $0[0] } ?? 0
   }
 
   /// Turns pending rows into outbox batches, each in its own short transaction together with the
@@ -44,20 +46,27 @@ public final class SyncStore {
     var seen = Set<String>()
     var queued: [(SyncedEntity, String)] = []
     var lastPosition: Int64 = 0
-    try database.cachedStatement(sql: "SELECT position, entity, id FROM sync_pending ORDER BY position LIMIT ?")
-      .forEachRow([SyncStore.rowsPerBatch]) { row in
-        lastPosition = row[0]
-        let key = (row[1] as String) + " " + (row[2] as String)
-        if seen.insert(key).inserted, let entity = SyncedEntity(rawValue: row[1]) { queued.append((entity, row[2])) }
+    try database.cachedStatement(
+      sql: "SELECT position, entity, id FROM sync_pending ORDER BY position LIMIT ?"
+    )
+    .forEachRow([SyncStore.rowsPerBatch]) { row in
+      lastPosition = row[0]
+      let key = (row[1] as String) + " " + (row[2] as String)
+      if seen.insert(key).inserted, let entity = SyncedEntity(rawValue: row[1]) {
+        queued.append((entity, row[2]))
       }
+    }
     guard lastPosition > 0 else { return false }
     let changes = try queued.compactMap { try RowCodec.read($0.0, id: $0.1, in: database) }
-    try database.execute(sql: "DELETE FROM sync_pending WHERE position <= ?", arguments: [lastPosition])
+    try database.execute(
+      sql: "DELETE FROM sync_pending WHERE position <= ?", arguments: [lastPosition])
     guard !changes.isEmpty else { return true }
     let device = try deviceID
     let seq = try lastSeq() + 1
     let batch = Batch(device: device, seq: seq, created: now, changes: changes)
-    try database.execute(sql: "INSERT INTO sync_outbox (seq, body) VALUES (?, ?)", arguments: [seq, BatchCodec.encode(batch)])
+    try database.execute(
+      sql: "INSERT INTO sync_outbox (seq, body) VALUES (?, ?)",
+      arguments: [seq, BatchCodec.encode(batch)])
     try database.execute(sql: "UPDATE sync_device SET last_seq = ?", arguments: [seq])
     try setApplied(device: device, seq: seq)
     return true
@@ -65,8 +74,10 @@ public final class SyncStore {
 
   /// Outbox batches after `seq`, oldest first, at most `limit` of them.
   public func outbox(after seq: Int, limit: Int = 50) throws -> [(seq: Int, bytes: [UInt8])] {
-    try database.cachedStatement(sql: "SELECT seq, body FROM sync_outbox WHERE seq > ? ORDER BY seq LIMIT ?")
-      .map([seq, limit]) { ($0[0], $0[1]) }
+    try database.cachedStatement(
+      sql: "SELECT seq, body FROM sync_outbox WHERE seq > ? ORDER BY seq LIMIT ?"
+    )
+    .map([seq, limit]) { ($0[0], $0[1]) }
   }
 
   /// The newest batch seq this device has made.
@@ -79,7 +90,9 @@ public final class SyncStore {
   /// The batches merged into this log, per device.
   public func appliedVector() throws -> VersionVector {
     var seqs: [String: Int] = [:]
-    try database.cachedStatement(sql: "SELECT device, seq FROM sync_applied").forEachRow { seqs[$0[0]] = $0[1] }
+    try database.cachedStatement(sql: "SELECT device, seq FROM sync_applied").forEachRow {
+      seqs[$0[0]] = $0[1]
+    }
     return VersionVector(seqs)
   }
 
@@ -100,7 +113,9 @@ public final class SyncStore {
     var newest = Stamp.never
     for change in batch.changes {
       let existing = try RowCodec.read(change.entity, id: change.id, in: database)
-      if let merged = RowCodec.merge(change, into: existing) { try RowCodec.write(merged, in: database) }
+      if let merged = RowCodec.merge(change, into: existing) {
+        try RowCodec.write(merged, in: database)
+      }
       newest = max(newest, change.stamps.newest)
     }
     return newest
@@ -108,8 +123,11 @@ public final class SyncStore {
 
   /// Applies pulled batches and records the new cursor, all in one transaction.
   ///
+  /// - Parameter now: the wall clock, which the hybrid clock is never moved beyond by more than
+  ///   ``Stamp/aheadLimit`` (the engine holds batches stamped further ahead; this is a second fence).
   /// - Returns: the newest stamp in the batches.
-  public func apply(_ batches: [Batch], remote: String, cursor: String) throws -> String {
+  public func apply(_ batches: [Batch], remote: String, cursor: String, now: Int64) throws -> String
+  {
     try log.inTransaction {
       var newest = Stamp.never
       for batch in batches {
@@ -120,17 +138,18 @@ public final class SyncStore {
           for (device, seq) in batch.covers.seqs { try setApplied(device: device, seq: seq) }
         }
       }
-      try observe(newest)
-      try database.execute(sql: "UPDATE sync_remote SET cursor = ? WHERE name = ?", arguments: [cursor, remote])
+      try observe(newest, wall: now)
+      try database.execute(
+        sql: "UPDATE sync_remote SET cursor = ? WHERE name = ?", arguments: [cursor, remote])
       return newest
     }
   }
 
   /// Moves the hybrid logical clock past a stamp received from another machine.
-  func observe(_ stamp: String) throws {
+  func observe(_ stamp: String, wall: Int64) throws {
     guard stamp != Stamp.never else { return }
     var clock = try log.clock()
-    clock.observe(stamp)
+    clock.observe(stamp, wall: wall)
     try log.saveClock(clock)
   }
 
@@ -141,10 +160,14 @@ public final class SyncStore {
     try log.inTransaction {
       var changes: [RowChange] = []
       for entity in [SyncedEntity.activity, .setting, .entry] {
-        changes += try database.cachedStatement(sql: "SELECT \(RowCodec.columns(entity)) FROM \(entity.table)")
-          .map { RowCodec.decode(entity, $0) }
+        changes += try database.cachedStatement(
+          sql: "SELECT \(RowCodec.columns(entity)) FROM \(entity.table)"
+        )
+        .map { RowCodec.decode(entity, $0) }
       }
-      return Batch(kind: .snapshot, device: try deviceID, seq: 0, created: now, covers: try appliedVector(), changes: changes)
+      return Batch(
+        kind: .snapshot, device: try deviceID, seq: 0, created: now, covers: try appliedVector(),
+        changes: changes)
     }
   }
 }

@@ -43,6 +43,7 @@ enum SimulationSeeds {
     let outcome = try expectConvergence(plan)
     // These seeds are fixed, so each of these is certain, not likely: the run went through them.
     #expect(outcome.syncsWithSkipped > 0, "seed \(seed): no sync ever skipped a damaged file")
+    #expect(outcome.syncsWithHeld > 0, "seed \(seed): no sync ever held a batch back")
     #expect(outcome.snapshotsMerged > 0, "seed \(seed): no snapshot was ever merged")
     #expect(outcome.deliveries.removals > 0, "seed \(seed): compaction deleted no batch")
     #expect(outcome.interruptedSyncs > 0, "seed \(seed): no sync ran out of time")

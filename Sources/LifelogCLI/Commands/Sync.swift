@@ -65,6 +65,9 @@ extension LifelogCommand {
         for skipped in report.skipped {
           context.errors.write("Warning: skipped \(skipped); it will be read again on the next sync\n")
         }
+        for held in report.held where !held.reason.isUnreadable {  // unreadable: warned above
+          context.errors.write("Warning: held back \(held.name): \(held.why); \(held.advice)\n")
+        }
         if let skew = report.clockSkewMilliseconds {
           context.errors.write(
             "Warning: a change from '\(record.name)' is stamped \(skew / 60_000) minutes ahead of this machine's clock\n")

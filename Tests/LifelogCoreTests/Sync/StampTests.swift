@@ -7,7 +7,10 @@ import Testing
     let later = Stamp.make(milliseconds: 1_001, counter: 0, device: "0000")
     let laterCounter = Stamp.make(milliseconds: 1_001, counter: 1, device: "0000")
     let laterDevice = Stamp.make(milliseconds: 1_001, counter: 1, device: "0001")
-    #expect([laterDevice, early, laterCounter, later].sorted() == [early, later, laterCounter, laterDevice])
+    #expect(
+      [laterDevice, early, laterCounter, later].sorted() == [
+        early, later, laterCounter, laterDevice,
+      ])
     #expect(Stamp.never < early)
     #expect(Stamp.isValid(early))
     #expect(Stamp.milliseconds(later) == 1_001)
@@ -25,7 +28,7 @@ import Testing
   @Test func seeingAStampFromTheFutureMakesTheNextLocalWriteNewer() {
     var clock = HybridClock(milliseconds: 100, counter: 0)
     let remote = Stamp.make(milliseconds: 90_000, counter: 7, device: "aaaa")
-    clock.observe(remote)
+    clock.observe(remote, wall: 150)
     let next = clock.tick(wall: 150)
     let local = Stamp.make(milliseconds: next.milliseconds, counter: next.counter, device: "0000")
     #expect(local > remote)
