@@ -34,6 +34,51 @@ import Testing
     #expect(local > remote)
   }
 
+  @Test func aStampIsAlways28WideWhateverTheReading() {
+    for (milliseconds, counter) in [
+      (Int64.max, Int.max), (Stamp.maximumMilliseconds + 1, 0x1_0000), (-1, -1), (0, 0),
+    ] {
+      let stamp = Stamp.make(milliseconds: milliseconds, counter: counter, device: "abc")
+      #expect(
+        stamp.utf8.count == Stamp.length && Stamp.isValid(stamp),
+        "\(milliseconds) \(counter): \(stamp)")
+    }
+    #expect(
+      Stamp.make(milliseconds: Int64.max, counter: Int.max, device: "")
+        == "ffffffffffffffff000000000000")
+  }
+
+  @Test func theClockSaturatesAtTheLargestStampInsteadOfCarryingIntoA13thDigit() {
+    var clock = HybridClock(
+      milliseconds: Stamp.maximumMilliseconds, counter: Stamp.maximumCounter - 1)
+    for _ in 0..<3 {
+      let reading = clock.tick(wall: 1_000)
+      let stamp = Stamp.make(
+        milliseconds: reading.milliseconds, counter: reading.counter, device: "a")
+      #expect(Stamp.isValid(stamp), "\(reading)")
+    }
+    #expect(
+      clock == HybridClock(milliseconds: Stamp.maximumMilliseconds, counter: Stamp.maximumCounter))
+    var carrying = HybridClock(milliseconds: 100, counter: Stamp.maximumCounter)
+    #expect(carrying.tick(wall: 50) == HybridClock(milliseconds: 101, counter: 0))
+  }
+
+  @Test func aStampMoreThanAnHourAheadOfTheWallClockDoesNotMoveTheClock() {
+    let wall: Int64 = 1_780_000_000_000
+    var clock = HybridClock(milliseconds: wall, counter: 0)
+    clock.observe(
+      Stamp.make(milliseconds: Stamp.maximumMilliseconds, counter: 0xFFFF, device: "e"), wall: wall)
+    clock.observe(
+      Stamp.make(milliseconds: wall + Stamp.aheadLimit + 1, counter: 0, device: "e"), wall: wall)
+    #expect(clock == HybridClock(milliseconds: wall, counter: 0))
+    clock.observe(
+      Stamp.make(milliseconds: wall + Stamp.aheadLimit, counter: 3, device: "e"), wall: wall)
+    #expect(clock == HybridClock(milliseconds: wall + Stamp.aheadLimit, counter: 3))
+    clock.observe("not a stamp at all, 28 long", wall: wall)
+    clock.observe("-0000000000010000aaaaaaaaaaa", wall: wall)
+    #expect(clock == HybridClock(milliseconds: wall + Stamp.aheadLimit, counter: 3))
+  }
+
   @Test func fieldStampsCollapseWhenAllAlike() {
     var stamps = FieldStamps(count: 3, stamp: "s1")
     #expect(stamps.encoded == "s1")
