@@ -64,6 +64,27 @@ import Testing
     }
   }
 
+  @Test func aMachineWhoseClockRanAheadSaysSoInStatus() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    try laptop.expectSuccess("status")
+    let plain = try laptop.expectSuccess("status")
+    #expect(!plain.stdout.contains("ahead of the wall clock"), "\(plain)")
+    // Its clock once ran two years ahead and was set right; the hybrid clock is persisted.
+    let database = try Database(path: laptop.databasePath, mode: .readWrite)
+    try database.execute(
+      sql: "UPDATE sync_device SET clock_ms = ?",
+      arguments: [LogStore.systemMilliseconds() + 2 * 365 * 86_400_000 + 3_600_000])
+    let status = try laptop.expectSuccess("status")
+    #expect(
+      status.stdout.contains(
+        "Warning: this machine's clock is 2 years ahead of the wall clock; "
+          + "other machines hold back its changes until then"), "\(status)")
+    let json = try #require(
+      try SyncMachine.objects(inJSON: laptop.expectSuccess("status", "--format", "json").stdout)
+        .first)
+    #expect((json["clockAheadMinutes"] as? Int ?? 0) > 2 * 365 * 24 * 60, "\(json)")
+  }
+
   /// Every stamp in the log is 28 wide and the clock is within an hour of the wall clock.
   private func expectSaneClock(
     _ machine: SyncMachine, sourceLocation: SourceLocation = #_sourceLocation

@@ -10,16 +10,22 @@ import Testing
     changes: [
       RowChange(
         entity: .activity, id: "act-1",
-        values: [.text("Green Tea"), .text("meal"), .null, .text("3 times/day"), .flag(false), .flag(false)],
+        values: [
+          .text("Green Tea"), .text("meal"), .null, .text("3 times/day"), .flag(false),
+          .flag(false),
+        ],
         stamps: FieldStamps(count: 6, stamp: stamp)),
       RowChange(
         entity: .entry, id: "e-1",
         values: [
-          .text("act-1"), .time(LoggedTime(instant: 1_764_662_400, offsetMinutes: -300)), .integer(2700),
+          .text("act-1"), .time(LoggedTime(instant: 1_764_662_400, offsetMinutes: -300)),
+          .integer(2700),
           .text("line one\nline \"two\""), .real(0.5), .tags(["a", "b"]), .null, .flag(true),
         ],
         stamps: FieldStamps(count: 8, stamp: stamp)),
-      RowChange(entity: .setting, id: "mealGapHours", values: [.text("2.5")], stamps: FieldStamps(count: 1, stamp: "")),
+      RowChange(
+        entity: .setting, id: "mealGapHours", values: [.text("2.5")],
+        stamps: FieldStamps(count: 1, stamp: "")),
     ])
 
   @Test func aBatchRoundTripsExactly() throws {
@@ -36,10 +42,24 @@ import Testing
     #expect(try BatchCodec.decode(BatchCodec.encode(snapshot)) == snapshot)
   }
 
+  /// A stamp of any width but 28 (a 13th digit carried in by a poisoned clock) is refused where
+  /// batches are decoded, so it never reaches a merge.
+  @Test(arguments: [
+    "1000000000000" + "0000abcdef012345", "fffffffffff0000abcdef012345",
+    "FFFFFFFFFFFF0000ABCDEF012345",
+  ])
+  func aStampOfAnyOtherWidthOrCaseIsRefused(stamp: String) {
+    var batch = BatchCodecTests.sample
+    batch.changes[0].stamps = FieldStamps(count: 6, stamp: stamp)
+    #expect(throws: BatchError.self) { try BatchCodec.decode(BatchCodec.encode(batch)) }
+  }
+
   @Test func everyTruncationIsDetected() {
     let bytes = BatchCodec.encode(BatchCodecTests.sample)
     for length in stride(from: 0, to: bytes.count, by: 7) {
-      #expect(throws: BatchError.self, "length \(length)") { try BatchCodec.decode(Array(bytes.prefix(length))) }
+      #expect(throws: BatchError.self, "length \(length)") {
+        try BatchCodec.decode(Array(bytes.prefix(length)))
+      }
     }
   }
 
@@ -56,7 +76,8 @@ import Testing
     var text = String(decoding: BatchCodec.encode(BatchCodecTests.sample), as: UTF8.self)
     text = text.replacingOccurrences(of: "\"format\":1", with: "\"format\":9")
     let body = text.split(separator: "\n").dropLast().map { $0 + "\n" }.joined()
-    let rebuilt = body + "{\"end\":true,\"changes\":3,\"sha256\":\"\(SHA256.hexDigest(Array(body.utf8)))\"}\n"
+    let rebuilt =
+      body + "{\"end\":true,\"changes\":3,\"sha256\":\"\(SHA256.hexDigest(Array(body.utf8)))\"}\n"
     #expect(throws: BatchError.newerFormat(9)) { try BatchCodec.decode(Array(rebuilt.utf8)) }
   }
 
@@ -79,8 +100,11 @@ import Testing
   }
 
   @Test func sha256MatchesKnownDigests() {
-    #expect(SHA256.hexDigest([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-    #expect(SHA256.hexDigest(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    #expect(
+      SHA256.hexDigest([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    #expect(
+      SHA256.hexDigest(Array("abc".utf8))
+        == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     #expect(
       SHA256.hexDigest(Array(String(repeating: "a", count: 1_000).utf8))
         == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
