@@ -37,12 +37,12 @@ extension LifelogCommand {
       for remote in remotes {
         text += "\nRemote '\(remote.name)': \(remote.url)\(remote.dataKey != nil ? " (encrypted)" : "")\n"
         text += "  Last sync: \(RemoteStatusText.time(remote.lastSyncAt, context: context))"
-        text += remote.lastOutcome.map { " (\($0))" } ?? ""
+        text += remote.lastOutcome.map { " (\(TerminalText.visible($0)))" } ?? ""
         text += "\n  Unsent batches: \(max(0, lastSeq - remote.pushedSeq))\n"
         if remote.skipped.isEmpty {
           text += "  Skipped in the last sync: none\n"
         } else {
-          text += "  Skipped in the last sync:\n" + remote.skipped.map { "    \($0)\n" }.joined()
+          text += "  Skipped in the last sync:\n" + remote.skipped.map { "    \(TerminalText.visible($0))\n" }.joined()
         }
         if remote.clockSkewMilliseconds > SyncEngine.skewWarningMilliseconds {
           text += "  Warning: a change from this remote was stamped \(remote.clockSkewMilliseconds / 60_000) "

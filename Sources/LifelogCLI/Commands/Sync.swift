@@ -63,7 +63,7 @@ extension LifelogCommand {
             envelope: record.envelope),
           options: .init(compact: compact, timeout: timeout))
         for skipped in report.skipped {
-          context.errors.write("Warning: skipped \(skipped); it will be read again on the next sync\n")
+          context.errors.write("Warning: skipped \(TerminalText.visible(skipped)); it will be read again on the next sync\n")
         }
         if let skew = report.clockSkewMilliseconds {
           context.errors.write(

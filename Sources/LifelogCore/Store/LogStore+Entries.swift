@@ -160,8 +160,8 @@ extension LogStore {
       // An entry can arrive by sync before its activity does; it still shows.
       id: row[0], activityID: row[1], activityName: row[2] as String? ?? "(unknown activity)",
       kind: ActivityKind(rawValue: row[3] as String? ?? "") ?? .other, unit: row[4],
-      time: LoggedTime(instant: row[5], offsetMinutes: row[6]), duration: row[7], note: row[8],
-      quantity: row[9], tags: tagsText.isEmpty ? [] : tagsText.split(separator: " ").map(String.init),
+      time: LoggedTime(instant: row[5], offsetMinutes: row[6]), duration: EntryFields.stored(duration: row[7]),
+      note: row[8], quantity: EntryFields.stored(quantity: row[9]), tags: tagsText.isEmpty ? [] : tagsText.split(separator: " ").map(String.init),
       source: row[11], deleted: row[12])
   }
 }
