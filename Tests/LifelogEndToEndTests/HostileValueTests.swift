@@ -117,6 +117,11 @@ import Testing
 
     // The target does not read, so the activity has none; the entry's duration and quantity are absent.
     let activities = try laptop.expectSuccess("activity", "list")
+    #expect(
+      activities.stderr.contains(
+        "Warning: the activity 'walk' has the target '100000000000000000000 min/week', which is not one lifelog reads"
+      ),
+      "\(activities)")
     #expect(activities.stdout.contains("tea\\x1b]0;pwned\\x07"), "\(activities)")
     let walk = try #require(try laptop.entries()["0badc0de-0000-4000-8000-0000000000e1"])
     #expect(walk["duration"] is NSNull && walk["quantity"] is NSNull, "\(walk)")
@@ -164,6 +169,16 @@ import Testing
     #expect(
       try laptop.expectSuccess("activity", "list", "--format", "json").stdout.contains(
         "\"target\":null"))
+  }
+
+  @Test func anImportedQuantityOutOfRangeIsRefusedWithItsLine() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    let file = folder.file("import.csv")
+    try Data("at,activity,quantity\n2026-12-01T08:00:00+01:00,snack,1e300\n".utf8)
+      .write(to: URL(fileURLWithPath: file))
+    let result = try laptop.run("import", file)
+    #expect(result.exitCode == 65, "\(result)")
+    #expect(result.stderr.contains("line 2") && result.stderr.contains("is larger than 1000000000"), "\(result)")
   }
 
   @Test func anErrorMessageQuotingControlCharactersShowsThemEscaped() throws {

@@ -17,15 +17,23 @@ extension LifelogCommand {
       json = try TextOrJSON.parse(arguments.value("--format").map { $0 == "table" ? "text" : $0 })
     }
 
-    /// Warns on standard error about each stored value the setting does not accept (it came by
-    /// sync from a machine that did not check it; docs/sync-protocol.md §3): the default is used.
+    /// Warns on standard error about each stored setting value or target that does not read:
+    /// it came by sync from a machine that did not check it (docs/sync-protocol.md §3), and the
+    /// default (no target) is used instead.
     static func warnAboutIgnoredValues(in store: LogStore, context: Context) throws {
+      func shown(_ text: String) -> String {
+        TerminalText.visible(text.count > 40 ? text.prefix(39) + "…" : text)
+      }
       for (setting, stored) in try store.ignoredSettings() {
-        let shown = TerminalText.visible(stored.count > 40 ? stored.prefix(39) + "…" : stored)
         context.errors.write(
-          "Warning: the setting \(setting.rawValue) holds '\(shown)', which it does not accept (it came by sync); "
+          "Warning: the setting \(setting.rawValue) holds '\(shown(stored))', which it does not accept (it came by sync); "
             + "using the default \(setting.defaultValue.isEmpty ? "(not set)" : setting.defaultValue)\n"
         )
+      }
+      for (name, stored) in try store.ignoredTargets() {
+        context.errors.write(
+          "Warning: the activity '\(shown(name))' has the target '\(shown(stored))', which is not one lifelog reads "
+            + "(it came by sync); it counts as no target\n")
       }
     }
 

@@ -4,12 +4,17 @@ import Testing
 /// The ranges values are held to wherever they enter (a flag, an import, a synced row), and that
 /// reading a stored value out of range falls back instead of trapping (docs/sync-protocol.md §3).
 @Suite struct ValueRangeTests {
-  @Test(arguments: ["100000000000000000000 min/week", "10000001 times/day", "166667 h/week", "20000000 km/month"])
+  @Test(arguments: [
+    "100000000000000000000 min/week", "10000001 times/day", "166667 h/week", "20000000 km/month",
+  ])
   func aTargetBeyondTheLargestAmountIsRefused(text: String) {
     #expect(throws: InputError.self) { try Target(parsing: text) }
   }
 
-  @Test(arguments: [("10000000 km/month", "10000000 km/month"), ("2.5h/week", "150 min/week"), ("0.5/day", "0.5 times/day")])
+  @Test(arguments: [
+    ("10000000 km/month", "10000000 km/month"), ("2.5h/week", "150 min/week"),
+    ("0.5/day", "0.5 times/day"),
+  ])
   func aTargetUpToTheLargestAmountIsRead(text: String, canonical: String) throws {
     #expect(try Target(parsing: text).description == canonical)
   }
