@@ -131,6 +131,19 @@ public enum EntryFields {
     seconds >= 0 && seconds <= Int64(DurationText.maximumSeconds)
   }
 
+  /// Refuses a duration or quantity out of range before it is stored: the parsers already hold
+  /// typed and imported values to these ranges, and a value stored outside them would be read as
+  /// absent (``stored(duration:)``) while it still syncs.
+  public static func checkRanges(duration: Int?, quantity: Double?) throws(InputError) {
+    if let duration, !isValidDuration(Int64(duration)) {
+      throw InputError(
+        "Duration \(duration) seconds is not from 0 to \(DurationText.maximumSeconds) (31 days)")
+    }
+    if let quantity, !isValidQuantity(quantity) {
+      throw InputError("Quantity \(quantity) is not a number from 0 to 1000000000")
+    }
+  }
+
   /// A duration read from the log, or nil when it is out of range (merged by a lifelog that did
   /// not check synced values): reports sum durations, so one huge value must not reach them.
   public static func stored(duration: Int64?) -> Int? {
