@@ -45,11 +45,6 @@ public struct Target: Hashable, Sendable, CustomStringConvertible {
       throw InputError(
         "Cannot read target '\(text)': the amount must be a positive number; \(help)")
     }
-    let isHours = ["h", "hr", "hrs", "hour", "hours"].contains(unit)
-    guard (isHours ? value * 60 : value) <= Target.maximumAmount else {
-      throw InputError(
-        "Target '\(text)' is larger than \(Int(Target.maximumAmount)) a period; check the amount")
-    }
     switch unit {
     case "min", "mins", "minute", "minutes", "m":
       self.init(amount: value, measure: .minutes, period: period)
@@ -61,6 +56,10 @@ public struct Target: Hashable, Sendable, CustomStringConvertible {
         throw InputError("Cannot read the unit in target '\(text)'; \(help)")
       }
       self.init(amount: value, measure: .quantity(unit: unit), period: period)
+    }
+    guard amount <= Target.maximumAmount else {
+      throw InputError(
+        "Target '\(text)' is larger than \(Int(Target.maximumAmount)) a period; check the amount")
     }
   }
 
