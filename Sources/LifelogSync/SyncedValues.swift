@@ -20,20 +20,17 @@ enum SyncedValues {
       return change
     }
     var checked = change
-    if case .integer(let seconds) = checked.values[duration], !EntryFields.isValidDuration(seconds)
-    {
-      checked.values[duration] = .null
-    }
-    if case .real(let amount) = checked.values[quantity], !EntryFields.isValidQuantity(amount) {
-      checked.values[quantity] = .null
-    }
-    if case .tags(let list) = checked.values[tags], !list.allSatisfy(EntryFields.isValidTag) {
-      checked.values[tags] = .tags(list.filter(EntryFields.isValidTag))
+    for (index, field) in SyncedEntity.entry.fields.enumerated() {
+      switch (field, change.values[index]) {
+      case ("duration", .integer(let seconds)) where !EntryFields.isValidDuration(seconds):
+        checked.values[index] = .null
+      case ("quantity", .real(let amount)) where !EntryFields.isValidQuantity(amount):
+        checked.values[index] = .null
+      case ("tags", .tags(let list)) where !list.allSatisfy(EntryFields.isValidTag):
+        checked.values[index] = .tags(list.filter(EntryFields.isValidTag))
+      default: break
+      }
     }
     return checked
   }
-
-  private static let duration = SyncedEntity.entry.index(of: "duration")!
-  private static let quantity = SyncedEntity.entry.index(of: "quantity")!
-  private static let tags = SyncedEntity.entry.index(of: "tags")!
 }

@@ -68,12 +68,15 @@ public struct TerminalPrompt: Sendable {
   }
 }
 
-/// The terminal settings from before echo was turned off, for the signal handler. Written only
-/// before the handler is installed, so the handler never sees it change.
+/// The terminal settings from before echo was turned off, for the signal handler.
+///
+/// Written only before the handler is installed, so the handler never sees it change.
 nonisolated(unsafe) private var savedTerminal = termios()
 
-/// Restores the terminal, then ends the process with the same signal (so the exit status still
-/// says "interrupted"). Only async-signal-safe calls: `tcsetattr`, `write`, `signal`, `raise`.
+/// Restores the terminal, then ends the process with the same signal.
+///
+/// Re-raised, so the exit status still says "interrupted". Only async-signal-safe calls:
+/// `tcsetattr`, `write`, `signal`, `raise`.
 private func restoreTerminalAndReraise(_ number: Int32) {
   tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedTerminal)
   var newline: UInt8 = 0x0A

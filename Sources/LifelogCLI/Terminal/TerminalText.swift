@@ -7,8 +7,10 @@
 /// outside text through ``visible(_:keepingNewlines:)``; machine formats (JSON, CSV, export) keep
 /// the exact bytes, escaped by their own rules.
 enum TerminalText {
-  /// `text` with every C0 control, DEL and C1 control written as an escape: `\x1b` for C0 and DEL,
-  /// `\u{9b}` for C1. With `keepingNewlines`, line feeds stay (a message of several lines).
+  /// `text` with every C0 control, DEL and C1 control written as a visible escape.
+  ///
+  /// C0 and DEL become `\x1b`, C1 `\u{9b}`. With `keepingNewlines`, line feeds stay (a message
+  /// of several lines).
   static func visible(_ text: String, keepingNewlines: Bool = false) -> String {
     guard needsEscaping(text.utf8, keepingNewlines: keepingNewlines) else { return text }
     var result = ""
@@ -28,8 +30,9 @@ enum TerminalText {
     return result
   }
 
-  /// Whether any byte starts a control: below 0x20, 0x7F, or 0xC2 0x80-0x9F (C1 in UTF-8). Most
-  /// text has none, and is returned without a copy.
+  /// Whether any byte starts a control: below 0x20, 0x7F, or 0xC2 0x80-0x9F (C1 in UTF-8).
+  ///
+  /// Most text has none, and is returned without a copy.
   private static func needsEscaping(_ utf8: String.UTF8View, keepingNewlines: Bool) -> Bool {
     var previous: UInt8 = 0
     for byte in utf8 {

@@ -78,10 +78,11 @@ public enum Setting: String, CaseIterable, Sendable {
     }
   }
 
-  /// The value in force when `stored` is what the log holds: its canonical form when this setting
-  /// accepts it, else (nil) the default applies. Stored values are checked on every read, because
-  /// a value merged by sync was typed on another machine, possibly by a lifelog that did not check
-  /// it (docs/sync-protocol.md §3, "Values out of range").
+  /// The value in force when `stored` is what the log holds; nil when the default applies.
+  ///
+  /// It is the canonical form when this setting accepts `stored`. Stored values are checked on
+  /// every read, because a value merged by sync was typed on another machine, possibly by a
+  /// lifelog that did not check it (docs/sync-protocol.md §3, "Values out of range").
   public func inForce(_ stored: String) -> String? {
     try? validated(stored)
   }

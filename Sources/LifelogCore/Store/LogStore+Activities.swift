@@ -163,9 +163,10 @@ public enum ActivityUnit {
 }
 
 extension LogStore {
-  /// The activities whose stored target does not read (``Target/init(parsing:)``), with that
-  /// text: it came by sync from a machine that did not check it, and the activity is read as
-  /// having no target (docs/sync-protocol.md §3). Commands warn about them.
+  /// The activities whose stored target does not read (``Target/init(parsing:)``), with that text.
+  ///
+  /// It came by sync from a machine that did not check it, and the activity is read as having no
+  /// target (docs/sync-protocol.md §3). Commands warn about them.
   public func ignoredTargets() throws -> [(name: String, stored: String)] {
     try read {
       try database.cachedStatement(

@@ -23,8 +23,10 @@ extension LogStore {
     }
   }
 
-  /// The settings whose stored value is not valid, with that value: they came by sync (from a
-  /// machine that did not check them) and the default is used instead. Commands warn about them.
+  /// The settings whose stored value is not valid, with that value.
+  ///
+  /// They came by sync (from a machine that did not check them) and the default is used instead.
+  /// Commands warn about them.
   public func ignoredSettings() throws -> [(setting: Setting, stored: String)] {
     let stored = try storedSettings()
     return Setting.allCases.compactMap { setting in
