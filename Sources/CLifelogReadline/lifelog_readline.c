@@ -136,8 +136,14 @@ static char **attempt_completion(const char *text, int start, int end) {
   return matches;
 }
 
+/* readline keeps the pointer it is given for as long as the process runs (it reads it whenever
+ * it parses ~/.inputrc conditionals), so the name is copied into storage that lives as long;
+ * the caller's string may be a temporary (Swift passes a String as a pointer valid for the call). */
+static char readline_name[64];
+
 void lr_configure(const char *name, lr_completer callback) {
-  *rl.readline_name = name;
+  snprintf(readline_name, sizeof readline_name, "%s", name);
+  *rl.readline_name = readline_name;
   /* Words break at blanks and quotes only, so '--format=js' is one word to complete. */
   static char breaks[] = " \t\n\"'";
   *rl.basic_word_break_characters = breaks;
@@ -145,6 +151,8 @@ void lr_configure(const char *name, lr_completer callback) {
   completer = callback;
   *rl.attempted_completion_function = callback == NULL ? NULL : attempt_completion;
 }
+
+const char *lr_readline_name(void) { return rl.handle == NULL ? NULL : *rl.readline_name; }
 
 /* ---- Lines and history ---- */
 

@@ -115,7 +115,8 @@ public enum LifelogCommand {
     // Failures already reported (the lines of a shell script) end with their code alone.
     if let status = error as? ExitStatus { return status.code }
     let (code, message) = describe(error)
-    context.errors.write("Error: \(message)\n")
+    // Messages quote outside text (a server's answer, a file's name): controls are shown escaped.
+    context.errors.write("Error: \(TerminalText.visible(message, keepingNewlines: true))\n")
     if error is UsageError {
       let configuration = (try? command(at: path))?.configuration ?? configuration
       context.errors.write("Usage: \(HelpFormatter.usage(for: configuration, path: path))\n")

@@ -18,7 +18,8 @@ public struct Batch: Equatable, Sendable {
   public var changes: [RowChange]
 
   public init(
-    kind: Kind = .batch, device: String, seq: Int, created: Int64, covers: VersionVector = VersionVector(),
+    kind: Kind = .batch, device: String, seq: Int, created: Int64,
+    covers: VersionVector = VersionVector(),
     changes: [RowChange]
   ) {
     self.kind = kind
@@ -57,6 +58,25 @@ public enum FieldValue: Equatable, Sendable {
   case tags([String])
 }
 
+/// What a device id may be: what a fresh log makes is a lower-case UUID, but any name of
+/// 1–128 ASCII letters, digits and `-` is accepted, which is the server's rule for the names in its
+/// paths (`Router.isName`) and keeps ids safe in file names and in `_`-joined cursor tokens.
+public enum DeviceID {
+  public static let maximumLength = 128
+
+  /// The rule in words, for error messages.
+  public static let rule = "1-128 letters, digits and '-'"
+
+  public static func isValid(_ text: some StringProtocol) -> Bool {
+    let utf8 = text.utf8
+    return !utf8.isEmpty && utf8.count <= maximumLength
+      && utf8.allSatisfy {
+        ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
+          || $0 == 0x2D
+      }
+  }
+}
+
 /// The highest contiguous batch seq seen from each device.
 public struct VersionVector: Equatable, Sendable {
   public private(set) var seqs: [String: Int]
@@ -93,7 +113,9 @@ public struct VersionVector: Equatable, Sendable {
     }
     var seqs: [String: Int] = [:]
     for (device, value) in members {
-      guard let seq = value.integer, seq >= 0 else { throw InputError("a version vector holds whole seqs") }
+      guard let seq = value.integer, seq >= 0 else {
+        throw InputError("a version vector holds whole seqs")
+      }
       seqs[device] = Int(seq)
     }
     self.seqs = seqs

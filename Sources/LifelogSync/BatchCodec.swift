@@ -114,9 +114,15 @@ public enum BatchCodec {
     guard version <= format else { throw .newerFormat(Int(version)) }
     guard let device = json["device"]?.string, let seq = json["seq"]?.integer, let created = json["created"]?.integer
     else { throw .damaged("its header lacks device, seq or created") }
+    guard DeviceID.isValid(device) else { throw .damaged("its header names a device id that is not one (\(DeviceID.rule))") }
     var covers = VersionVector()
     if kind == .snapshot {
       do { covers = try VersionVector(json: json["covers"]) } catch { throw .damaged("its header's covers: \(error.message)") }
+      // A key that is not a device id would end up in every later cursor (a server's token joins
+      // devices with '_'), which the server then refuses: the whole snapshot is refused instead.
+      guard covers.seqs.keys.allSatisfy(DeviceID.isValid) else {
+        throw .damaged("its header's covers name a device id that is not one (\(DeviceID.rule))")
+      }
     }
     return Batch(kind: kind, device: device, seq: Int(seq), created: created, covers: covers, changes: [])
   }
@@ -134,14 +140,16 @@ public enum BatchCodec {
       values.append(value)
       stamps[index] = stamp
     }
-    return RowChange(entity: entity, id: id, values: values, stamps: stamps)
+    return SyncedValues.checked(RowChange(entity: entity, id: id, values: values, stamps: stamps))
   }
 
   private static func value(_ json: JSONValue, as type: FieldType) -> FieldValue? {
     switch (type, json) {
     case (.optionalText, .null), (.optionalInteger, .null), (.optionalReal, .null): return .null
     case (.text, .string(let text)), (.optionalText, .string(let text)): return .text(text)
-    case (.optionalInteger, _): return json.integer.map(FieldValue.integer)
+    // A number that is not a whole one within ±9e15 is out of range, like one beyond the
+    // field's own range (``SyncedValues``): absent, not a damaged file. Any other type is damage.
+    case (.optionalInteger, .number): return json.integer.map(FieldValue.integer) ?? .null
     case (.optionalReal, .number(let number)): return .real(number)
     case (.flag, .bool(let flag)): return .flag(flag)
     case (.time, .string(let text)): return (try? ISO8601Time.parse(text)).map(FieldValue.time)

@@ -228,8 +228,13 @@ public final class FileRemote: Remote {
       // or before the newest one's writer had seen it) may hold batches that were since deleted.
       // The header says what a snapshot covers, so those with nothing new are not read whole.
       let path = root + "/snapshots/" + file
-      guard let first = try FileSystem.readFirstLine(path), let header = try? BatchCodec.header(of: first),
-        header.kind == .snapshot, !vector.covers(VersionVector(header.covers.seqs.filter { $0.key != device })),
+      guard let first = try FileSystem.readFirstLine(path) else { continue }
+      let header: Batch
+      do { header = try BatchCodec.header(of: first) } catch {
+        skipped.append("snapshots/\(file): \(error)")  // a covers key that is not a device id, say
+        continue
+      }
+      guard header.kind == .snapshot, !vector.covers(VersionVector(header.covers.seqs.filter { $0.key != device })),
         let bytes = try FileSystem.read(path)
       else { continue }  // nothing new, or still being copied: an older one may do
       let snapshot: Batch

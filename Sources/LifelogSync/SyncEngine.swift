@@ -87,7 +87,10 @@ public final class SyncEngine {
             + "replaced. Nothing was sent; check the remote, and do not add it again without --encrypt"
       )
     }
-    if record.dataKey != nil { try Sodium.load() }
+    if let dataKey = record.dataKey {
+      try Sodium.checkDataKey(dataKey, remote: remote.location)
+      try Sodium.load()
+    }
     var cursor = record.cursor
     var newest = Stamp.never
 

@@ -27,6 +27,9 @@ int lr_load(char *error, size_t error_size);
 /* Sets the application name (for ~/.inputrc conditionals) and the completion callback. */
 void lr_configure(const char *name, lr_completer completer);
 
+/* The name readline holds now (rl_readline_name), for tests; NULL before lr_load. */
+const char *lr_readline_name(void);
+
 /* Offers one candidate for the completion under way (already filtered by the word typed). */
 void lr_add_candidate(const char *candidate);
 

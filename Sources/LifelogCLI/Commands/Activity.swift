@@ -71,6 +71,7 @@ extension LifelogCommand {
 
     func run(in context: Context) throws {
       let store = try context.store
+      try Settings.warnAboutIgnoredValues(in: store, context: context)
       let activities = try store.activities()
       let usage = try store.activityUsage()
       let presenter = EntryPresenter(zone: context.zone)

@@ -94,6 +94,7 @@ extension LifelogCommand {
       guard let dataKey = record.dataKey else {
         throw SyncError.encryptionMismatch(record.url, reason: "is not encrypted, so it has no passphrase")
       }
+      try Sodium.checkDataKey(dataKey, remote: record.url)
       let remote = try RemoteLocation.make(
         record.url, token: record.token, timeoutSeconds: 30, environment: context.environment)
       guard let keys = try remote.keys() else {

@@ -160,6 +160,7 @@ struct ReportRequest: Sendable {
   func run(in context: Context) throws {
     if let outputPath { try ReportFile.checkWritable(outputPath) }
     let store = try context.store
+    try LifelogCommand.Settings.warnAboutIgnoredValues(in: store, context: context)
     let settings = try store.reportSettings()
     let range = try range(settings: settings, context: context)
     let log = try ReportLog.read(from: store, range: range, settings: settings, fields: fields)

@@ -17,7 +17,28 @@ extension LifelogCommand {
       json = try TextOrJSON.parse(arguments.value("--format").map { $0 == "table" ? "text" : $0 })
     }
 
+    /// Warns on standard error about each stored setting value or target that does not read:
+    /// it came by sync from a machine that did not check it (docs/sync-protocol.md §3), and the
+    /// default (no target) is used instead.
+    static func warnAboutIgnoredValues(in store: LogStore, context: Context) throws {
+      func shown(_ text: String) -> String {
+        TerminalText.visible(text.count > 40 ? text.prefix(39) + "…" : text)
+      }
+      for (setting, stored) in try store.ignoredSettings() {
+        context.errors.write(
+          "Warning: the setting \(setting.rawValue) holds '\(shown(stored))', which it does not accept (it came by sync); "
+            + "using the default \(setting.defaultValue.isEmpty ? "(not set)" : setting.defaultValue)\n"
+        )
+      }
+      for (name, stored) in try store.ignoredTargets() {
+        context.errors.write(
+          "Warning: the activity '\(shown(name))' has the target '\(shown(stored))', which is not one lifelog reads "
+            + "(it came by sync); it counts as no target\n")
+      }
+    }
+
     func run(in context: Context) throws {
+      try Self.warnAboutIgnoredValues(in: context.store, context: context)
       let settings = try context.store.allSettings()
       if json {
         var object = JSONObjectWriter()
@@ -25,7 +46,9 @@ extension LifelogCommand {
         context.output.write(object.result + "\n")
         return
       }
-      var table = Table([.init(title: "KEY"), .init(title: "VALUE"), .init(title: "ABOUT", truncatable: true)])
+      var table = Table([
+        .init(title: "KEY"), .init(title: "VALUE"), .init(title: "ABOUT", truncatable: true),
+      ])
       for (setting, value, isDefault) in settings {
         let shown = value.isEmpty ? "(not set)" : value + (isDefault ? " (default)" : "")
         table.append([setting.rawValue, shown, setting.summary])
@@ -38,15 +61,18 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "get",
       abstract: "Print one setting's value.",
-      arguments: [ArgumentSpec(
+      arguments: [
+        ArgumentSpec(
           "key", "mealGapHours, dayStartsAt, weekStartsOn or name.",
-          completes: .choices(Setting.allCases.map(\.rawValue)))],
+          completes: .choices(Setting.allCases.map(\.rawValue)))
+      ],
       examples: ["lifelog settings get mealGapHours"])
 
     let setting: Setting
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
-      setting = try Setting(named: arguments.checkedPositionals(for: Self.configuration)["key"]?.first ?? "")
+      setting = try Setting(
+        named: arguments.checkedPositionals(for: Self.configuration)["key"]?.first ?? "")
     }
 
     func run(in context: Context) throws {
@@ -58,7 +84,11 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "set",
       abstract: "Change one setting.",
-      arguments: [ArgumentSpec("key", "The setting to change.", completes: .choices(Setting.allCases.map(\.rawValue))), ArgumentSpec("value", "Its new value.")],
+      arguments: [
+        ArgumentSpec(
+          "key", "The setting to change.", completes: .choices(Setting.allCases.map(\.rawValue))),
+        ArgumentSpec("value", "Its new value."),
+      ],
       examples: ["lifelog settings set mealGapHours 2.5", "lifelog settings set dayStartsAt 05:00"])
 
     let setting: Setting

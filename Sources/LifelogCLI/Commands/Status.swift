@@ -49,12 +49,12 @@ extension LifelogCommand {
         text +=
           "\nRemote '\(remote.name)': \(remote.url)\(remote.dataKey != nil ? " (encrypted)" : "")\n"
         text += "  Last sync: \(RemoteStatusText.time(remote.lastSyncAt, context: context))"
-        text += remote.lastOutcome.map { " (\($0))" } ?? ""
+        text += remote.lastOutcome.map { " (\(TerminalText.visible($0)))" } ?? ""
         text += "\n  Unsent batches: \(max(0, lastSeq - remote.pushedSeq))\n"
         if remote.skipped.isEmpty {
           text += "  Skipped in the last sync: none\n"
         } else {
-          text += "  Skipped in the last sync:\n" + remote.skipped.map { "    \($0)\n" }.joined()
+          text += "  Skipped in the last sync:\n" + remote.skipped.map { "    \(TerminalText.visible($0))\n" }.joined()
         }
         if !remote.held.isEmpty {
           text += "  Held back, not merged yet (later batches of the same device wait behind):\n"

@@ -63,7 +63,7 @@ extension LifelogCommand {
             envelope: record.envelope),
           options: .init(compact: compact, timeout: timeout))
         for skipped in report.skipped {
-          context.errors.write("Warning: skipped \(skipped); it will be read again on the next sync\n")
+          context.errors.write("Warning: skipped \(TerminalText.visible(skipped)); it will be read again on the next sync\n")
         }
         for held in report.held where !held.reason.isUnreadable {  // unreadable: warned above
           context.errors.write("Warning: held back \(held.name): \(held.why); \(held.advice)\n")

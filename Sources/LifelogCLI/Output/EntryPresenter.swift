@@ -12,7 +12,8 @@ struct EntryPresenter {
   /// reader's zone has at that instant.
   func when(_ time: LoggedTime) -> String {
     let local = time.local
-    var text = "\(CivilDate.weekdayAbbreviations[local.date.weekday]) \(local.date) \(local.timeDescription)"
+    var text =
+      "\(CivilDate.weekdayAbbreviations[local.date.weekday]) \(local.date) \(local.timeDescription)"
     if zone.offsetSeconds(at: time.instant) != time.offsetMinutes * 60 {
       text += " UTC" + LoggedTime.offsetDescription(minutes: time.offsetMinutes)
     }
@@ -39,7 +40,8 @@ struct EntryPresenter {
     ])
     for entry in entries {
       table.append([
-        entry.shortID, when(entry.time), entry.activityName, entry.duration.map(DurationText.format) ?? "",
+        entry.shortID, when(entry.time), entry.activityName,
+        entry.duration.map(DurationText.format) ?? "",
         quantity(entry), noteWithTags(entry),
       ])
     }
@@ -67,7 +69,8 @@ struct EntryPresenter {
     CSVText.row([
       entry.id, entry.time.iso8601, entry.activityName, entry.kind.rawValue,
       entry.duration.map(String.init) ?? "", entry.note ?? "",
-      entry.quantity.map(JSONText.number) ?? "", entry.unit ?? "", entry.tags.joined(separator: String(ExchangeColumn.tagSeparator)),
+      entry.quantity.map(JSONText.number) ?? "", entry.unit ?? "",
+      entry.tags.joined(separator: String(ExchangeColumn.tagSeparator)),
     ])
   }
 
@@ -75,10 +78,12 @@ struct EntryPresenter {
   /// - Parameter markingDeleted: whether to add ` (deleted)` to a deleted entry (not after `delete`,
   ///   which already says so).
   func summary(_ entry: Entry, markingDeleted: Bool = true) -> String {
-    var text = "\(entry.shortID) \(entry.activityName) \(when(entry.time))"
+    var text = "\(entry.shortID) \(TerminalText.visible(entry.activityName)) \(when(entry.time))"
     if let duration = entry.duration { text += " \(DurationText.format(duration))" }
     if entry.quantity != nil { text += " \(quantity(entry))" }
-    if let note = entry.note { text += " \"\(note.count > 60 ? note.prefix(59) + "…" : note)\"" }
+    if let note = entry.note {
+      text += " \"" + TerminalText.visible(note.count > 60 ? note.prefix(59) + "…" : note) + "\""
+    }
     if !entry.tags.isEmpty { text += " " + entry.tags.map { "#\($0)" }.joined(separator: " ") }
     if entry.deleted, markingDeleted { text += " (deleted)" }
     return text

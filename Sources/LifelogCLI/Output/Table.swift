@@ -12,7 +12,8 @@ struct Table {
 
   init(_ columns: [Column]) { self.columns = columns }
 
-  mutating func append(_ row: [String]) { rows.append(row) }
+  /// Adds a row; control characters in its cells are shown escaped (they may have come by sync).
+  mutating func append(_ row: [String]) { rows.append(row.map { TerminalText.visible($0) }) }
 
   /// The table as text; `width` limits each line (the truncatable column gives way), and
   /// `bold` wraps the header in terminal escapes.
@@ -22,7 +23,9 @@ struct Table {
     }
     if let width, let cut = columns.firstIndex(where: \.truncatable) {
       let total = widths.reduce(0, +) + 2 * (columns.count - 1)
-      if total > width { widths[cut] = max(columns[cut].title.count, widths[cut] - (total - width)) }
+      if total > width {
+        widths[cut] = max(columns[cut].title.count, widths[cut] - (total - width))
+      }
     }
     var text = ""
     let header = line(columns.map(\.title), widths: widths)
@@ -35,10 +38,13 @@ struct Table {
     var parts: [String] = []
     for (index, cell) in cells.enumerated() {
       var value = cell
-      if value.count > widths[index] { value = String(value.prefix(max(0, widths[index] - 1))) + "…" }
+      if value.count > widths[index] {
+        value = String(value.prefix(max(0, widths[index] - 1))) + "…"
+      }
       let padding = String(repeating: " ", count: widths[index] - value.count)
       let isLast = index == cells.count - 1
-      parts.append(columns[index].rightAligned ? padding + value : (isLast ? value : value + padding))
+      parts.append(
+        columns[index].rightAligned ? padding + value : (isLast ? value : value + padding))
     }
     var text = parts.joined(separator: "  ")
     while text.last == " " { text.removeLast() }

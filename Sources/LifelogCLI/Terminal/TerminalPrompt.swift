@@ -18,17 +18,28 @@ public struct TerminalPrompt: Sendable {
   }
 
   /// Reads a secret without echoing it; nil at end of input.
+  ///
+  /// Ctrl-C (or a SIGTERM, SIGHUP, SIGQUIT) while echo is off ends the process as it would
+  /// anyway, but first puts the terminal back: otherwise the shell the person returns to shows
+  /// nothing they type (``restoreTerminalAndReraise(_:)``).
   func secret(_ question: String) -> [UInt8]? {
     write(question)
     var original = termios()
     let canSilence = tcgetattr(STDIN_FILENO, &original) == 0
+    var previousHandlers: [(Int32, sighandler_t?)] = []
     if canSilence {
+      savedTerminal = original
+      // Installed before echo goes off, so no moment is left with echo off and no handler.
+      previousHandlers = Self.endingSignals.map { ($0, signal($0, restoreTerminalAndReraise)) }
       var silent = original
       silent.c_lflag &= ~tcflag_t(ECHO)
       tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
     }
     defer {
-      if canSilence { tcsetattr(STDIN_FILENO, TCSAFLUSH, &original) }
+      if canSilence {
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+        for (number, handler) in previousHandlers { signal(number, handler) }
+      }
       write("\n")
     }
     // Only a finished line is an answer: Ctrl-D or an interrupted read mid-entry cancels rather
@@ -48,8 +59,28 @@ public struct TerminalPrompt: Sendable {
     }
   }
 
+  /// The signals whose default action ends the process, and so would leave echo off.
+  private static let endingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
   private func write(_ text: String) {
     let bytes = Array(text.utf8)
     _ = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
   }
+}
+
+/// The terminal settings from before echo was turned off, for the signal handler.
+///
+/// Written only before the handler is installed, so the handler never sees it change.
+nonisolated(unsafe) private var savedTerminal = termios()
+
+/// Restores the terminal, then ends the process with the same signal.
+///
+/// Re-raised, so the exit status still says "interrupted". Only async-signal-safe calls:
+/// `tcsetattr`, `write`, `signal`, `raise`.
+private func restoreTerminalAndReraise(_ number: Int32) {
+  tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedTerminal)
+  var newline: UInt8 = 0x0A
+  _ = write(STDERR_FILENO, &newline, 1)
+  signal(number, SIG_DFL)
+  raise(number)
 }

@@ -23,7 +23,8 @@ public enum Setting: String, CaseIterable, Sendable {
   public var summary: String {
     switch self {
     case .mealGapHours: "Hours between meals before the meal report flags a gap (0.5-24)."
-    case .dayStartsAt: "When a day begins for reports, as HH:MM (a 1 a.m. snack counts to the day before)."
+    case .dayStartsAt:
+      "When a day begins for reports, as HH:MM (a 1 a.m. snack counts to the day before)."
     case .weekStartsOn: "First day of the week for weekly totals (monday-sunday)."
     case .name: "Your name, printed on report titles (may be empty)."
     }
@@ -31,13 +32,15 @@ public enum Setting: String, CaseIterable, Sendable {
 
   /// Finds a setting by name, case-insensitively, suggesting the nearest on a typo.
   public init(named text: String) throws(InputError) {
-    if let setting = Setting.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) {
+    if let setting = Setting.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }
+    ) {
       self = setting
       return
     }
     let names = Setting.allCases.map(\.rawValue)
     let hint = Suggestions.nearest(to: text, in: names).first.map { "did you mean '\($0)'? " } ?? ""
-    throw InputError("Unknown setting '\(text)'; \(hint)known settings: \(names.joined(separator: ", "))")
+    throw InputError(
+      "Unknown setting '\(text)'; \(hint)known settings: \(names.joined(separator: ", "))")
   }
 
   /// Checks `text` for this setting and returns it in canonical form.
@@ -46,27 +49,45 @@ public enum Setting: String, CaseIterable, Sendable {
     switch self {
     case .mealGapHours:
       guard let hours = Double(value), hours.isFinite, (0.5...24).contains(hours) else {
-        throw InputError("mealGapHours must be a number of hours from 0.5 to 24, such as '3' or '2.5'")
+        throw InputError(
+          "mealGapHours must be a number of hours from 0.5 to 24, such as '3' or '2.5'")
       }
       return hours.rounded() == hours ? String(Int(hours)) : String(hours)
     case .dayStartsAt:
-      guard let clock = try? ClockText.parse(value.lowercased(), original: value), clock.second == 0 else {
+      guard let clock = try? ClockText.parse(value.lowercased(), original: value), clock.second == 0
+      else {
         throw InputError("dayStartsAt must be a time of day such as '04:00'")
       }
-      return LocalDateTime(date: CivilDate(daysSinceEpoch: 0), hour: clock.hour, minute: clock.minute)
-        .timeDescription
+      return LocalDateTime(
+        date: CivilDate(daysSinceEpoch: 0), hour: clock.hour, minute: clock.minute
+      )
+      .timeDescription
     case .weekStartsOn:
       guard let weekday = TimeParser.weekdays[value.lowercased()] else {
         throw InputError("weekStartsOn must be a weekday such as 'monday' or 'sunday'")
       }
       return Setting.weekdayNames[weekday]
     case .name:
-      guard value.count <= 100, !value.contains(where: \.isNewline) else {
-        throw InputError("name must be one line of at most 100 characters")
+      guard value.count <= 100,
+        !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+      else {
+        throw InputError(
+          "name must be one line of at most 100 characters, without control characters")
       }
       return value
     }
   }
 
-  static let weekdayNames = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+  /// The value in force when `stored` is what the log holds; nil when the default applies.
+  ///
+  /// It is the canonical form when this setting accepts `stored`. Stored values are checked on
+  /// every read, because a value merged by sync was typed on another machine, possibly by a
+  /// lifelog that did not check it (docs/sync-protocol.md §3, "Values out of range").
+  public func inForce(_ stored: String) -> String? {
+    try? validated(stored)
+  }
+
+  static let weekdayNames = [
+    "sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+  ]
 }

@@ -71,8 +71,8 @@ extension LogStore {
             id: ids ? row[0] : "", activityID: activity.id, activityName: activity.name,
             kind: activity.kind,
             unit: activity.unit, time: LoggedTime(instant: row[2], offsetMinutes: row[3]),
-            duration: row[4],
-            note: notes ? row[5] : nil, quantity: row[6]))
+            duration: EntryFields.stored(duration: row[4]),
+            note: notes ? row[5] : nil, quantity: EntryFields.stored(quantity: row[6])))
       }
     }
   }

@@ -25,10 +25,13 @@ public struct ReportSettings: Hashable, Sendable {
   }
 
   /// Reads the settings from their stored text (as ``LogStore/allSettings()`` gives them); a value
-  /// that does not read falls back to the default.
+  /// that ``Setting/inForce(_:)`` does not accept falls back to the default, so a synced `inf` or
+  /// `-1` never reaches the report's arithmetic.
   public init(values: [Setting: String]) {
     self.init()
-    if let text = values[.mealGapHours], let hours = Double(text), hours > 0 {
+    if let text = values[.mealGapHours].flatMap(Setting.mealGapHours.inForce),
+      let hours = Double(text)
+    {
       mealGapHours = hours
     }
     if let text = values[.dayStartsAt] {

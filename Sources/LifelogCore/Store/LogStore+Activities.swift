@@ -161,3 +161,17 @@ public enum ActivityUnit {
     }
   }
 }
+
+extension LogStore {
+  /// The activities whose stored target does not read (``Target/init(parsing:)``), with that text.
+  ///
+  /// It came by sync from a machine that did not check it, and the activity is read as having no
+  /// target (docs/sync-protocol.md §3). Commands warn about them.
+  public func ignoredTargets() throws -> [(name: String, stored: String)] {
+    try read {
+      try database.cachedStatement(
+        sql: "SELECT name, target FROM activity WHERE deleted = 0 AND target IS NOT NULL ORDER BY name_key"
+      ).map { ($0[0] as String, $0[1] as String) }
+    }.filter { (try? Target(parsing: $0.stored)) == nil }
+  }
+}

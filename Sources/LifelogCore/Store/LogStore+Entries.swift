@@ -36,6 +36,7 @@ extension LogStore {
   private func insertRow(_ entry: NewEntry, stamp: String, insert: Statement? = nil, queue: Statement? = nil)
     throws
   {
+    try EntryFields.checkRanges(duration: entry.duration, quantity: entry.quantity)
     try (insert ?? database.cachedStatement(sql: LogStore.insertEntrySQL)).execute([
       entry.id, entry.activityID, entry.time.instant, entry.time.offsetMinutes, entry.duration,
       entry.note, entry.quantity, entry.tags.joined(separator: " "), entry.source, stamp,
@@ -100,6 +101,7 @@ extension LogStore {
       guard var entry = try entry(id: id) else { throw noSuchEntry(id) }
       if let activityID = changes.activityID { entry.activityID = activityID }
       if let time = changes.time { entry.time = time }
+      try EntryFields.checkRanges(duration: changes.duration ?? nil, quantity: changes.quantity ?? nil)
       if let duration = changes.duration { entry.duration = duration }
       if let note = changes.note { entry.note = note }
       if let quantity = changes.quantity { entry.quantity = quantity }
@@ -160,8 +162,8 @@ extension LogStore {
       // An entry can arrive by sync before its activity does; it still shows.
       id: row[0], activityID: row[1], activityName: row[2] as String? ?? "(unknown activity)",
       kind: ActivityKind(rawValue: row[3] as String? ?? "") ?? .other, unit: row[4],
-      time: LoggedTime(instant: row[5], offsetMinutes: row[6]), duration: row[7], note: row[8],
-      quantity: row[9], tags: tagsText.isEmpty ? [] : tagsText.split(separator: " ").map(String.init),
+      time: LoggedTime(instant: row[5], offsetMinutes: row[6]), duration: EntryFields.stored(duration: row[7]),
+      note: row[8], quantity: EntryFields.stored(quantity: row[9]), tags: tagsText.isEmpty ? [] : tagsText.split(separator: " ").map(String.init),
       source: row[11], deleted: row[12])
   }
 }

@@ -31,7 +31,7 @@ public struct ServerCursor: Equatable, Sendable {
     self.position = position
     var index = 1
     while index < parts.count {
-      guard Router.isName(parts[index]), let seq = Int(parts[index + 1]), seq > 0 else {
+      guard DeviceID.isValid(parts[index]), let seq = Int(parts[index + 1]), seq > 0 else {
         throw Self.malformed
       }
       floor[String(parts[index])] = seq
@@ -43,9 +43,13 @@ public struct ServerCursor: Equatable, Sendable {
     "The cursor is not one this server gave out; start again from ''")
 
   /// The token, with devices in sorted order.
+  ///
+  /// A device that is not a ``DeviceID`` (from a snapshot stored before covers were checked) is
+  /// left out: its `_` would make the token one ``init(token:)`` refuses, stopping every later
+  /// pull. Without it the client is only sent batches it already holds, which merge as no-ops.
   public var token: String {
     var text = String(position)
-    for device in floor.seqs.keys.sorted() where floor[device] > 0 {
+    for device in floor.seqs.keys.sorted() where floor[device] > 0 && DeviceID.isValid(device) {
       text += "_" + device + "_" + String(floor[device])
     }
     return text

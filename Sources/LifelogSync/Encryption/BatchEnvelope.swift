@@ -32,6 +32,7 @@ public enum BatchEnvelope: Sendable {
   /// sent again after an interrupted sync is the same bytes, which the remote takes as a no-op.
   public func seal(_ plain: [UInt8], name: Name) throws(BatchError) -> [UInt8] {
     guard case .sealed(let remoteID, let dataKey) = self else { return plain }
+    guard dataKey.count == Sodium.keyBytes else { throw .damaged("the data key is not \(Sodium.keyBytes) bytes long") }
     let batch = try BatchCodec.header(of: plain)
     var header = JSONObjectWriter()
     header.add("lifelog", batch.kind.rawValue)
@@ -78,6 +79,7 @@ public enum BatchEnvelope: Sendable {
         throw error
       }
     }
+    guard dataKey.count == Sodium.keyBytes else { throw .damaged("the data key is not \(Sodium.keyBytes) bytes long") }
     guard let header = try? SealedHeader(bytes) else {
       throw .damaged("it is not sealed, and this remote is encrypted (was it written by someone without the key?)")
     }

@@ -43,6 +43,7 @@ public struct RemoteKeys: Equatable, Sendable {
 
   /// The next version: the same data key under a new passphrase (and a new salt).
   public func rewrapped(dataKey: [UInt8], passphrase: [UInt8]) throws(SyncError) -> RemoteKeys {
+    try Sodium.checkDataKey(dataKey, remote: remoteID)
     try Sodium.load()
     var next = self
     next.version += 1
@@ -130,6 +131,14 @@ public struct RemoteKeys: Equatable, Sendable {
       salt.count == Sodium.saltBytes, let sealed = passphrase["sealed"]?.string.flatMap(Hex.decode),
       let recovery = json["recovery"]?.string.flatMap(Hex.decode), let check = json["check"]?.string.flatMap(Hex.decode)
     else { throw .damaged("the key envelope lacks a field or holds a malformed one") }
+    // Each wrapped data key is a nonce, the 32-byte key and a tag; the check holds the remote id.
+    let wrappedKey = Sodium.nonceBytes + Sodium.keyBytes + Sodium.tagBytes
+    guard sealed.count == wrappedKey, recovery.count == wrappedKey,
+      check.count == Sodium.nonceBytes + remoteID.utf8.count + Sodium.tagBytes
+    else {
+      throw .damaged(
+        "the key envelope's wrapped keys are not \(wrappedKey) bytes long (or its check does not fit its remote id)")
+    }
     self.init(
       version: Int(version), remoteID: remoteID, limits: Argon2Limits(opslimit: UInt64(ops), memlimit: Int(mem)),
       salt: salt, byPassphrase: sealed, byRecoveryKey: recovery, check: check)

@@ -21,6 +21,21 @@ public enum Sodium {
     }
   }
 
+  /// Checks a data key kept in the log before anything uses it: libsodium reads exactly
+  /// ``keyBytes`` from the pointer it is given, so a shorter key (a damaged log, a row edited by
+  /// hand) would be read past its end.
+  ///
+  /// - Throws: ``SyncError/encryptionMismatch(_:reason:)`` (exit 78) naming the remote.
+  public static func checkDataKey(_ key: [UInt8], remote location: String) throws(SyncError) {
+    guard key.count == keyBytes else {
+      throw .encryptionMismatch(
+        location,
+        reason: "has a data key in this log that is \(key.count) bytes long, not \(keyBytes): the log is damaged. "
+          + "Nothing was read or written; 'lifelog remote remove' the remote and join it again with "
+          + "'lifelog remote recover' (or 'lifelog remote add' and the passphrase)")
+    }
+  }
+
   /// `count` bytes from the system's secure generator.
   static func random(_ count: Int) -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: count)

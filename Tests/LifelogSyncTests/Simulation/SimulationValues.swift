@@ -43,7 +43,7 @@ extension SimulationRandom {
   }
 
   mutating func duration() -> Int? {
-    chance(0.3) ? nil : pick([0, 60, 2700, int(0...172_800), int(0...10_000_000)])
+    chance(0.3) ? nil : pick([0, 60, 2700, int(0...172_800), int(0...DurationText.maximumSeconds)])
   }
 
   mutating func quantity() -> Double? {
@@ -52,7 +52,7 @@ extension SimulationRandom {
     case 0: return Double(int(0...100))
     case 1: return Double.random(in: 0..<1000, using: &self)
     case 2: return Double(int(1...1000)) / 7
-    case 3: return 1e20
+    case 3: return EntryFields.maximumQuantity
     case 4: return 123_456_789.123_456_78
     case 5: return 5e-324
     case 6: return 0.1 + 0.2

@@ -38,7 +38,7 @@ struct ActivityReportText {
     var rows = [["ACTIVITY", "PERIOD", "COUNT", "DURATION", "QUANTITY", "TARGET", "REACHED"]]
     for totals in report.activities {
       for (index, amount) in totals.periods.enumerated() {
-        let name = index == 0 ? totals.activity.name : ""
+        let name = index == 0 ? TerminalText.visible(totals.activity.name) : ""
         rows.append(
           [name, ReportText.period(report.periods[index], by: report.grouping)]
             + cells(amount, totals.activity))
@@ -54,7 +54,8 @@ struct ActivityReportText {
   func totalRows() -> [[String]] {
     var rows = [["ACTIVITY", "COUNT", "DURATION", "QUANTITY", "TARGET", "REACHED"]]
     for totals in report.activities {
-      rows.append([totals.activity.name] + cells(totals.total, totals.activity))
+      rows.append(
+        [TerminalText.visible(totals.activity.name)] + cells(totals.total, totals.activity))
     }
     return rows
   }
@@ -62,7 +63,7 @@ struct ActivityReportText {
   /// The activities' targets, one line, so the TARGET column can be read.
   func targets() -> String {
     let targets = report.activities.compactMap { totals in
-      totals.activity.target.map { "\(totals.activity.name) \($0)" }
+      totals.activity.target.map { "\(TerminalText.visible(totals.activity.name)) \($0)" }
     }
     return targets.isEmpty ? "" : "Targets: " + targets.joined(separator: ", ") + "\n"
   }
@@ -73,7 +74,8 @@ struct ActivityReportText {
     var quantity = ""
     if amount.quantityCount > 0 {
       quantity =
-        ReportText.number(amount.quantity, decimals: 2) + (activity.unit.map { " " + $0 } ?? "")
+        ReportText.number(amount.quantity, decimals: 2)
+        + (activity.unit.map { " " + TerminalText.visible($0) } ?? "")
     }
     var target = ""
     var reached = ""

@@ -85,7 +85,7 @@ struct MealReportText {
       bytes.offset(meal.time.offsetMinutes)
     }
     bytes.spaces(columns.time - (bytes.count - timeStart) + 2)
-    let name = report.entries[meal.entryIndex].activityName
+    let name = TerminalText.visible(report.entries[meal.entryIndex].activityName)
     bytes.append(name)
     bytes.spaces(columns.activity - name.count + 2)
     if let gap = meal.gapMinutes {
@@ -122,7 +122,7 @@ struct MealReportText {
       for day in report.days {
         for meal in day.meals {
           if meal.isAway { time = max(time, 15) }
-          let name = report.entries[meal.entryIndex].activityName
+          let name = TerminalText.visible(report.entries[meal.entryIndex].activityName)
           if name != lastName {
             lastName = name
             activity = max(activity, lastName.count)

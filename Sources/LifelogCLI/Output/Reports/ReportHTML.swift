@@ -379,7 +379,8 @@ struct ReportHTML {
     let largest = targeted.compactMap(\.total.percentReached).max() ?? 100
     let scale = min(max(largest, 100) * 1.05, 200)
     let scaled = { (percent: Double) -> Int in
-      barLeft + Int(min(percent, scale) / scale * Double(barWidth))
+      barLeft
+        + ReportText.wholeNumber((min(percent, scale) / scale * Double(barWidth)).rounded(.down))
     }
     html += "<figure class=\"chart\">\n<svg class=\"totals\" "
     html += "viewBox=\"0 0 \(width) \(height)\" width=\"100%\" role=\"img\" "
@@ -455,13 +456,16 @@ struct ReportHTML {
 
   /// Appends `text` escaped as ``escape(_:)`` does.
   static func appendEscaped(_ text: String, to html: inout ReportBytes) {
+    let text = TerminalText.visible(text, keepingNewlines: true)
     guard text.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 34 || $0 == 39 })
     else { return html.append(text) }
     html.append(escape(text))
   }
 
-  /// Text with `&`, `<`, `>`, `"` and `'` written as character references.
+  /// Text with `&`, `<`, `>`, `"` and `'` written as character references, and control
+  /// characters (not allowed in HTML; they may have come by sync) as visible escapes.
   static func escape(_ text: String) -> String {
+    let text = TerminalText.visible(text, keepingNewlines: true)
     guard text.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 34 || $0 == 39 })
     else { return text }
     var result = ""

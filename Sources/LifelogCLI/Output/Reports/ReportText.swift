@@ -47,7 +47,7 @@ enum ReportText {
 
   /// `mealGapHours` as typed in settings: `3h`, `2h30m`.
   static func gapLimit(_ settings: ReportSettings) -> String {
-    DurationText.format(Int((settings.mealGapHours * 3600).rounded()))
+    DurationText.format(wholeNumber(settings.mealGapHours * 3600))
   }
 
   /// A non-negative number with at most `decimals` digits after the point, trailing zeros
@@ -62,15 +62,29 @@ enum ReportText {
   }
 
   /// A number with exactly `decimals` digits after the point: `4.60`.
+  ///
+  /// Beyond 10^15 (or not finite) it falls back to Swift's own form (`1e+20`, `inf`) rather than
+  /// trapping in `Int64(_:)`; values in range are checked where they enter, so only a ratio over a
+  /// tiny target gets there.
   static func fixed(_ value: Double, _ decimals: Int) -> String {
+    let places = min(max(decimals, 0), 6)
     var scale: Int64 = 1
-    for _ in 0..<decimals { scale *= 10 }
+    for _ in 0..<places { scale *= 10 }
+    guard value.isFinite, abs(value) * Double(scale) < 1e15 else { return String(value) }
     let scaled = Int64((abs(value) * Double(scale)).rounded())
     let sign = value < 0 && scaled != 0 ? "-" : ""
-    guard decimals > 0 else { return sign + String(scaled) }
+    guard places > 0 else { return sign + String(scaled) }
     let fraction = String(scaled % scale)
     return
-      "\(sign)\(scaled / scale).\(String(repeating: "0", count: decimals - fraction.count))\(fraction)"
+      "\(sign)\(scaled / scale).\(String(repeating: "0", count: places - fraction.count))\(fraction)"
+  }
+
+  /// `value` rounded to a whole number, saturating instead of trapping: 0 for NaN, and at most
+  /// ±2^53 (what a `Double` holds exactly), far beyond any duration or amount a report shows.
+  static func wholeNumber(_ value: Double) -> Int {
+    guard !value.isNaN else { return 0 }
+    let limit = 9_007_199_254_740_992.0
+    return Int(min(max(value.rounded(), -limit), limit))
   }
 
   /// A percentage, whole: `90%`.
@@ -83,14 +97,15 @@ enum ReportText {
     JSONText.number(Double(number(value, decimals: decimals)) ?? value)
   }
 
-  /// The note on one line (line breaks shown as `⏎`).
+  /// The note on one line (line breaks shown as `⏎`), other control characters escaped
+  /// (``TerminalText/visible(_:keepingNewlines:)``).
   static func oneLine(_ note: String?) -> String {
     guard let note else { return "" }
     // Line breaks are bytes 0x0A-0x0D, or start with 0xC2 (U+0085) or 0xE2 (U+2028, U+2029).
     guard note.utf8.contains(where: { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }),
       note.contains(where: \.isNewline)
-    else { return note }
-    return note.split(whereSeparator: \.isNewline).joined(separator: " ⏎ ")
+    else { return TerminalText.visible(note) }
+    return TerminalText.visible(note.split(whereSeparator: \.isNewline).joined(separator: " ⏎ "))
   }
 
   // MARK: - Appending without building strings
@@ -131,7 +146,7 @@ enum ReportText {
   /// What a target amount reads as in its measure: `2h30m`, `21 times`, `10 km`.
   static func targetAmount(_ amount: Double, of target: Target) -> String {
     switch target.measure {
-    case .minutes: return minutes(Int(amount.rounded()))
+    case .minutes: return minutes(wholeNumber(amount))
     case .count: return number(amount, decimals: 1) + (amount == 1 ? " time" : " times")
     case .quantity(let unit): return number(amount, decimals: 1) + " " + unit
     }
