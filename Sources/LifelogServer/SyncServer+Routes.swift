@@ -75,7 +75,9 @@ extension SyncServer {
     let outcome = try committer.store(
       IncomingBatch(
         user: user, device: device, seq: seq, bytes: bytes, rows: rows))
-    if outcome == .userRemoved { throw HTTPError(401, "unauthorized", "The token's user was removed") }
+    if outcome == .userRemoved {
+      throw HTTPError(401, "unauthorized", "The token's user was removed")
+    }
     var object = JSONObjectWriter()
     object.add("device", device)
     object.add("seq", seq)
@@ -83,7 +85,8 @@ extension SyncServer {
     if case .exists(let cursor) = outcome { object.addRaw("cursor", String(cursor)) }
     return try SyncServer.stored(
       outcome.put, object,
-      conflict: "A different batch \(seq) of device \(device) is already stored; nothing was overwritten")
+      conflict:
+        "A different batch \(seq) of device \(device) is already stored; nothing was overwritten")
   }
 
   /// The answer to a `PUT` of an immutable object (batch, snapshot, key envelope): 201 when it was
@@ -192,6 +195,14 @@ extension SyncServer {
     guard snapshot.kind == .snapshot else {
       throw HTTPError(400, "bad_batch", "The body is a batch, not a snapshot")
     }
+    // Served back as the Lifelog-Snapshot-Device header and compared with the exclude argument:
+    // a device id like any other, never a line break or a stray character.
+    guard Router.isName(snapshot.device) else {
+      throw HTTPError(
+        400, "bad_batch",
+        "The snapshot's header names a device id that is not 1–\(Router.maximumNameLength) of letters, digits and '-'"
+      )
+    }
     let header = Batch(
       kind: .snapshot, device: snapshot.device, seq: snapshot.seq, created: snapshot.created,
       covers: snapshot.covers,
@@ -286,7 +297,8 @@ extension SyncServer {
     guard bytes.count <= SyncServer.maximumKeyEnvelopeBytes else {
       throw HTTPError(
         413, "too_large",
-        "A key envelope may be at most \(SyncServer.maximumKeyEnvelopeBytes) bytes, not \(bytes.count)")
+        "A key envelope may be at most \(SyncServer.maximumKeyEnvelopeBytes) bytes, not \(bytes.count)"
+      )
     }
     let outcome = try pool.withStore {
       try $0.putKeyEnvelope(user: user, version: version, bytes: bytes)
@@ -295,7 +307,8 @@ extension SyncServer {
     object.addRaw("version", String(version))
     return try SyncServer.stored(
       outcome, object,
-      conflict: "Key envelope version \(version) is taken or not the next one (or, for version 1, the remote already "
+      conflict:
+        "Key envelope version \(version) is taken or not the next one (or, for version 1, the remote already "
         + "holds unencrypted data); read GET /v1/keys and try again")
   }
 }

@@ -123,6 +123,14 @@ struct PostgresStoreTests {
     #expect(try pool.withStore { try $0.user(id: alice)?.name } == "alice")
   }
 
+  @Test func aDamagedStoredCopyIsReplacedByTheRightBytes() throws {
+    let store = try PostgresStore(url: url)
+    try StoreRepairCheck.run(on: store, user: alice) { bytes in
+      try store.connection.query(
+        "UPDATE batches SET bytes = $1::bytea WHERE user_id = $2", [bytes, alice])
+    }
+  }
+
   @Test func aVersion1SchemaIsMigratedInPlaceAndANewerOneIsRefused() throws {
     let older = try PostgresCluster.shared().newDatabase()
     let connection = try PostgresConnection(url: older)
