@@ -177,14 +177,27 @@ extension SyncServer {
     return ChangesEncoding.response(page)
   }
 
+  /// A whole number of at least 1, capped at `maximum` however many digits it has (the API says
+  /// "at most this many"; a larger one asks for the most the server gives).
   func bounded(
     _ text: String?, name: String, default value: Int, maximum: Int
   ) throws(HTTPError) -> Int {
     guard let text else { return value }
-    guard let number = Int(text), number >= 1 else {
-      throw HTTPError.badRequest("'\(name)' must be a whole number from 1 to \(maximum)")
+    guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+      text.contains(where: { $0 != "0" })
+    else {
+      throw HTTPError.badRequest(
+        "'\(name)' must be a whole number from 1 (at most \(maximum) is used)")
     }
+    guard let number = Int(text) else { return maximum }
     return min(number, maximum)
+  }
+
+  /// `?meta=1` asks for the record as JSON; `meta` has no other value.
+  func wantsMeta(_ request: HTTPRequest) throws(HTTPError) -> Bool {
+    guard let meta = request.query("meta") else { return false }
+    guard meta == "1" else { throw HTTPError.badRequest("'meta' takes only the value 1") }
+    return true
   }
 
   // MARK: - Snapshots
@@ -226,13 +239,13 @@ extension SyncServer {
     let excluded = try request.query("exclude").map { text throws(HTTPError) in
       try Router.name(Substring(text), what: "device id")
     }
+    let metaOnly = try wantsMeta(request)
     let found: (SnapshotRecord, [UInt8])? = try pool.withStore { store in
       let record =
         if let name { try store.snapshotRecord(user: user, name: name) } else {
           try store.latestSnapshot(user: user, beyond: after, excluding: excluded)
         }
       guard let record else { return nil }
-      let metaOnly = request.query("meta") == "1"
       return (record, metaOnly ? [] : try store.snapshotBytes(id: record.id))
     }
     guard let (record, bytes) = found else {
@@ -240,13 +253,13 @@ extension SyncServer {
         name.map { "No snapshot is named '\($0)'" }
           ?? "No snapshot holds batches that this cursor has not reached")
     }
-    if request.query("meta") != "1", bytes.isEmpty {
+    if !metaOnly, bytes.isEmpty {
       // A newer snapshot replaced it between reading its record and its bytes (no snapshot is
       // empty): ask again rather than answer 200 with no body.
       throw HTTPError.unavailable("The snapshot was replaced while it was read; try again")
     }
     let cursor = ServerStore.cursor(after ?? ServerCursor(), merging: record, excluding: excluded)
-    if request.query("meta") == "1" {
+    if metaOnly {
       var object = JSONObjectWriter()
       object.add("name", record.name)
       object.add("device", record.device)

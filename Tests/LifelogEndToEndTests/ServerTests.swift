@@ -102,6 +102,13 @@ import Testing
     #expect(try alice.get("/v1/changes?after=../../x").status == 400)
     #expect(try alice.get("/v1/changes?exclude=../x").status == 400)
     #expect(try alice.get("/v1/changes?limit=-3").status == 400)
+    #expect(try alice.get("/v1/changes?limit=0").status == 400)
+    #expect(try alice.get("/v1/changes?limit=+5").status == 400)
+    // "At most this many": a number past every limit asks for the most there is.
+    #expect(
+      try alice.get("/v1/changes?limit=99999999999999999999999&rows=74607916342650779729").status
+        == 200)
+    #expect(try alice.get("/v1/snapshots/latest?meta=2").status == 400)
     #expect(try alice.request("POST", "/v1/changes").status == 405)
     #expect(try alice.put("/v1/batches/\(device)/1", bytes).status == 201)
   }
