@@ -8,9 +8,11 @@ import Testing
 @Suite struct ServerConnectionLimitTests {
   let folder = TemporaryDirectory(prefix: "lifelog-serve-slow")
 
-  /// 300 uploads without a token, each sending its headers (a 64 MiB body declared) and a trickle
-  /// of body, then held open. Each is answered 401 at its headers and closed without its body
-  /// being read, none counts against `--max-concurrent`, and a user's request is answered 200.
+  /// 300 slow uploads without a token lock nobody out.
+  ///
+  /// Each sends its headers (a 64 MiB body declared) and a trickle of body, then is held open.
+  /// Each is answered 401 at its headers and closed without its body being read, none counts
+  /// against `--max-concurrent`, and a user's request is answered 200.
   @Test func slowTokenlessUploadsAreRefusedAtTheirHeadersAndLockNobodyOut() throws {
     let server = try ServerProcess(
       dataFolder: folder.file("data"),

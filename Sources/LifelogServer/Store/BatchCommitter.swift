@@ -50,8 +50,9 @@ final class BatchCommitter: @unchecked Sendable {
     return try outcome.get()
   }
 
-  /// Stores `jobs` in one transaction: one outcome per job, in order. Called without the lock, so
-  /// it touches no job's state.
+  /// Stores `jobs` in one transaction: one outcome per job, in order.
+  ///
+  /// Called without the lock, so it touches no job's state.
   private func commit(_ jobs: [Job]) -> [Result<StoreOutcome, any Error>] {
     do {
       let outcomes = try pool.withStore { try $0.store(jobs.map(\.batch)) }
