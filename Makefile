@@ -2,7 +2,10 @@
 #   make deps     install the Debian packages the build needs (only those missing; sudo for users)
 #   make build    release build, Swift standard library linked statically
 #   make test     deps and test packages, debug build, release build, all tests, then the HTTP
-#                 tests again on a throwaway PostgreSQL cluster (LIFELOG_TEST_STORE=postgres)
+#                 tests again on a throwaway PostgreSQL cluster (LIFELOG_TEST_STORE=postgres),
+#                 then the API contract on both stores (make contract)
+#   make contract docs/openapi.yaml checked by openapi-spec-validator, and schemathesis against a
+#                 live server on SQLite and on PostgreSQL (tools in .build/venv, installed once)
 #   make demo     build, then log a day of meals and activities in a temporary database
 #   make bench    build, then print benchmark figures as JSON lines (see docs/benchmarks.md)
 #   make soak     the sync convergence simulation over many more seeds (SEEDS=5000)
@@ -15,8 +18,9 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodium-dev libreadline-dev libpq-dev pkg-config
 # Only the tests need these: a terminal for the shell, the shells the completions are for, groff,
-# and PostgreSQL's server for throwaway clusters (also for make bench).
-TEST_PACKAGES := tmux zsh fish groff-base postgresql
+# PostgreSQL's server for throwaway clusters (also for make bench), and Python's venv for the API
+# contract tools (scripts/api-contract.sh installs them, pinned, into .build/venv).
+TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv
 POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)
 RELEASE_FLAGS := -c release --static-swift-stdlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -28,7 +32,7 @@ install-missing = missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || m
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-.PHONY: deps test-deps build test demo bench soak install man format lint clean
+.PHONY: deps test-deps build test contract contract-run demo bench soak install man format lint clean
 
 deps:
 	@$(call install-missing,$(DEBIAN_PACKAGES))
@@ -44,6 +48,16 @@ test: deps test-deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 	$(SWIFT) test --skip-build --parallel
 	LIFELOG_TEST_STORE=postgres $(SWIFT) test --skip-build --filter '$(POSTGRES_SUITES)'
+	@$(MAKE) --no-print-directory contract-run
+
+contract: deps test-deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
+	@$(MAKE) --no-print-directory contract-run
+
+# The contract on both stores, against the release binary already built.
+contract-run:
+	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/lifelog"; \
+	  scripts/api-contract.sh "$$bin" sqlite && scripts/api-contract.sh "$$bin" postgres
 
 demo: build
 	@scripts/demo.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/lifelog"

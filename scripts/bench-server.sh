@@ -15,6 +15,7 @@ trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm
 token=$("$lifelog" serve user add bench --data "$work/data" 2>/dev/null)
 python3 "$here/bench-server-batches.py" "$work/batches-" "$threads" $((seconds * 1500)) "$rows"
 "$lifelog" serve --listen 127.0.0.1:0 --data "$work/data" --rate-limit 0 --max-concurrent 1024 \
+  --max-connections-per-address 0 \
   > "$work/out" 2> "$work/log" &
 server=$!
 for _ in $(seq 100); do grep -q listening "$work/out" 2>/dev/null && break; sleep 0.05; done

@@ -52,8 +52,21 @@ start)
   ;;
 createdb)
   port=$(sed -n 4p "$2/data/postmaster.pid")
-  out=$("$bindir/createdb" -h 127.0.0.1 -p "$port" -U postgres "$3" 2>&1) ||
-    case "$out" in *"already exists"*) ;; *) echo "$out" >&2; exit 1 ;; esac
+  # From template0, which nobody connects to: copying template1 fails with "source database
+  # template1 is being accessed by other users" while another createdb copies it (tests create
+  # databases in parallel). Still retried a few times for any such conflict, with the real
+  # message when it persists.
+  for attempt in 1 2 3 4 5 6 7 8 9 10; do
+    if out=$("$bindir/createdb" -h 127.0.0.1 -p "$port" -U postgres -T template0 "$3" 2>&1); then
+      exit 0
+    fi
+    case "$out" in
+    *"already exists"*) exit 0 ;;
+    *"being accessed by other users"*) [ "$attempt" -lt 10 ] && sleep 0.2 && continue ;;
+    esac
+    echo "createdb $3 failed (attempt $attempt): ${out:-no message}" >&2
+    exit 1
+  done
   ;;
 sql)
   port=$(sed -n 4p "$2/data/postmaster.pid")

@@ -21,10 +21,6 @@
 
 #include <microhttpd.h>
 
-/* A rejected request's body is read and thrown away up to this many bytes (so the client gets
- * its answer instead of a reset connection); past it the connection is closed. */
-#define LH_DRAIN_LIMIT ((uint64_t)64 * 1024 * 1024)
-
 /* ---- The library's functions, looked up once ---- */
 
 typedef struct MHD_Daemon *(*start_daemon_fn)(unsigned int, uint16_t, MHD_AcceptPolicyCallback,
@@ -120,12 +116,16 @@ struct lh_request {
   int phase;
   int answered;
   int too_large;
+  /* Counted in the server's `active` (from its admission until it completes). */
+  int counted;
+  /* A body was declared (Content-Length above 0, or Transfer-Encoding). */
+  int has_body;
   uint64_t declared_length;
-  uint64_t discarded;
   uint8_t *body;
   size_t length;
   size_t capacity;
-  /* An answer given in LH_PHASE_HEADERS, sent once the body has been read. */
+  /* An answer given in LH_PHASE_HEADERS to a request without a body, sent on the next call
+   * (answering in the first call would make libmicrohttpd close the connection). */
   lh_answer *deferred;
   enum MHD_Result queued;
 };
@@ -169,7 +169,7 @@ static void free_answer(lh_answer *answer) {
 }
 
 static enum MHD_Result queue(lh_request *request, unsigned int status, const char *headers,
-                             const uint8_t *body, size_t length) {
+                             const uint8_t *body, size_t length, int close) {
   struct MHD_Response *response =
       mhd.create_response_from_buffer(length, (void *)body, MHD_RESPMEM_MUST_COPY);
   if (response == NULL) return MHD_NO;
@@ -190,15 +190,16 @@ static enum MHD_Result queue(lh_request *request, unsigned int status, const cha
     }
     free(copy);
   }
+  if (close) mhd.add_response_header(response, MHD_HTTP_HEADER_CONNECTION, "close");
   enum MHD_Result result = mhd.queue_response(request->connection, status, response);
   mhd.destroy_response(response);
   request->answered = 1;
   return result;
 }
 
-static enum MHD_Result send_deferred(lh_request *request) {
+static enum MHD_Result send_deferred(lh_request *request, int close) {
   lh_answer *answer = request->deferred;
-  return queue(request, answer->status, answer->headers, answer->body, answer->length);
+  return queue(request, answer->status, answer->headers, answer->body, answer->length, close);
 }
 
 static void append(lh_request *request, const char *data, size_t size) {
@@ -236,7 +237,7 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *connection, c
   lh_server *server = cls;
   lh_request *request = *con_cls;
   if (request == NULL) {
-    /* Headers only: answering here would make libmicrohttpd close the connection. */
+    /* Headers only. */
     request = calloc(1, sizeof *request);
     if (request == NULL) return MHD_NO;
     request->server = server;
@@ -245,7 +246,6 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *connection, c
     request->path = url;
     request->started_ns = monotonic_ns();
     request->phase = LH_PHASE_HEADERS;
-    atomic_fetch_add(&server->active, 1);
     *con_cls = request;
     const char *declared =
         mhd.lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
@@ -253,35 +253,38 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *connection, c
       request->declared_length = strtoull(declared, NULL, 10);
       if (request->declared_length > server->max_body) request->too_large = 1;
     }
+    request->has_body =
+        request->declared_length > 0 ||
+        mhd.lookup_connection_value(connection, MHD_HEADER_KIND,
+                                    MHD_HTTP_HEADER_TRANSFER_ENCODING) != NULL;
+    /* Counted while the handler looks at it, so the handler's limit includes this request. */
+    atomic_fetch_add(&server->active, 1);
+    request->counted = 1;
     server->handler(server->context, request, LH_PHASE_HEADERS);
-    if (request->deferred != NULL && request->declared_length > LH_DRAIN_LIMIT) {
-      return send_deferred(request);
-    }
+    if (request->deferred == NULL) return MHD_YES;
+    /* Refused at its headers (no token, a bad route, too large, over a limit): it is no longer
+     * counted, and its body is never read. A request with a body is answered now and its
+     * connection closed, so a slow or endless upload costs nothing past its headers. */
+    atomic_fetch_sub(&server->active, 1);
+    request->counted = 0;
+    if (request->has_body) return send_deferred(request, 1);
     return MHD_YES;
   }
   if (request->answered) {
     *upload_data_size = 0;
     return MHD_YES;
   }
-  if (*upload_data_size != 0) {
-    if (request->deferred != NULL || request->too_large) {
-      request->discarded += *upload_data_size;
-      if (request->deferred != NULL && request->discarded > LH_DRAIN_LIMIT) {
-        *upload_data_size = 0;
-        return send_deferred(request);
-      }
-      if (request->too_large) {
-        free(request->body);
-        request->body = NULL;
-        request->length = 0;
-      }
-    } else {
-      append(request, upload_data, *upload_data_size);
-    }
+  if (request->deferred != NULL) {
     *upload_data_size = 0;
-    return MHD_YES;
+    return send_deferred(request, 0);
   }
-  if (request->deferred != NULL) return send_deferred(request);
+  if (*upload_data_size != 0) {
+    append(request, upload_data, *upload_data_size);
+    *upload_data_size = 0;
+    /* A body sent without a length (chunked) that grows past the limit: closed at once rather
+     * than read on without end. */
+    return request->too_large ? MHD_NO : MHD_YES;
+  }
   request->phase = LH_PHASE_COMPLETE;
   request->queued = MHD_YES;
   server->handler(server->context, request, LH_PHASE_COMPLETE);
@@ -289,7 +292,7 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *connection, c
     static const char body[] =
         "{\"error\":{\"code\":\"internal\",\"message\":\"The server did not answer\"}}\n";
     return queue(request, 500, "Content-Type: application/json", (const uint8_t *)body,
-                 sizeof body - 1);
+                 sizeof body - 1, 0);
   }
   return request->queued;
 }
@@ -304,8 +307,9 @@ static void on_completed(void *cls, struct MHD_Connection *connection, void **co
   *con_cls = NULL;
   free(request->body);
   free_answer(request->deferred);
+  int counted = request->counted;
   free(request);
-  atomic_fetch_sub(&server->active, 1);
+  if (counted) atomic_fetch_sub(&server->active, 1);
 }
 
 static int resolve(const char *host, uint16_t port, struct sockaddr_storage *address,
@@ -359,6 +363,9 @@ lh_server *lh_start(const lh_config *config, lh_handler handler, void *context, 
   OPTION(MHD_OPTION_SOCK_ADDR, 0, &server->address);
   OPTION(MHD_OPTION_CONNECTION_TIMEOUT, config->connection_timeout, NULL);
   if (config->connection_limit > 0) OPTION(MHD_OPTION_CONNECTION_LIMIT, config->connection_limit, NULL);
+  if (config->per_address_limit > 0) {
+    OPTION(MHD_OPTION_PER_IP_CONNECTION_LIMIT, config->per_address_limit, NULL);
+  }
   if (config->threads > 1) OPTION(MHD_OPTION_THREAD_POOL_SIZE, config->threads, NULL);
   OPTION(MHD_OPTION_LISTEN_BACKLOG_SIZE, 511, NULL);
   if (config->tls_cert_pem != NULL && config->tls_key_pem != NULL) {
@@ -450,7 +457,7 @@ int lh_respond(lh_request *request, unsigned int status, const char *headers, co
                size_t length) {
   if (request->answered || request->deferred != NULL) return -1;
   if (request->phase == LH_PHASE_COMPLETE) {
-    request->queued = queue(request, status, headers, body, length);
+    request->queued = queue(request, status, headers, body, length, 0);
     return request->queued == MHD_YES ? 0 : -1;
   }
   lh_answer *answer = calloc(1, sizeof *answer);

@@ -75,7 +75,9 @@ extension SyncServer {
     let outcome = try committer.store(
       IncomingBatch(
         user: user, device: device, seq: seq, bytes: bytes, rows: rows))
-    if outcome == .userRemoved { throw HTTPError(401, "unauthorized", "The token's user was removed") }
+    if outcome == .userRemoved {
+      throw HTTPError(401, "unauthorized", "The token's user was removed")
+    }
     var object = JSONObjectWriter()
     object.add("device", device)
     object.add("seq", seq)
@@ -83,7 +85,8 @@ extension SyncServer {
     if case .exists(let cursor) = outcome { object.addRaw("cursor", String(cursor)) }
     return try SyncServer.stored(
       outcome.put, object,
-      conflict: "A different batch \(seq) of device \(device) is already stored; nothing was overwritten")
+      conflict:
+        "A different batch \(seq) of device \(device) is already stored; nothing was overwritten")
   }
 
   /// The answer to a `PUT` of an immutable object (batch, snapshot, key envelope): 201 when it was
@@ -174,14 +177,27 @@ extension SyncServer {
     return ChangesEncoding.response(page)
   }
 
+  /// A whole number of at least 1, capped at `maximum` however many digits it has (the API says
+  /// "at most this many"; a larger one asks for the most the server gives).
   func bounded(
     _ text: String?, name: String, default value: Int, maximum: Int
   ) throws(HTTPError) -> Int {
     guard let text else { return value }
-    guard let number = Int(text), number >= 1 else {
-      throw HTTPError.badRequest("'\(name)' must be a whole number from 1 to \(maximum)")
+    guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+      text.contains(where: { $0 != "0" })
+    else {
+      throw HTTPError.badRequest(
+        "'\(name)' must be a whole number from 1 (at most \(maximum) is used)")
     }
+    guard let number = Int(text) else { return maximum }
     return min(number, maximum)
+  }
+
+  /// `?meta=1` asks for the record as JSON; `meta` has no other value.
+  func wantsMeta(_ request: HTTPRequest) throws(HTTPError) -> Bool {
+    guard let meta = request.query("meta") else { return false }
+    guard meta == "1" else { throw HTTPError.badRequest("'meta' takes only the value 1") }
+    return true
   }
 
   // MARK: - Snapshots
@@ -191,6 +207,14 @@ extension SyncServer {
     let (snapshot, _) = try decode(bytes, what: "snapshot", user: user)
     guard snapshot.kind == .snapshot else {
       throw HTTPError(400, "bad_batch", "The body is a batch, not a snapshot")
+    }
+    // Served back as the Lifelog-Snapshot-Device header and compared with the exclude argument:
+    // a device id like any other, never a line break or a stray character.
+    guard Router.isName(snapshot.device) else {
+      throw HTTPError(
+        400, "bad_batch",
+        "The snapshot's header names a device id that is not 1–\(Router.maximumNameLength) of letters, digits and '-'"
+      )
     }
     let header = Batch(
       kind: .snapshot, device: snapshot.device, seq: snapshot.seq, created: snapshot.created,
@@ -215,13 +239,13 @@ extension SyncServer {
     let excluded = try request.query("exclude").map { text throws(HTTPError) in
       try Router.name(Substring(text), what: "device id")
     }
+    let metaOnly = try wantsMeta(request)
     let found: (SnapshotRecord, [UInt8])? = try pool.withStore { store in
       let record =
         if let name { try store.snapshotRecord(user: user, name: name) } else {
           try store.latestSnapshot(user: user, beyond: after, excluding: excluded)
         }
       guard let record else { return nil }
-      let metaOnly = request.query("meta") == "1"
       return (record, metaOnly ? [] : try store.snapshotBytes(id: record.id))
     }
     guard let (record, bytes) = found else {
@@ -229,13 +253,13 @@ extension SyncServer {
         name.map { "No snapshot is named '\($0)'" }
           ?? "No snapshot holds batches that this cursor has not reached")
     }
-    if request.query("meta") != "1", bytes.isEmpty {
+    if !metaOnly, bytes.isEmpty {
       // A newer snapshot replaced it between reading its record and its bytes (no snapshot is
       // empty): ask again rather than answer 200 with no body.
       throw HTTPError.unavailable("The snapshot was replaced while it was read; try again")
     }
     let cursor = ServerStore.cursor(after ?? ServerCursor(), merging: record, excluding: excluded)
-    if request.query("meta") == "1" {
+    if metaOnly {
       var object = JSONObjectWriter()
       object.add("name", record.name)
       object.add("device", record.device)
@@ -286,7 +310,8 @@ extension SyncServer {
     guard bytes.count <= SyncServer.maximumKeyEnvelopeBytes else {
       throw HTTPError(
         413, "too_large",
-        "A key envelope may be at most \(SyncServer.maximumKeyEnvelopeBytes) bytes, not \(bytes.count)")
+        "A key envelope may be at most \(SyncServer.maximumKeyEnvelopeBytes) bytes, not \(bytes.count)"
+      )
     }
     let outcome = try pool.withStore {
       try $0.putKeyEnvelope(user: user, version: version, bytes: bytes)
@@ -295,7 +320,8 @@ extension SyncServer {
     object.addRaw("version", String(version))
     return try SyncServer.stored(
       outcome, object,
-      conflict: "Key envelope version \(version) is taken or not the next one (or, for version 1, the remote already "
+      conflict:
+        "Key envelope version \(version) is taken or not the next one (or, for version 1, the remote already "
         + "holds unencrypted data); read GET /v1/keys and try again")
   }
 }

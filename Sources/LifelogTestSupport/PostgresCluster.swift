@@ -48,10 +48,16 @@ public final class PostgresCluster: @unchecked Sendable {
   }
 
   /// A database named `name` (created when missing), as a `--store` URL.
+  ///
+  /// Tried twice: creating a database that exists is a no-op, so a second try also covers a
+  /// first one whose outcome was lost (system() without its child's status).
   public func database(_ name: String) throws -> String {
-    let result = try PostgresCluster.script(["createdb", folder, name])
-    guard result.exitCode == 0 else {
-      throw ServerProcessError(message: "cannot create database \(name): \(result.stderr)")
+    let first = try PostgresCluster.script(["createdb", folder, name])
+    if first.exitCode == 0 { return url(name) }
+    let second = try PostgresCluster.script(["createdb", folder, name])
+    guard second.exitCode == 0 else {
+      throw ServerProcessError(
+        message: "cannot create database \(name): \(first.stderr); again: \(second.stderr)")
     }
     return url(name)
   }
@@ -90,7 +96,17 @@ public final class PostgresCluster: @unchecked Sendable {
       ([quoted("/bin/sh"), quoted(scriptPath)] + arguments.map(quoted)).joined(separator: " ")
       + " >" + quoted(outputPath) + " 2>&1"
     let status = system(command)
-    let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    let failure = errno
+    var output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    // Say why it failed even when the script printed nothing: system() itself failing (-1, with
+    // errno), a signal, or the exit status.
+    if status == -1 {
+      output += " (system() failed: \(String(cString: strerror(failure))))"
+    } else if status != 0 {
+      let exit = (status >> 8) & 0xFF
+      let signal = status & 0x7F
+      output += signal != 0 ? " (killed by signal \(signal))" : " (exit status \(exit))"
+    }
     return CommandResult(exitCode: status == 0 ? 0 : 1, stdout: output, stderr: output)
   }
 

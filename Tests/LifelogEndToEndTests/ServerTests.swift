@@ -102,6 +102,13 @@ import Testing
     #expect(try alice.get("/v1/changes?after=../../x").status == 400)
     #expect(try alice.get("/v1/changes?exclude=../x").status == 400)
     #expect(try alice.get("/v1/changes?limit=-3").status == 400)
+    #expect(try alice.get("/v1/changes?limit=0").status == 400)
+    #expect(try alice.get("/v1/changes?limit=+5").status == 400)
+    // "At most this many": a number past every limit asks for the most there is.
+    #expect(
+      try alice.get("/v1/changes?limit=99999999999999999999999&rows=74607916342650779729").status
+        == 200)
+    #expect(try alice.get("/v1/snapshots/latest?meta=2").status == 400)
     #expect(try alice.request("POST", "/v1/changes").status == 405)
     #expect(try alice.put("/v1/batches/\(device)/1", bytes).status == 201)
   }
@@ -132,6 +139,35 @@ import Testing
     let aliceChanges = try ChangesBody(
       try HTTPTestClient(baseURL: server.baseURL, token: alice.token).get("/v1/changes"))
     #expect(aliceChanges.batches.map(\.bytes) == [SampleBatches.batch(device: device, seq: 1)])
+  }
+
+  /// Cursors count each user's own batches: Bob's pushes never show in Alice's cursors (they
+  /// would tell her how much he pushes, and when).
+  @Test func aUsersCursorDoesNotMoveWhenAnotherUserPushes() throws {
+    let bob = HTTPTestClient(baseURL: server.baseURL, token: try server.addUser("bob"))
+    let first = try alice.put(
+      "/v1/batches/\(device)/1", SampleBatches.batch(device: device, seq: 1))
+    let cursor = try #require(first.json["cursor"] as? Int)
+    for seq in 1...3 {
+      #expect(
+        try bob.put("/v1/batches/\(device)/\(seq)", SampleBatches.batch(device: device, seq: seq))
+          .status == 201)
+    }
+    let second = try alice.put(
+      "/v1/batches/\(device)/2", SampleBatches.batch(device: device, seq: 2))
+    #expect(second.json["cursor"] as? Int == cursor + 1)
+  }
+
+  /// A snapshot's device is served back as a header and matched against `exclude`: one that is
+  /// not a device id is refused like a path's.
+  @Test func aSnapshotWhoseDeviceIsNotADeviceIdIsRefused() throws {
+    for bad in ["a_b", "a b", "", String(repeating: "d", count: 129)] {
+      let snapshot = SampleBatches.snapshot(device: bad, covers: [device: 1])
+      let refused = try alice.put("/v1/snapshots/100-x", snapshot)
+      #expect(refused.status == 400, "\(bad): \(refused.status) \(refused.text)")
+      #expect(refused.errorCode == "bad_batch")
+    }
+    #expect(try alice.get("/v1/snapshots/latest").status == 404)
   }
 
   @Test func changesComeInServerOrderWithoutTheReadersOwnDevice() throws {
@@ -330,10 +366,13 @@ import Testing
 
     // An encrypted remote never holds plaintext: plain bodies are refused once it holds keys,
     // and a remote that already holds plain data cannot become encrypted.
-    let plain = try alice.put("/v1/batches/\(device)/1", SampleBatches.batch(device: device, seq: 1))
+    let plain = try alice.put(
+      "/v1/batches/\(device)/1", SampleBatches.batch(device: device, seq: 1))
     #expect(plain.status == 400)
     #expect(plain.errorCode == "not_sealed")
-    #expect(try bob.put("/v1/batches/\(device)/1", SampleBatches.batch(device: device, seq: 1)).status == 201)
+    #expect(
+      try bob.put("/v1/batches/\(device)/1", SampleBatches.batch(device: device, seq: 1)).status
+        == 201)
     #expect(try bob.put("/v1/keys/1", first).status == 409)
     #expect(try bob.get("/v1/keys").status == 404)
   }

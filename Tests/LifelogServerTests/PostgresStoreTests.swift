@@ -123,6 +123,33 @@ struct PostgresStoreTests {
     #expect(try pool.withStore { try $0.user(id: alice)?.name } == "alice")
   }
 
+  /// Group commit with several rounds at once (as the server runs it on PostgreSQL): every push
+  /// gets its own outcome, handed over under the committer's lock (run under TSan too).
+  @Test func concurrentGroupCommitsInSeveralRoundsGiveEveryPushItsOutcome() throws {
+    let pool = try StorePool(location: .postgres(url: url))
+    let committer = BatchCommitter(pool: pool, rounds: SyncServer.postgresCommitRounds)
+    let outcomes = Outcomes()
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+      for seq in 1...10 {
+        outcomes.append(try? committer.store(incoming("device-\(thread)", seq)))
+      }
+    }
+    let cursors = outcomes.all.compactMap { outcome -> Int64? in
+      if case .created(let cursor)? = outcome { return cursor }
+      return nil
+    }
+    #expect(cursors.count == 80)
+    #expect(Set(cursors).count == 80)
+  }
+
+  @Test func aDamagedStoredCopyIsReplacedByTheRightBytes() throws {
+    let store = try PostgresStore(url: url)
+    try StoreRepairCheck.run(on: store, user: alice) { bytes in
+      try store.connection.query(
+        "UPDATE batches SET bytes = $1::bytea WHERE user_id = $2", [bytes, alice])
+    }
+  }
+
   @Test func aVersion1SchemaIsMigratedInPlaceAndANewerOneIsRefused() throws {
     let older = try PostgresCluster.shared().newDatabase()
     let connection = try PostgresConnection(url: older)

@@ -14,6 +14,8 @@ import Testing
 
   @Test(arguments: [
     "x", "-1", "1_", "1_dev", "1_dev_0", "1_dev_x", "1_a.b_2", "1_dev_2_", "12 ", "1__2",
+    // Outside the grammar docs/openapi.yaml states, though a number parser would take them.
+    "+5", "007", "-0", "1_dev_+2", "1_dev_02", "1234567890123456789", "1_dev_1234567890123456",
   ])
   func tokensNotMadeHereAreRefused(token: String) {
     #expect(throws: HTTPError.self) { try ServerCursor(token: token) }

@@ -50,7 +50,10 @@ import Testing
     _ = try store.addUser(name: "alice", tokenSHA256: "again")
     let again = try #require(try store.user(named: "alice"))
     #expect(try store.latestKeyEnvelope(user: again.id) == nil)
-    #expect(try store.database.cachedStatement(sql: "SELECT count(*) FROM key_envelopes").first { $0[0] as Int } == 0)
+    #expect(
+      try store.database.cachedStatement(sql: "SELECT count(*) FROM key_envelopes").first {
+        $0[0] as Int
+      } == 0)
   }
 
   @Test func aVersion1DatabaseIsMigratedInPlace() throws {
@@ -61,7 +64,8 @@ import Testing
       try database.execute(sql: ServerStore.migrations[0])
       try database.execute(sql: "PRAGMA user_version = 1")
       try database.execute(
-        sql: "INSERT INTO users (name, token_sha256, remote_id, created) VALUES ('old', 'h', 'r', 0)")
+        sql:
+          "INSERT INTO users (name, token_sha256, remote_id, created) VALUES ('old', 'h', 'r', 0)")
     }
     let migrated = try ServerStore(path: path)
     let old = try #require(try migrated.user(named: "old"))
@@ -69,6 +73,69 @@ import Testing
     #expect(
       try migrated.database.cachedStatement(sql: "PRAGMA user_version").first { $0[0] as Int }
         == ServerStore.schemaVersion)
+  }
+
+  /// A migration to version 3 keeps every cursor: made as version 2 stored them (one counter
+  /// shared by all users), then opened by this lifelog.
+  @Test func aVersion2DatabaseGetsPerUserCursorsAndKeepsEveryCursorAClientHolds() throws {
+    let folder = TemporaryDirectory(prefix: "server-migrate-3")
+    let path = folder.file("server.db")
+    do {
+      let database = try Database(path: path, mode: .create, busyTimeoutMilliseconds: 1000)
+      for step in ServerStore.migrations.prefix(2) { try database.execute(sql: step) }
+      try database.execute(sql: "PRAGMA user_version = 2")
+      try database.execute(
+        sql: """
+          INSERT INTO users (id, name, token_sha256, remote_id, created)
+          VALUES (1, 'alice', 'a', 'ra', 0), (2, 'bob', 'b', 'rb', 0), (3, 'carol', 'c', 'rc', 0)
+          """)
+      // As version 2 stored them: cursors 1…6 from one AUTOINCREMENT, the users interleaved.
+      let insert = try database.cachedStatement(
+        sql: """
+          INSERT INTO batches (user_id, device, seq, trailer, size, rows, received, bytes)
+          VALUES (?, ?, ?, ?, ?, 3, 0, ?)
+          """)
+      for (user, seq) in [(1, 1), (2, 1), (1, 2), (2, 2), (2, 3), (1, 3)] {
+        let batch = incoming(Int64(user), writer, seq)
+        try insert.execute([
+          Int64(user), writer, seq, batch.trailer, batch.bytes.count, batch.bytes,
+        ])
+      }
+    }
+    let migrated = try ServerStore(path: path)
+    #expect(
+      try migrated.database.cachedStatement(sql: "PRAGMA user_version").first { $0[0] as Int }
+        == ServerStore.schemaVersion)
+    // Alice's cursors are where they were; a client that had passed her cursor 3 misses nothing.
+    let all = try migrated.changes(
+      user: 1, after: ServerCursor(), excluding: nil, limits: PageLimits())
+    #expect(all.items.map(\.cursor) == [1, 3, 6])
+    #expect(try migrated.store([incoming(1, writer, 4)]) == [.created(cursor: 7)])
+    #expect(try migrated.store([incoming(2, writer, 4)]) == [.created(cursor: 6)])
+    #expect(try migrated.store([incoming(3, writer, 1)]) == [.created(cursor: 1)])
+    let after = try migrated.changes(
+      user: 1, after: ServerCursor(position: 3), excluding: nil, limits: PageLimits())
+    #expect(after.items.map(\.seq) == [3, 4])
+    #expect(try migrated.store([incoming(1, writer, 2)]) == [.exists(cursor: 3)])
+  }
+
+  /// One user's cursors count their own batches only: another user's pushes never show.
+  @Test func aUsersCursorDoesNotMoveWhenAnotherUserPushes() throws {
+    #expect(try store.store([incoming(alice, writer, 1)]) == [.created(cursor: 1)])
+    for seq in 1...5 { _ = try store.store([incoming(bob, writer, seq)]) }
+    #expect(
+      try store.store([incoming(alice, writer, 2), incoming(bob, writer, 6)]) == [
+        .created(cursor: 2), .created(cursor: 6),
+      ])
+  }
+
+  /// The right bytes pushed over a damaged copy repair it, under a new cursor; another intact
+  /// batch under the name is still 409, and the same bytes again 200.
+  @Test func aDamagedStoredCopyIsReplacedByTheRightBytes() throws {
+    try StoreRepairCheck.run(on: store, user: alice) { bytes in
+      try store.database.execute(
+        sql: "UPDATE batches SET bytes = ? WHERE user_id = ?", arguments: [bytes, alice])
+    }
   }
 
   @Test func aNameKeepsItsFirstBatch() throws {

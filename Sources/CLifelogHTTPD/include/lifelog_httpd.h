@@ -4,8 +4,9 @@
  * libmicrohttpd is loaded with dlopen() only when a server starts, so the lifelog binary does not
  * depend on it and every other command starts without loading it. The functions here are plain
  * and non-variadic so Swift can call them. A request is handed to the handler twice: once when its
- * headers have arrived (phase LH_PHASE_HEADERS; the handler may answer at once, and the body is
- * then read and discarded), and once when its whole body has arrived (LH_PHASE_COMPLETE; the
+ * headers have arrived (phase LH_PHASE_HEADERS; the handler may answer at once: the request then
+ * stops counting as active, and when it has a body, the answer is sent at once and the connection
+ * closed without reading it), and once when its whole body has arrived (LH_PHASE_COMPLETE; the
  * handler must answer). Bodies are collected here, up to the configured limit.
  */
 #ifndef LIFELOG_HTTPD_H
@@ -33,6 +34,8 @@ typedef struct lh_config {
   uint16_t port;
   unsigned int threads;
   unsigned int connection_limit;
+  /* Connections open at once from one client address (0: no limit). */
+  unsigned int per_address_limit;
   /* Seconds an idle connection is kept. */
   unsigned int connection_timeout;
   /* Bodies larger than this are not kept (lh_body_too_large). */
@@ -50,7 +53,8 @@ lh_server *lh_start(const lh_config *config, lh_handler handler, void *context, 
                     size_t error_size);
 /* The port listened on. */
 uint16_t lh_port(const lh_server *server);
-/* Requests begun and not yet completed (a keep-alive connection between requests has none). */
+/* Requests admitted and not yet completed: those answered at their headers are not counted (a
+ * keep-alive connection between requests has none). */
 unsigned int lh_active_requests(const lh_server *server);
 /* Stops accepting new connections; requests already begun go on. */
 void lh_quiesce(lh_server *server);
@@ -66,9 +70,11 @@ const char *lh_header(const lh_request *request, const char *name);
 const char *lh_query(const lh_request *request, const char *name);
 /* The body collected so far (all of it in LH_PHASE_COMPLETE); may be NULL when empty. */
 const uint8_t *lh_body(const lh_request *request, size_t *length);
-/* Whether the body is (or is declared to be) larger than max_body; it is then not kept. */
+/* Whether the body is declared to be larger than max_body (a body without a declared length that
+ * grows past it closes the connection). */
 int lh_body_too_large(const lh_request *request);
-/* Requests of this request's server begun and not yet completed, this one included. */
+/* Requests of this request's server admitted and not yet completed, this one included (in
+ * LH_PHASE_HEADERS too). */
 unsigned int lh_request_active(const lh_request *request);
 /* CLOCK_MONOTONIC nanoseconds when the request's headers arrived. */
 uint64_t lh_started_ns(const lh_request *request);
@@ -78,7 +84,8 @@ int64_t lh_tag(const lh_request *request);
 
 /*
  * Answers the request: `headers` is "Name: value" lines separated by "\n" (or NULL), the body is
- * copied. In LH_PHASE_HEADERS the answer is sent once the body has been read and discarded.
+ * copied. In LH_PHASE_HEADERS the answer refuses the request: sent at once with
+ * "Connection: close" when it has a body (which is never read), else on the next call.
  * Returns 0, or -1 when the answer could not be queued or the request was already answered.
  */
 int lh_respond(lh_request *request, unsigned int status, const char *headers, const uint8_t *body,

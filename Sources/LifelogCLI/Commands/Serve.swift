@@ -35,6 +35,10 @@ extension LifelogCommand {
           ["--max-concurrent"], value: "n", help: "Requests handled at once; more get 503.",
           default: "256"),
         OptionSpec(
+          ["--max-connections-per-address"], value: "n",
+          help: "Connections one client address may hold open (0: no limit).",
+          default: String(HTTPListener.defaultConnectionsPerAddress)),
+        OptionSpec(
           ["--threads"], value: "n", help: "Threads answering requests.",
           default: "2 per core, at least 4"),
       ],
@@ -59,6 +63,9 @@ extension LifelogCommand {
       let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
       listener.threads = try Serve.number(
         arguments, "--threads", default: max(4, 2 * cores), range: 1...256)
+      listener.connectionsPerAddress = try Serve.number(
+        arguments, "--max-connections-per-address",
+        default: HTTPListener.defaultConnectionsPerAddress, range: 0...100_000)
       switch (arguments.value("--tls-cert"), arguments.value("--tls-key")) {
       case (nil, nil):
         scheme = "http"

@@ -18,25 +18,35 @@ public struct ServerCursor: Equatable, Sendable {
     self.floor = floor
   }
 
-  /// Reads a token.
+  /// Reads a token: exactly the grammar docs/openapi.yaml states for `after`
+  /// (`0` or a number of at most 18 digits without leading zeros, then `_<device>_<seq>` pairs).
   ///
   /// - Throws: ``HTTPError`` 400 when it was not made by this server.
   public init(token: String) throws(HTTPError) {
     self.init()
     guard !token.isEmpty else { return }
     let parts = token.split(separator: "_", omittingEmptySubsequences: false)
-    guard let position = Int64(parts[0]), position >= 0, parts.count % 2 == 1 else {
+    guard parts.count % 2 == 1, let position = Self.position(parts[0]) else {
       throw Self.malformed
     }
     self.position = position
     var index = 1
     while index < parts.count {
-      guard DeviceID.isValid(parts[index]), let seq = Int(parts[index + 1]), seq > 0 else {
+      guard DeviceID.isValid(parts[index]), let seq = try? Router.seq(parts[index + 1]) else {
         throw Self.malformed
       }
       floor[String(parts[index])] = seq
       index += 2
     }
+  }
+
+  /// `0`, or 1 to 18 digits without a leading zero (always within Int64).
+  private static func position(_ text: Substring) -> Int64? {
+    if text == "0" { return 0 }
+    guard !text.isEmpty, text.utf8.count <= 18, text.first != "0",
+      text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+    else { return nil }
+    return Int64(text)
   }
 
   static let malformed = HTTPError.badRequest(

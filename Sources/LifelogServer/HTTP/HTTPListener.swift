@@ -20,7 +20,10 @@ public final class HTTPListener {
     public var port: UInt16
     public var threads: Int
     public var connectionLimit: Int
-    /// Seconds an idle connection is kept open.
+    /// Connections one client address may hold open at once (0: no limit), so one client cannot
+    /// take every connection (docs/deploy.md: behind a reverse proxy every client has its address).
+    public var connectionsPerAddress: Int
+    /// Seconds a connection may stay idle (also one that sends its request slower than that).
     public var connectionTimeout: Int
     public var maxBodyBytes: Int
     /// PEM text of the certificate chain and of the private key, for HTTPS.
@@ -30,6 +33,7 @@ public final class HTTPListener {
     public init(
       host: String = "127.0.0.1", port: UInt16 = 8787, threads: Int = 8,
       connectionLimit: Int = 1024,
+      connectionsPerAddress: Int = HTTPListener.defaultConnectionsPerAddress,
       connectionTimeout: Int = 60, maxBodyBytes: Int = 8 << 20, tlsCertificate: String? = nil,
       tlsKey: String? = nil
     ) {
@@ -37,12 +41,17 @@ public final class HTTPListener {
       self.port = port
       self.threads = threads
       self.connectionLimit = connectionLimit
+      self.connectionsPerAddress = connectionsPerAddress
       self.connectionTimeout = connectionTimeout
       self.maxBodyBytes = maxBodyBytes
       self.tlsCertificate = tlsCertificate
       self.tlsKey = tlsKey
     }
   }
+
+  /// The default of ``Configuration/connectionsPerAddress``: a few machines behind one NAT each
+  /// keep a connection or two; 300 slow connections from one address are refused past it.
+  public static let defaultConnectionsPerAddress = 64
 
   private var server: OpaquePointer?
   private let context: Unmanaged<HandlerBox>
@@ -58,7 +67,8 @@ public final class HTTPListener {
         withOptionalCString(configuration.tlsKey) { key in
           var config = lh_config(
             host: host, port: configuration.port, threads: UInt32(configuration.threads),
-            connection_limit: UInt32(configuration.connectionLimit),
+            connection_limit: UInt32(clamping: configuration.connectionLimit),
+            per_address_limit: UInt32(clamping: configuration.connectionsPerAddress),
             connection_timeout: UInt32(configuration.connectionTimeout),
             max_body: configuration.maxBodyBytes, tls_cert_pem: certificate, tls_key_pem: key)
           return lh_start(&config, handleRequest, context.toOpaque(), &message, message.count)

@@ -37,8 +37,11 @@ final class BatchCommitter: @unchecked Sendable {
         committing += 1
         let jobs = queue
         queue.removeAll()
-        // Store without holding the lock, so more pushes can queue for the next round.
-        lock.unlocked { commit(jobs) }
+        // Store without holding the lock, so more pushes can queue for the next round; hand the
+        // outcomes out only once it is held again, since the waiters read them under it.
+        var outcomes: [Result<StoreOutcome, any Error>] = []
+        lock.unlocked { outcomes = commit(jobs) }
+        for (job, outcome) in zip(jobs, outcomes) { job.outcome = outcome }
         committing -= 1
         lock.broadcast()
       }
@@ -47,12 +50,18 @@ final class BatchCommitter: @unchecked Sendable {
     return try outcome.get()
   }
 
-  private func commit(_ jobs: [Job]) {
+  /// Stores `jobs` in one transaction: one outcome per job, in order.
+  ///
+  /// Called without the lock, so it touches no job's state.
+  private func commit(_ jobs: [Job]) -> [Result<StoreOutcome, any Error>] {
     do {
       let outcomes = try pool.withStore { try $0.store(jobs.map(\.batch)) }
-      for (job, outcome) in zip(jobs, outcomes) { job.outcome = .success(outcome) }
+      guard outcomes.count == jobs.count else {
+        throw HTTPError.unavailable("The batch was not stored")
+      }
+      return outcomes.map { .success($0) }
     } catch {
-      for job in jobs { job.outcome = .failure(error) }
+      return jobs.map { _ in .failure(error) }
     }
   }
 }

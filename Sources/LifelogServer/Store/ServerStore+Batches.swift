@@ -94,35 +94,66 @@ public struct PageLimits: Sendable {
 }
 
 extension ServerStore {
-  /// Stores batches in one transaction (the server commits concurrent pushes together).
+  /// Stores batches in one transaction (the server commits concurrent pushes together), each
+  /// under the next cursor of its user (`users.last_cursor`).
   ///
   /// A name already taken keeps what it holds: the same bytes are ``StoreOutcome/exists(cursor:)``
-  /// (also after the batch was compacted away), another is ``StoreOutcome/conflict``.
+  /// (also after the batch was compacted away), another intact batch is ``StoreOutcome/conflict``.
+  /// A stored copy that is damaged is replaced by the verified push, under a new cursor so that
+  /// readers who passed the damaged one get it again (``StoreRules/compare(_:storedTrailer:storedBytes:)``).
   public func store(_ batches: [IncomingBatch]) throws -> [StoreOutcome] {
     let received = ServerStore.now()
     return try write {
       let find = try database.cachedStatement(
-        sql: "SELECT cursor, trailer FROM batches WHERE user_id = ? AND device = ? AND seq = ?")
+        sql:
+          "SELECT cursor, trailer, bytes FROM batches WHERE user_id = ? AND device = ? AND seq = ?")
+      let next = try database.cachedStatement(
+        sql: "UPDATE users SET last_cursor = last_cursor + 1 WHERE id = ? RETURNING last_cursor")
       let insert = try database.cachedStatement(
         sql: """
-          INSERT INTO batches (user_id, device, seq, trailer, size, rows, received, bytes)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING cursor
+          INSERT INTO batches (user_id, cursor, device, seq, trailer, size, rows, received, bytes)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+          """)
+      let replace = try database.cachedStatement(
+        sql: """
+          UPDATE batches SET cursor = ?, trailer = ?, size = ?, rows = ?, received = ?, bytes = ?
+          WHERE user_id = ? AND device = ? AND seq = ?
           """)
       var outcomes: [StoreOutcome] = []
       outcomes.reserveCapacity(batches.count)
       for batch in batches {
         let trailer = batch.trailer
-        if let (cursor, stored) = try find.first(
-          [batch.user, batch.device, batch.seq], { ($0[0] as Int64, $0[1] as String) })
-        {
-          outcomes.append(stored == trailer ? .exists(cursor: cursor) : .conflict)
+        let found = try find.first([batch.user, batch.device, batch.seq]) {
+          ($0[0] as Int64, $0[1] as String, $0[2] as [UInt8]?)
+        }
+        if let (cursor, storedTrailer, storedBytes) = found {
+          switch StoreRules.compare(batch, storedTrailer: storedTrailer, storedBytes: storedBytes) {
+          case .same:
+            outcomes.append(.exists(cursor: cursor))
+            continue
+          case .conflict:
+            outcomes.append(.conflict)
+            continue
+          case .damaged:
+            break
+          }
+        }
+        // No user row to take a cursor from: removed since the request was authenticated.
+        guard let cursor = try next.first([batch.user], { $0[0] as Int64 }) else {
+          outcomes.append(.userRemoved)
           continue
         }
-        let cursor =
-          try insert.first([
-            batch.user, batch.device, batch.seq, trailer, batch.bytes.count, batch.rows, received,
-            batch.bytes,
-          ]) { $0[0] as Int64 } ?? 0
+        if found == nil {
+          try insert.execute([
+            batch.user, cursor, batch.device, batch.seq, trailer, batch.bytes.count, batch.rows,
+            received, batch.bytes,
+          ])
+        } else {
+          try replace.execute([
+            cursor, trailer, batch.bytes.count, batch.rows, received, batch.bytes, batch.user,
+            batch.device, batch.seq,
+          ])
+        }
         outcomes.append(.created(cursor: cursor))
       }
       return outcomes
@@ -171,7 +202,8 @@ extension ServerStore {
           SELECT cursor, device, seq, rows, size, bytes IS NULL FROM batches
           WHERE user_id = ? AND cursor > ? ORDER BY cursor LIMIT ?
           """)
-      let load = try database.cachedStatement(sql: "SELECT bytes FROM batches WHERE cursor = ?")
+      let load = try database.cachedStatement(
+        sql: "SELECT bytes FROM batches WHERE user_id = ? AND cursor = ?")
       return try PageFilling.page(
         after: cursor, excluding: excluded, limits: limits,
         scan: { position, count in
@@ -181,7 +213,7 @@ extension ServerStore {
           }
         },
         load: { cursors in
-          try cursors.map { try load.first([$0]) { $0[0] as [UInt8] } ?? [] }
+          try cursors.map { try load.first([user, $0]) { $0[0] as [UInt8] } ?? [] }
         })
     }
   }

@@ -4,7 +4,8 @@ import LifelogSQLite
 
 /// The server's database (`<data>/server.db`): users, batches and snapshots.
 ///
-/// Users are kept with the SHA-256 of their token, batches under a server cursor, and each user's
+/// Users are kept with the SHA-256 of their token, batches under a server cursor counted per user
+/// (`users.last_cursor`, as on PostgreSQL), and each user's
 /// key envelopes (an encrypted remote's wrapped data key) as opaque bytes. One connection; the server keeps a pool of them
 /// (``StorePool``), and `lifelog serve user …` opens its own beside a running server.
 ///
@@ -112,6 +113,32 @@ public final class ServerStore {
       received INTEGER NOT NULL,
       PRIMARY KEY (user_id, version)
     ) STRICT;
+    """,
+    // 3: server cursors per user (one AUTOINCREMENT shared by all users showed each user how
+    // much the others pushed, and when). Every stored batch keeps its cursor and each user's
+    // counter starts at their highest, so a cursor a client holds stays valid: nothing of its
+    // user lies at or below it that it has not passed, and everything new comes above it.
+    """
+    ALTER TABLE users ADD COLUMN last_cursor INTEGER NOT NULL DEFAULT 0;
+    UPDATE users SET last_cursor =
+      coalesce((SELECT max(cursor) FROM batches WHERE batches.user_id = users.id), 0);
+    CREATE TABLE batches_per_user (
+      user_id INTEGER NOT NULL,
+      cursor INTEGER NOT NULL,
+      device TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      trailer TEXT NOT NULL,
+      size INTEGER NOT NULL,
+      rows INTEGER NOT NULL,
+      received INTEGER NOT NULL,
+      bytes BLOB,
+      PRIMARY KEY (user_id, cursor),
+      UNIQUE (user_id, device, seq)
+    ) STRICT;
+    INSERT INTO batches_per_user (user_id, cursor, device, seq, trailer, size, rows, received, bytes)
+      SELECT user_id, cursor, device, seq, trailer, size, rows, received, bytes FROM batches;
+    DROP TABLE batches;
+    ALTER TABLE batches_per_user RENAME TO batches;
     """,
   ]
 

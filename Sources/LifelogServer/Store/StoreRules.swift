@@ -2,6 +2,50 @@ import LifelogSync
 
 /// The decisions both stores make alike, apart from how they read their tables.
 enum StoreRules {
+  /// What a push under a name already taken meets.
+  enum Taken: Equatable {
+    /// The same bytes (or, compacted, the same trailer): answered `exists`.
+    case same
+    /// Another intact batch: answered 409, nothing overwritten.
+    case conflict
+    /// A stored copy that is damaged (it does not read as the batch it is filed as, or it claims
+    /// the pushed batch's trailer with other bytes): the verified push replaces it.
+    case damaged
+  }
+
+  /// Compares a verified push with the copy stored under its name, byte for byte.
+  ///
+  /// Comparing trailers alone would answer `exists` to the right bytes pushed over a damaged copy,
+  /// and the damage could never be repaired. A compacted copy (`storedBytes` nil) has only its
+  /// trailer left, which holds the SHA-256 of the rest (of a sealed batch, the nonce, a keyed hash
+  /// of its plaintext): equal trailers then mean the same batch.
+  static func compare(
+    _ batch: IncomingBatch, storedTrailer: String, storedBytes: [UInt8]?
+  ) -> Taken {
+    guard let storedBytes else { return storedTrailer == batch.trailer ? .same : .conflict }
+    if storedBytes == batch.bytes { return .same }
+    let stored = IncomingBatch(
+      user: batch.user, device: batch.device, seq: batch.seq, bytes: storedBytes, rows: 0)
+    // Equal trailers with other bytes: one of the two is not what its trailer says, and the
+    // push was verified.
+    if stored.trailer == batch.trailer { return .damaged }
+    return readsAs(storedBytes, device: batch.device, seq: batch.seq) ? .conflict : .damaged
+  }
+
+  /// Whether `bytes` read as batch `seq` of `device`: a plain batch verified whole, a sealed one
+  /// by its header (the server has no key for the rest).
+  static func readsAs(_ bytes: [UInt8], device: String, seq: Int) -> Bool {
+    let header: Batch
+    if let sealed = try? SealedHeader(bytes) {
+      header = sealed.batch
+    } else if let plain = try? BatchCodec.decode(bytes) {
+      header = plain
+    } else {
+      return false
+    }
+    return header.kind == .batch && header.device == device && header.seq == seq
+  }
+
   /// Throws 409 unless one of the snapshots (their `covers` JSON) holds `device`'s batches
   /// through `seq`: compaction deletes only what a snapshot holds.
   static func checkCovered(device: String, through seq: Int, by covers: [String]) throws {

@@ -120,8 +120,14 @@ final class PostgresConnection {
   private func check(_ result: OpaquePointer?, sql: String? = nil) throws {
     guard lpq_result_ok(result) == 0 else { return }
     let state = String(cString: lpq_result_sqlstate(result))
+    var message = PostgresError.trimmed(String(cString: lpq_result_error(result)))
+    // No result (out of memory, or the connection went): the connection says why.
+    if message.isEmpty {
+      message = PostgresError.trimmed(String(cString: lpq_connection_error(handle)))
+    }
+    if message.isEmpty { message = "libpq gave no message" }
     throw PostgresError(
-      state: state, message: PostgresError.trimmed(String(cString: lpq_result_error(result))),
+      state: state, message: message,
       connectionLost: isBroken || PostgresError.meansConnectionLost(state), sql: sql)
   }
 }

@@ -10,6 +10,7 @@ extension PostgresStore {
   /// ever exist (docs/http-api.md, "PostgreSQL"). The batches go in user id order, so two
   /// processes storing batches of the same users lock their rows in the same order and cannot
   /// deadlock. A batch whose name is taken leaves its cursor unused: a gap, which no reader minds.
+  /// A name taken by a damaged copy is repaired as on SQLite (``ServerStore/store(_:)``).
   public func store(_ batches: [IncomingBatch]) throws -> [StoreOutcome] {
     try store(batches, beforeCommit: {})
   }
@@ -44,7 +45,10 @@ extension PostgresStore {
         }
         // The name was taken (by this transaction, or one that committed): compare.
         let stored = try connection.query(
-          "SELECT cursor, trailer FROM batches WHERE user_id = $1 AND device = $2 AND seq = $3",
+          """
+          SELECT cursor, trailer, bytes FROM batches
+          WHERE user_id = $1 AND device = $2 AND seq = $3 FOR UPDATE
+          """,
           [batch.user, batch.device, batch.seq])
         guard stored.count == 1 else {
           // No user row to take a cursor from: removed since the request was authenticated.
@@ -52,8 +56,32 @@ extension PostgresStore {
           outcomes[index] = .userRemoved
           continue
         }
-        outcomes[index] =
-          stored.text(0, 1) == trailer ? .exists(cursor: stored.int64(0, 0)) : .conflict
+        let storedBytes = stored.isNull(0, 2) ? nil : stored.bytes(0, 2)
+        switch StoreRules.compare(batch, storedTrailer: stored.text(0, 1), storedBytes: storedBytes)
+        {
+        case .same:
+          outcomes[index] = .exists(cursor: stored.int64(0, 0))
+        case .conflict:
+          outcomes[index] = .conflict
+        case .damaged:
+          // Replaced under a new cursor (taken under the user's row lock like any other), so
+          // readers who passed the damaged copy get the repaired one.
+          let replaced = try connection.query(
+            """
+            WITH next AS (
+              UPDATE users SET last_cursor = last_cursor + 1 WHERE id = $1 RETURNING last_cursor)
+            UPDATE batches SET cursor = next.last_cursor, trailer = $4::text, size = $5::bigint,
+              rows = $6::bigint, received = $7::bigint, bytes = $8::bytea
+            FROM next WHERE user_id = $1 AND device = $2::text AND seq = $3::bigint
+            RETURNING cursor
+            """,
+            [
+              batch.user, batch.device, batch.seq, trailer, batch.bytes.count, batch.rows,
+              received, batch.bytes,
+            ])
+          outcomes[index] =
+            replaced.count == 1 ? .created(cursor: replaced.int64(0, 0)) : .userRemoved
+        }
       }
       beforeCommit()
       return outcomes

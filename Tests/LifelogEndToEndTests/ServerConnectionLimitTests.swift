@@ -1,0 +1,69 @@
+import Foundation
+import LifelogCore
+import LifelogTestSupport
+import Testing
+
+/// Clients that hold connections without ever finishing a request: slow, tokenless uploads and
+/// idle connections from one address must not lock the real users out (docs/deploy.md).
+@Suite struct ServerConnectionLimitTests {
+  let folder = TemporaryDirectory(prefix: "lifelog-serve-slow")
+
+  /// 300 slow uploads without a token lock nobody out.
+  ///
+  /// Each sends its headers (a 64 MiB body declared) and a trickle of body, then is held open.
+  /// Each is answered 401 at its headers and closed without its body being read, none counts
+  /// against `--max-concurrent`, and a user's request is answered 200.
+  @Test func slowTokenlessUploadsAreRefusedAtTheirHeadersAndLockNobodyOut() throws {
+    let server = try ServerProcess(
+      dataFolder: folder.file("data"),
+      arguments: ["--max-concurrent", "16", "--max-connections-per-address", "0"])
+    let alice = HTTPTestClient(baseURL: server.baseURL, token: try server.addUser("alice"))
+    let path = "/v1/batches/\(UUIDText.random())/1"
+    let uploads = try (0..<300).map { _ in try RawHTTPConnection(port: server.port) }
+    let head = "PUT \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(64 << 20)\r\n\r\n"
+    for upload in uploads { try upload.send(Array(head.utf8)) }
+    for upload in uploads { try? upload.send([UInt8](repeating: 0x78, count: 100)) }
+
+    let manifest = try alice.get("/v1/manifest")
+    #expect(manifest.status == 200, "\(manifest.status) \(manifest.text)")
+    for upload in uploads {
+      let answer = (try? upload.readResponse()) ?? ""
+      #expect(answer.hasPrefix("HTTP/1.1 401"), "\(answer.prefix(80))")
+      #expect(answer.lowercased().contains("connection: close"))
+    }
+    #expect(try alice.get("/v1/manifest").status == 200)
+  }
+
+  /// Past `--max-connections-per-address`, a new connection from the same address is closed
+  /// at once; once one of the others closes, that address is served again.
+  @Test func oneAddressHoldsNoMoreThanItsShareOfConnections() throws {
+    let server = try ServerProcess(
+      dataFolder: folder.file("data"), arguments: ["--max-connections-per-address", "4"])
+    let token = try server.addUser("alice")
+    let info = Array("GET /v1/info HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+    var idle = try (0..<4).map { _ in try RawHTTPConnection(port: server.port) }
+    // A request on each makes sure the server has accepted all four before the fifth comes.
+    for connection in idle {
+      try connection.send(info)
+      #expect(try connection.readResponse().hasPrefix("HTTP/1.1 200"))
+    }
+    let fifth = try RawHTTPConnection(port: server.port)
+    try? fifth.send(info)
+    #expect((try? fifth.readResponse()) == nil, "a fifth connection was served")
+
+    idle.removeLast()
+    var answered = false
+    // The server notices the closed connection on its own schedule: a few tries.
+    for _ in 0..<50 where !answered {
+      let again = try RawHTTPConnection(port: server.port)
+      try? again.send(
+        Array(
+          "GET /v1/manifest HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n\r\n"
+            .utf8))
+      answered = (try? again.readResponse())?.hasPrefix("HTTP/1.1 200") == true
+      if !answered { usleep(20_000) }
+    }
+    #expect(answered)
+    _ = idle
+  }
+}
