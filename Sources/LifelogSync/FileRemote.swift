@@ -29,6 +29,10 @@ public final class FileRemote: Remote {
     static let batch = 256 << 20
     /// The header line of a snapshot: its `covers` names every device (about 50 bytes each).
     static let header = 1 << 20
+    /// A page of a pull ends once it holds this many bytes of batches (it holds at least one),
+    /// as it ends at 5,000 rows: otherwise batches of one row and many megabytes each would make
+    /// a page of any size.
+    static let page = 16 << 20
     /// A snapshot holds the whole log: about 2 million rows at 1 GiB, which is also the largest
     /// snapshot `lifelog serve --max-body` can be set to accept.
     static let snapshot = 1 << 30
@@ -264,6 +268,7 @@ public final class FileRemote: Remote {
     do { vector = try VersionVector(parsing: cursor) } catch { vector = VersionVector() }
     var page = PullPage(batches: [], cursor: cursor, more: false, skipped: [])
     var rows = 0
+    var pageBytes = 0
     guard let devices = try folder("devices") else { return page }
     let names = try checked { () throws(RemoteFileError) in try devices.list() }
     for other in names.filter({ !$0.hasPrefix(".") && $0 != device }).sorted() {
@@ -280,6 +285,11 @@ public final class FileRemote: Remote {
       while true {
         let seq = vector[other] + 1
         let file = "devices/\(other)/\(FileRemote.batchName(seq))"
+        guard folder.kind(of: FileRemote.batchName(seq)) != nil else { break }
+        if rows >= rowLimit || pageBytes >= Limit.page {
+          page.more = true
+          break
+        }
         let read: [UInt8]?
         do {
           read = try folder.read(FileRemote.batchName(seq), limit: Limit.batch)
@@ -288,10 +298,7 @@ public final class FileRemote: Remote {
           break
         }
         guard let bytes = read else { break }
-        if rows >= rowLimit {
-          page.more = true
-          break
-        }
+        pageBytes += bytes.count
         do {
           let batch = try envelope.open(bytes, name: .batch(device: other, seq: seq))
           page.batches.append(PulledBatch(name: "\(other)/\(seq)", batch: batch))

@@ -137,7 +137,7 @@ public struct HTTPResponseParser: Sendable {
         line.removeAll(keepingCapacity: true)
       case .fixed(let remaining), .chunkData(let remaining):
         let take = min(remaining, bytes.endIndex - index)
-        body.append(contentsOf: bytes[index..<(index + take)])
+        appendToBody(bytes[index..<(index + take)])
         index += take
         if case .fixed = state {
           state = take == remaining ? .done : .fixed(remaining: remaining - take)
@@ -146,12 +146,23 @@ public struct HTTPResponseParser: Sendable {
         }
       case .untilClose:
         guard bytes.endIndex - index <= limits.maxBodyBytes - body.count else { throw tooLarge() }
-        body.append(contentsOf: bytes[index...])
+        appendToBody(bytes[index...])
         return
       case .done:
         return
       }
     }
+  }
+
+  /// Grows the body by doubling, but never reserves past the limit: the memory an answer takes is
+  /// at most the limit (twice it for the moment of a copy).
+  private mutating func appendToBody(_ bytes: ArraySlice<UInt8>) {
+    let needed = body.count + bytes.count
+    if needed > body.capacity {
+      body.reserveCapacity(
+        min(max(needed, body.capacity * 2, 1 << 12), max(needed, limits.maxBodyBytes)))
+    }
+    body.append(contentsOf: bytes)
   }
 
   /// The answer, once the server has closed the connection.

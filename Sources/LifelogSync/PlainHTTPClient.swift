@@ -136,7 +136,7 @@ enum PlainHTTPClient {
         let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
         if count < 0 {
           if errno == EINTR || errno == EAGAIN { continue }
-          break  // a reset: what arrived may still be whole (an answer without a length)
+          return .failure("the connection broke while receiving the answer")
         }
         if count == 0 { break }
         try parser.consume(chunk[0..<count])

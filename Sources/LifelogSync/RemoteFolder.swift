@@ -115,7 +115,7 @@ final class RemoteFolder {
     }
     return try FileSystem.readAll(
       opened, path: child(name), limit: limit, stoppingAfterNewline: stoppingAfterNewline,
-      expected: Int(clamping: info.st_size))
+      expected: stoppingAfterNewline ? 0 : Int(clamping: info.st_size))
   }
 
   /// The names in this folder, but `.` and `..`.
