@@ -19,6 +19,37 @@ enum FileSystem {
     }
   }
 
+  /// Whether `path` is a folder (a link to one is not).
+  static func isDirectory(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+  }
+
+  /// The names in the folder `path` (not `.` and `..`), or nil when it does not exist: for code
+  /// that looks at a remote by path (a checker); ``FileRemote`` itself holds ``RemoteFolder``s.
+  static func list(_ path: String) throws(SyncError) -> [String]? {
+    do {
+      return try RemoteFolder.root(path)?.list()
+    } catch {
+      throw .remoteUnavailable(path, reason: error.description)
+    }
+  }
+
+  /// A file of a remote by path, or nil when it does not exist: its last component is not
+  /// followed, it must be a regular file, and at most `limit` bytes are read.
+  static func read(
+    _ path: String, limit: Int = FileRemote.Limit.snapshot
+  ) throws(SyncError) -> [UInt8]? {
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { String(path[..<$0]) } ?? "."
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    do {
+      return try RemoteFolder.root(folder.isEmpty ? "/" : folder)?.read(name, limit: limit)
+    } catch {
+      throw .remoteUnavailable(path, reason: error.description)
+    }
+  }
+
   /// Reads an open file to its end, or to its first newline, but never more than `limit` bytes.
   ///
   /// - Parameter expected: the size `fstat` gave, to reserve memory once (never past `limit`).

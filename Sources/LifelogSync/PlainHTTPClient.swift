@@ -122,6 +122,18 @@ enum PlainHTTPClient {
     return true
   }
 
+  /// A whole answer as a server sent it, parsed with the largest cap any answer may have: what a
+  /// fuzz harness or a test hands over. The client itself parses as the bytes arrive.
+  static func parse(_ reply: [UInt8]) -> Outcome {
+    do {
+      return .response(
+        try HTTPResponseParser.parse(
+          reply, limits: .init(maxBodyBytes: HTTPTransport.largeAnswerLimit)))
+    } catch {
+      return error.kind == .cutShort ? .failure(error.description) : .badAnswer(error.description)
+    }
+  }
+
   /// The answer: read until it is whole (or the server closes), never past `limits`.
   private static func receive(
     on descriptor: Int32, limits: HTTPResponseParser.Limits, deadline: Int64, now: () -> Int64
