@@ -3,6 +3,7 @@
 #include <curl/curl.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,37 +61,69 @@ int lifelog_http_load(char *error, size_t error_length) {
   return 0;
 }
 
+/* What a transfer collects, and the most body it may. */
+typedef struct {
+  lifelog_http_response *response;
+  size_t max_body;
+  size_t capacity;
+} collector;
+
+/* Appends body bytes, growing the buffer by doubling (never past max_body); returning less than
+   given makes libcurl stop the transfer with CURLE_WRITE_ERROR. */
 static size_t collect_body(char *data, size_t size, size_t count, void *context) {
-  lifelog_http_response *response = context;
+  collector *collected = context;
+  lifelog_http_response *response = collected->response;
   size_t length = size * count;
-  unsigned char *grown = realloc(response->body, response->body_length + length + 1);
-  if (!grown) return 0;
-  memcpy(grown + response->body_length, data, length);
-  response->body = grown;
-  response->body_length += length;
+  if (length > collected->max_body - response->body_length) {
+    response->too_large = 1;
+    return 0;
+  }
+  size_t needed = response->body_length + length;
+  if (needed > collected->capacity) {
+    size_t capacity = collected->capacity ? collected->capacity : 65536;
+    while (capacity < needed) capacity = capacity > SIZE_MAX / 2 ? needed : capacity * 2;
+    if (capacity > collected->max_body) capacity = collected->max_body;
+    unsigned char *grown = realloc(response->body, capacity + 1);
+    if (!grown) return 0;
+    response->body = grown;
+    collected->capacity = capacity;
+  }
+  memcpy(response->body + response->body_length, data, length);
+  response->body_length = needed;
   return length;
 }
 
+/* Copies the value of header `name` (lower case, with its colon) into `value`, cut to fit. */
+static void copy_header(const char *data, size_t length, const char *name, char *value, size_t value_size) {
+  size_t name_length = strlen(name);
+  if (length < name_length || strncasecmp(data, name, name_length) != 0) return;
+  data += name_length;
+  length -= name_length;
+  while (length > 0 && (data[length - 1] == '\r' || data[length - 1] == '\n')) length--;
+  if (length >= value_size) length = value_size - 1;
+  memcpy(value, data, length);
+  value[length] = 0;
+}
+
 static size_t collect_header(char *data, size_t size, size_t count, void *context) {
-  lifelog_http_response *response = context;
+  collector *collected = context;
+  lifelog_http_response *response = collected->response;
   size_t length = size * count;
-  static const char name[] = "retry-after:";
-  if (length > sizeof name - 1 && strncasecmp(data, name, sizeof name - 1) == 0) {
-    char value[32] = {0};
-    size_t value_length = length - (sizeof name - 1);
-    if (value_length >= sizeof value) value_length = sizeof value - 1;
-    memcpy(value, data + sizeof name - 1, value_length);
-    long seconds = strtol(value, NULL, 10);
-    response->retry_after = seconds >= 0 ? seconds : -1;
+  /* A new status line (after an interim 1xx answer) starts a new set of headers. */
+  if (length >= 5 && strncmp(data, "HTTP/", 5) == 0) {
+    response->retry_after[0] = 0;
+    response->location[0] = 0;
   }
+  copy_header(data, length, "retry-after:", response->retry_after, sizeof response->retry_after);
+  copy_header(data, length, "location:", response->location, sizeof response->location);
   return length;
 }
 
 int lifelog_http_request(const char *method, const char *url, const char *bearer, const char *content_type,
                          const unsigned char *body, size_t body_length, long timeout_ms, const char *ca_file,
-                         lifelog_http_response *response) {
+                         size_t max_body, lifelog_http_response *response) {
   memset(response, 0, sizeof *response);
-  response->retry_after = -1;
+  collector collected = {response, max_body, 0};
   if (lifelog_http_load(response->error, sizeof response->error) != 0) return -1;
   CURL *handle = curl.easy_init();
   if (!handle) {
@@ -113,9 +146,14 @@ int lifelog_http_request(const char *method, const char *url, const char *bearer
   curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
   curl.easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
   curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, collect_body);
-  curl.easy_setopt(handle, CURLOPT_WRITEDATA, response);
+  curl.easy_setopt(handle, CURLOPT_WRITEDATA, &collected);
   curl.easy_setopt(handle, CURLOPT_HEADERFUNCTION, collect_header);
-  curl.easy_setopt(handle, CURLOPT_HEADERDATA, response);
+  curl.easy_setopt(handle, CURLOPT_HEADERDATA, &collected);
+  /* A redirect is answered to the caller, never followed: the token must not go to another host. */
+  curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 0L);
+  curl.easy_setopt(handle, CURLOPT_MAXREDIRS, 0L);
+  /* libcurl refuses a declared Content-Length past the limit before reading the body. */
+  curl.easy_setopt(handle, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)max_body);
   curl.easy_setopt(handle, CURLOPT_TIMEOUT_MS, timeout_ms > 0 ? timeout_ms : 1L);
   curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms > 0 ? timeout_ms : 1L);
   if (ca_file) curl.easy_setopt(handle, CURLOPT_CAINFO, ca_file);
@@ -126,6 +164,7 @@ int lifelog_http_request(const char *method, const char *url, const char *bearer
     curl.easy_setopt(handle, CURLOPT_HTTPGET, 1L);
   }
   CURLcode code = curl.easy_perform(handle);
+  if (code == CURLE_FILESIZE_EXCEEDED) response->too_large = 1;
   response->curl_code = (int)code;
   if (code == CURLE_OK) {
     curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &response->status);

@@ -1,14 +1,32 @@
-@preconcurrency import Glibc
 import CLifelogCurl
+@preconcurrency import Glibc
+import LifelogCore
 
 /// HTTP requests for the HTTP remote, over libcurl (loaded only when first used), with the retry
 /// rules of DESIGN §4: `Retry-After` is honoured and network failures are retried with exponential
 /// backoff and jitter, all within one deadline; past it, the remote is unavailable (exit 69).
+///
+/// Every answer is read up to a size limit (``answerLimit(for:)``) and parsed by
+/// ``HTTPResponseParser`` on both paths; an answer that breaks HTTP or the limit is refused at once
+/// (exit 69), never retried, and never followed when it redirects.
 final class HTTPTransport {
-  struct Response {
-    let status: Int
-    let body: [UInt8]
-    let retryAfter: Int?
+  typealias Response = HTTPResponseParser.Response
+
+  /// The largest answer to `GET /v1/changes` or `GET /v1/snapshots/{name}`: a snapshot is at most
+  /// the server's `--max-body`, which is at most 1 GiB; a page of changes holds at most 4 MiB of
+  /// batches (`maxPageBytes`) beyond its first, which may be as large as `--max-body`, and an index
+  /// line of at most 1,000 entries. So no honest server sends more than 1 GiB + 8 MiB.
+  static let largeAnswerLimit = (1 << 30) + (8 << 20)
+  /// Every other answer is a small JSON object (a manifest, a key envelope, a count, an error).
+  static let smallAnswerLimit = 1 << 20
+
+  /// How many bytes of body an answer to `path` may have.
+  static func answerLimit(for path: String) -> Int {
+    if path.hasPrefix("/v1/changes") { return largeAnswerLimit }
+    if path.hasPrefix("/v1/snapshots/"), !path.hasPrefix("/v1/snapshots/latest") {
+      return largeAnswerLimit
+    }
+    return smallAnswerLimit
   }
 
   let baseURL: String
@@ -19,7 +37,10 @@ final class HTTPTransport {
   let deadline: Int64
   let now: @Sendable () -> Int64
 
-  init(baseURL: String, token: String?, caFile: String?, deadline: Int64, now: @escaping @Sendable () -> Int64) {
+  init(
+    baseURL: String, token: String?, caFile: String?, deadline: Int64,
+    now: @escaping @Sendable () -> Int64
+  ) {
     var base = baseURL
     while base.hasSuffix("/") { base.removeLast() }
     self.baseURL = base
@@ -33,7 +54,9 @@ final class HTTPTransport {
   ///
   /// - Throws: ``SyncError`` when the server cannot be reached before the deadline, TLS fails, or
   ///   the token is refused.
-  func send(_ method: String, _ path: String, body: [UInt8]? = nil, contentType: String? = nil) throws(SyncError)
+  func send(
+    _ method: String, _ path: String, body: [UInt8]? = nil, contentType: String? = nil
+  ) throws(SyncError)
     -> Response
   {
     var attempt = 0
@@ -41,20 +64,35 @@ final class HTTPTransport {
     while true {
       let remaining = deadline - now()
       guard remaining > 0 else {
-        throw .remoteUnavailable(baseURL, reason: "the server could not be reached in time (\(lastProblem))")
+        throw .remoteUnavailable(
+          baseURL, reason: "the server could not be reached in time (\(lastProblem))")
       }
-      switch exchange(method, baseURL + path, body: body, contentType: contentType, timeoutMs: remaining) {
+      switch exchange(method, path, body: body, contentType: contentType, timeoutMs: remaining) {
       case .response(let response):
         if response.status == 401 || response.status == 403 {
           throw .authenticationRefused(baseURL, message: HTTPTransport.errorMessage(response.body))
         }
+        if (300...399).contains(response.status) {
+          let target = response.location.map { " to '\($0)'" } ?? ""
+          throw .remoteUnavailable(
+            baseURL,
+            reason:
+              "the server answered \(response.status), a redirect\(target); lifelog does not follow "
+              + "redirects (the token must not go elsewhere): if the server moved, remove the remote and add it "
+              + "again at its new address")
+        }
         if response.status == 429 || response.status == 503 {
           lastProblem = "the server is busy (\(response.status))"
-          let wait = Int64(response.retryAfter ?? 1) * 1000
+          // At least 100 ms, so a Retry-After of 0 or a date gone by cannot make a busy loop.
+          let wait = max(100, response.retryAfter?.milliseconds(now: now()) ?? 1000)
           try pause(wait, attempt: attempt, problem: lastProblem)
         } else {
           return response
         }
+      case .badAnswer(let message):
+        throw .remoteUnavailable(
+          baseURL,
+          reason: "its answer to \(method) \(HTTPTransport.route(path)) cannot be used: \(message)")
       case .tlsFailure(let message):
         throw .remoteUnavailable(baseURL, reason: "the TLS connection failed: \(message)")
       case .networkFailure(let message):
@@ -67,10 +105,11 @@ final class HTTPTransport {
 
   /// Waits `milliseconds` (never past the deadline; giving up if the wait would cross it).
   private func pause(_ milliseconds: Int64, attempt: Int, problem: String) throws(SyncError) {
-    guard now() + milliseconds < deadline else {
-      throw .remoteUnavailable(baseURL, reason: "the server could not be reached in time (\(problem))")
+    guard milliseconds < deadline - now() else {
+      throw .remoteUnavailable(
+        baseURL, reason: "the server could not be reached in time (\(problem))")
     }
-    usleep(UInt32(clamping: milliseconds * 1000))
+    usleep(UInt32(clamping: min(milliseconds, 4_000_000) * 1000))
   }
 
   /// 100 ms doubling per attempt up to 5 s, with ±50% jitter so clients do not retry in step.
@@ -79,51 +118,83 @@ final class HTTPTransport {
     return Int64(base / 2 + Int.random(in: 0...base))
   }
 
+  /// A path without its query, for messages.
+  static func route(_ path: String) -> String { String(path.prefix { $0 != "?" }) }
+
   private enum Outcome {
     case response(Response)
     case networkFailure(String)
+    case badAnswer(String)
     case tlsFailure(String)
   }
 
-  private func exchange(_ method: String, _ url: String, body: [UInt8]?, contentType: String?, timeoutMs: Int64)
+  private func exchange(
+    _ method: String, _ path: String, body: [UInt8]?, contentType: String?, timeoutMs: Int64
+  )
     -> Outcome
   {
+    let limit = HTTPTransport.answerLimit(for: path)
     if caFile == nil, PlainHTTPClient.split(baseURL) != nil {
       var headers: [(String, String)] = []
       if let token { headers.append(("Authorization", "Bearer " + token)) }
       if let contentType { headers.append(("Content-Type", contentType)) }
-      let path = String(url.dropFirst(baseURL.count))
       switch PlainHTTPClient.request(
-        method, url: baseURL, path: path, headers: headers, body: body, deadline: now() + timeoutMs, now: now)
+        method, url: baseURL, path: path, headers: headers, body: body,
+        limits: HTTPResponseParser.Limits(maxBodyBytes: limit), deadline: now() + timeoutMs,
+        now: now)
       {
-      case .response(let status, let bytes, let retryAfter):
-        return .response(Response(status: status, body: bytes, retryAfter: retryAfter))
-      case .failure(let message):
-        return .networkFailure(message)
+      case .response(let response): return .response(response)
+      case .failure(let message): return .networkFailure(message)
+      case .badAnswer(let message): return .badAnswer(message)
       }
     }
+    let url = baseURL + path
     var raw = lifelog_http_response()
     defer { lifelog_http_response_free(&raw) }
     let code: Int32 =
       if let body {
         body.withUnsafeBufferPointer { buffer in
           lifelog_http_request(
-            method, url, token, contentType, buffer.baseAddress, buffer.count, Int(timeoutMs), caFile, &raw)
+            method, url, token, contentType, buffer.baseAddress, buffer.count, Int(timeoutMs),
+            caFile, limit, &raw)
         }
       } else {
-        lifelog_http_request(method, url, token, contentType, nil, 0, Int(timeoutMs), caFile, &raw)
+        lifelog_http_request(
+          method, url, token, contentType, nil, 0, Int(timeoutMs), caFile, limit, &raw)
       }
-    let error = withUnsafeBytes(of: raw.error) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-    guard code == 0 else { return raw.tls_failure != 0 ? .tlsFailure(error) : .networkFailure(error) }
+    if raw.too_large != 0 {
+      return .badAnswer("the answer is larger than the \(limit) bytes lifelog accepts here")
+    }
+    let error = HTTPTransport.text(raw.error)
+    if raw.curl_code == 8 {  // CURLE_WEIRD_SERVER_REPLY: not HTTP, or a Content-Length libcurl refused
+      return .badAnswer("libcurl could not read it (\(error))")
+    }
+    guard code == 0 else {
+      return raw.tls_failure != 0 ? .tlsFailure(error) : .networkFailure(error)
+    }
     let bytes = raw.body.map { Array(UnsafeBufferPointer(start: $0, count: raw.body_length)) } ?? []
-    return .response(Response(status: raw.status, body: bytes, retryAfter: raw.retry_after >= 0 ? raw.retry_after : nil))
+    let location = Array(HTTPTransport.text(raw.location).utf8).prefix(200).filter {
+      (0x21...0x7E).contains($0)
+    }
+    return .response(
+      Response(
+        status: raw.status, body: bytes,
+        retryAfter: HTTPResponseParser.retryAfter(HTTPTransport.text(raw.retry_after)),
+        location: location.isEmpty ? nil : String(decoding: location, as: UTF8.self)))
+  }
+
+  /// A NUL-terminated C array inside a struct, as text.
+  private static func text<T>(_ array: T) -> String {
+    withUnsafeBytes(of: array) { bytes in
+      String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+    }
   }
 
   /// The `message` of a JSON error body, or a short form of the body.
   static func errorMessage(_ body: [UInt8]) -> String {
-    if let json = try? JSONValue.parse(body), let message = json["error"]?["message"]?.string { return message }
+    if let json = try? JSONValue.parse(body), let message = json["error"]?["message"]?.string {
+      return message
+    }
     return String(decoding: body.prefix(200), as: UTF8.self)
   }
 }
-
-import LifelogCore

@@ -7,8 +7,12 @@
 /// deadline for connecting, sending and receiving. `https://` still goes through libcurl.
 enum PlainHTTPClient {
   enum Outcome {
-    case response(status: Int, body: [UInt8], retryAfter: Int?)
+    case response(HTTPResponseParser.Response)
+    /// The connection failed or broke: worth another try.
     case failure(String)
+    /// The server answered something that is not a valid answer, or too large: asking again will
+    /// not help.
+    case badAnswer(String)
   }
 
   /// `host`, `port` and path prefix of an `http://` URL, or nil when it is not one.
@@ -28,28 +32,30 @@ enum PlainHTTPClient {
     return (String(host), parts.count == 2 ? String(parts[1]) : "80", prefix)
   }
 
+  /// One exchange; the answer is read up to `limits` and until `deadline` (Unix ms), whatever the
+  /// server sends.
   static func request(
-    _ method: String, url: String, path: String, headers: [(String, String)], body: [UInt8]?, deadline: Int64,
-    now: () -> Int64
+    _ method: String, url: String, path: String, headers: [(String, String)], body: [UInt8]?,
+    limits: HTTPResponseParser.Limits, deadline: Int64, now: () -> Int64
   ) -> Outcome {
     guard let (host, port, prefix) = split(url) else { return .failure("not an http:// address") }
     guard let socket = connect(host: host, port: port, deadline: deadline, now: now) else {
       return .failure("Couldn't connect to server")
     }
     defer { close(socket) }
-    var head = "\(method) \(prefix)\(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
+    var head =
+      "\(method) \(prefix)\(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
     for (name, value) in headers { head += "\(name): \(value)\r\n" }
     head += "Content-Length: \(body?.count ?? 0)\r\n\r\n"
     guard send(Array(head.utf8) + (body ?? []), on: socket, deadline: deadline, now: now) else {
       return .failure("the connection broke while sending")
     }
-    guard let reply = receive(on: socket, deadline: deadline, now: now) else {
-      return .failure("no complete answer before the deadline")
-    }
-    return parse(reply) ?? .failure("the answer is not HTTP")
+    return receive(on: socket, limits: limits, deadline: deadline, now: now)
   }
 
-  private static func connect(host: String, port: String, deadline: Int64, now: () -> Int64) -> Int32? {
+  private static func connect(
+    host: String, port: String, deadline: Int64, now: () -> Int64
+  ) -> Int32? {
     var hints = addrinfo()
     hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
     var list: UnsafeMutablePointer<addrinfo>?
@@ -58,18 +64,22 @@ enum PlainHTTPClient {
     var candidate: UnsafeMutablePointer<addrinfo>? = first
     while let info = candidate {
       candidate = info.pointee.ai_next
-      let descriptor = socket(info.pointee.ai_family, info.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), info.pointee.ai_protocol)
+      let descriptor = socket(
+        info.pointee.ai_family, info.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue),
+        info.pointee.ai_protocol)
       guard descriptor >= 0 else { continue }
       let flags = fcntl(descriptor, F_GETFL)
       _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
-      if Glibc.connect(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 || errno == EINPROGRESS,
+      if Glibc.connect(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0
+        || errno == EINPROGRESS,
         wait(for: Int16(POLLOUT), on: descriptor, deadline: deadline, now: now)
       {
         var error: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         if getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length) == 0, error == 0 {
           var one: Int32 = 1
-          setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+          setsockopt(
+            descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
           return descriptor
         }
       }
@@ -78,7 +88,9 @@ enum PlainHTTPClient {
     return nil
   }
 
-  private static func wait(for events: Int16, on descriptor: Int32, deadline: Int64, now: () -> Int64) -> Bool {
+  private static func wait(
+    for events: Int16, on descriptor: Int32, deadline: Int64, now: () -> Int64
+  ) -> Bool {
     while true {
       let remaining = deadline - now()
       guard remaining > 0 else { return false }
@@ -90,11 +102,17 @@ enum PlainHTTPClient {
     }
   }
 
-  private static func send(_ bytes: [UInt8], on descriptor: Int32, deadline: Int64, now: () -> Int64) -> Bool {
+  private static func send(
+    _ bytes: [UInt8], on descriptor: Int32, deadline: Int64, now: () -> Int64
+  ) -> Bool {
     var offset = 0
     while offset < bytes.count {
-      guard wait(for: Int16(POLLOUT), on: descriptor, deadline: deadline, now: now) else { return false }
-      let written = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+      guard wait(for: Int16(POLLOUT), on: descriptor, deadline: deadline, now: now) else {
+        return false
+      }
+      let written = bytes.withUnsafeBytes {
+        Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+      }
       if written < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
         return false
@@ -104,77 +122,40 @@ enum PlainHTTPClient {
     return true
   }
 
-  /// Everything the server sends until it closes the connection.
-  private static func receive(on descriptor: Int32, deadline: Int64, now: () -> Int64) -> [UInt8]? {
-    var bytes: [UInt8] = []
+  /// A whole answer as a server sent it, parsed with the largest cap any answer may have: what a
+  /// fuzz harness or a test hands over. The client itself parses as the bytes arrive.
+  static func parse(_ reply: [UInt8]) -> Outcome {
+    do {
+      return .response(
+        try HTTPResponseParser.parse(
+          reply, limits: .init(maxBodyBytes: HTTPTransport.largeAnswerLimit)))
+    } catch {
+      return error.kind == .cutShort ? .failure(error.description) : .badAnswer(error.description)
+    }
+  }
+
+  /// The answer: read until it is whole (or the server closes), never past `limits`.
+  private static func receive(
+    on descriptor: Int32, limits: HTTPResponseParser.Limits, deadline: Int64, now: () -> Int64
+  ) -> Outcome {
+    var parser = HTTPResponseParser(limits: limits)
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      guard wait(for: Int16(POLLIN), on: descriptor, deadline: deadline, now: now) else { return nil }
-      let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-      if count < 0 {
-        if errno == EINTR || errno == EAGAIN { continue }
-        return bytes.isEmpty ? nil : bytes
+    do {
+      while !parser.isComplete {
+        guard wait(for: Int16(POLLIN), on: descriptor, deadline: deadline, now: now) else {
+          return .failure("no complete answer before the deadline")
+        }
+        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        if count < 0 {
+          if errno == EINTR || errno == EAGAIN { continue }
+          return .failure("the connection broke while receiving the answer")
+        }
+        if count == 0 { break }
+        try parser.consume(chunk[0..<count])
       }
-      if count == 0 { return bytes }
-      bytes.append(contentsOf: chunk[0..<count])
+      return .response(try parser.finish())
+    } catch {
+      return error.kind == .cutShort ? .failure(error.description) : .badAnswer(error.description)
     }
-  }
-
-  /// Status, headers and body of a complete answer.
-  static func parse(_ reply: [UInt8]) -> Outcome? {
-    let separator: [UInt8] = [13, 10, 13, 10]
-    guard let end = reply.indices.first(where: { reply[$0...].starts(with: separator) }) else { return nil }
-    let head = String(decoding: reply[..<end], as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false)
-    guard let statusLine = head.first, statusLine.hasPrefix("HTTP/1."),
-      let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "")
-    else { return nil }
-    var length: Int?
-    var chunked = false
-    var retryAfter: Int?
-    for line in head.dropFirst() {
-      guard let colon = line.firstIndex(of: ":") else { continue }
-      let name = line[..<colon].lowercased()
-      let value = line[line.index(after: colon)...].trimmingCharacters()
-      switch name {
-      case "content-length": length = Int(value)
-      case "transfer-encoding": chunked = value.lowercased().contains("chunked")
-      case "retry-after": retryAfter = Int(value)
-      default: break
-      }
-    }
-    var body = Array(reply[(end + 4)...])
-    if chunked {
-      guard let decoded = dechunk(body) else { return nil }
-      body = decoded
-    } else if let length {
-      guard body.count >= length else { return nil }  // cut short
-      body = Array(body.prefix(length))
-    }
-    return .response(status: status, body: body, retryAfter: retryAfter)
-  }
-
-  private static func dechunk(_ bytes: [UInt8]) -> [UInt8]? {
-    var body: [UInt8] = []
-    var index = 0
-    while true {
-      guard let lineEnd = bytes[index...].firstIndex(of: 10) else { return nil }
-      let sizeText = String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
-      guard let size = Int(sizeText.trimmingCharacters(), radix: 16) else { return nil }
-      index = lineEnd + 1
-      if size == 0 { return body }
-      guard index + size <= bytes.count else { return nil }
-      body.append(contentsOf: bytes[index..<(index + size)])
-      index += size + 2
-    }
-  }
-}
-
-extension StringProtocol {
-  /// The text without surrounding spaces and tabs.
-  fileprivate func trimmingCharacters() -> String {
-    guard let start = firstIndex(where: { $0 != " " && $0 != "\t" }),
-      let end = lastIndex(where: { $0 != " " && $0 != "\t" && $0 != "\r" })
-    else { return "" }
-    return String(self[start...end])
   }
 }

@@ -94,6 +94,19 @@ import Testing
     #expect(!rest.more)
   }
 
+  @Test func aPageAlsoEndsAfter16MiBOfBatchesHoweverFewTheirRows() throws {
+    let remote = try FileRemote(url: folder.file("r"))
+    _ = try remote.createOrJoin(minimumVersion: "0.2.0")
+    let big = String(repeating: "x", count: 9 << 20)
+    for seq in 1...3 { try remote.push(device: "dev-a", seq: seq, bytes: batch(seq: seq, note: big)) }
+    let page = try remote.pull(after: "", excluding: "me", rowLimit: 5_000)
+    #expect(page.batches.map(\.batch.seq) == [1, 2])
+    #expect(page.more)
+    let rest = try remote.pull(after: page.cursor, excluding: "me", rowLimit: 5_000)
+    #expect(rest.batches.map(\.batch.seq) == [3])
+    #expect(!rest.more)
+  }
+
   @Test func compactionDeletesOnlyCoveredBatchesOfOneDevice() throws {
     let remote = try FileRemote(url: folder.file("r"))
     _ = try remote.createOrJoin(minimumVersion: "0.2.0")
