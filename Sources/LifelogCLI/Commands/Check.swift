@@ -1,0 +1,205 @@
+import LifelogCore
+import LifelogSQLite
+import LifelogSync
+
+extension LifelogCommand {
+  /// `lifelog check`: looks for damage in the log and on a remote, in the spirit of `restic check`,
+  /// without writing to either.
+  struct Check: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "check",
+      abstract: "Look for damage in the log and, with --remote, on a remote.",
+      discussion: """
+        Reads the log without writing to it: SQLite's integrity check, well-formed stamps, an
+        activity for every entry, valid settings, and an outbox of batches without gaps. With
+        --remote it also reads every batch and snapshot on that remote (opening sealed ones with the
+        key this log keeps), looks for gaps in each device's batches, and checks that every batch
+        this machine pushed is there unchanged. Prints one line per problem, then a summary. Exits 0
+        when nothing is wrong, 65 when something is, 69 when the remote cannot be reached.
+        """,
+      options: [
+        OptionSpec(
+          ["--remote"], value: "name", help: "Also check this remote.", completes: .remoteName),
+        OptionSpec(
+          ["--timeout"], value: "seconds", help: "Give up on the remote after this long (exit 69).",
+          default: "60"),
+        OptionSpec.format(["text", "json"]),
+      ],
+      examples: [
+        "lifelog check", "lifelog check --remote usb",
+        "lifelog check --remote home --format json | jq .problems",
+      ])
+
+    let remoteName: String?
+    let timeout: Int
+    let json: Bool
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      _ = try arguments.checkedPositionals(for: Self.configuration)
+      remoteName = arguments.value("--remote")
+      json = try TextOrJSON.parse(arguments.value("--format"))
+      let text = arguments.value("--timeout") ?? "60"
+      guard let seconds = Int(text), seconds > 0 else {
+        throw UsageError("--timeout must be a whole number of seconds, 1 or more, not '\(text)'")
+      }
+      timeout = seconds
+    }
+
+    func run(in context: Context) throws {
+      let progress = ImportProgress(context: context)
+      var report = CheckReport()
+      guard let log = try Self.open(try context.databasePath, context: context, into: &report)
+      else {
+        return try finish(report, remote: nil, in: context)
+      }
+      let sync = SyncStore(log: log)
+      var record: RemoteRecord?
+      if let remoteName {
+        var unreadable = false
+        do {
+          record = try sync.remote(named: remoteName)
+        } catch {
+          // A damaged table of remotes: the log check below says so, and no remote is checked.
+          unreadable = (try? log.database.tableExists("sync_remote")) == true
+        }
+        if record == nil, !unreadable {
+          throw UsageError("No remote is named '\(remoteName)'; see 'lifelog remote list'")
+        }
+      }
+      progress.label = { "Checking the log... \($0) rows read" }
+      log.check(into: &report, progress: progress.show)
+      progress.label = { "Checking the outbox... \($0) batches read" }
+      sync.check(into: &report, progress: progress.show)
+      progress.clear()
+      guard let record else { return try finish(report, remote: nil, in: context) }
+      let watchdog = Sync.watchdog(seconds: timeout)
+      defer { watchdog.cancel() }
+      do {
+        let remote = try RemoteLocation.make(
+          record.url, token: record.token, timeoutSeconds: timeout,
+          environment: context.environment,
+          envelope: record.envelope)
+        progress.label = { "Checking '\(record.name)'... \($0) files read" }
+        report.merge(
+          try RemoteCheck(record: record, store: sync, progress: progress.show).run(
+            remote, seconds: timeout))
+        progress.clear()
+      } catch {
+        progress.clear()
+        // What the log check found is still printed; the error says why the remote was not checked.
+        let (code, message) = LifelogCommand.describe(error)
+        try? finish(report, remote: record.name, error: message, in: context)
+        context.output.flush()
+        context.errors.write("Error: \(message)\n")
+        throw ExitStatus(code: code)
+      }
+      try finish(report, remote: record.name, in: context)
+    }
+
+    /// The log, read-only; nil (and a finding) when its file is too damaged to open.
+    static func open(
+      _ path: String, context: Context, into report: inout CheckReport
+    ) throws -> LogStore? {
+      do {
+        let timeout = context.environment["LIFELOG_BUSY_TIMEOUT_MS"].flatMap(Int32.init) ?? 10_000
+        return try LogStore(path: path, busyTimeoutMilliseconds: timeout, readOnly: true)
+      } catch StoreError.sqlite(let error) where error.primaryCode == 11 {  // SQLITE_CORRUPT
+        report.add("log", "integrity", "the file is too damaged to open: \(error.message)")
+        return nil
+      }
+    }
+
+    /// Prints the report and ends with 65 when it found anything.
+    private func finish(
+      _ report: CheckReport, remote: String?, error: String? = nil, in context: Context
+    ) throws {
+      context.output.write(
+        json
+          ? CheckReportText.json(report, remote: remote, error: error) + "\n"
+          : CheckReportText.text(report, remote: remote, complete: error == nil))
+      if !report.ok { throw ExitStatus(code: ExitCode.dataError) }
+    }
+  }
+}
+
+/// How `lifelog check` prints a ``CheckReport``: a line per problem and a summary, or one JSON object.
+enum CheckReportText {
+  /// What the log part counts, in the order the summary names them.
+  static let logCounts = ["entries", "activities", "settings", "outbox batches", "remotes"]
+
+  static func text(_ report: CheckReport, remote: String?, complete: Bool = true) -> String {
+    var text = report.problems.map { "\($0.place): \($0.what)\n" }.joined()
+    let omitted = report.omitted.sorted { $0.key < $1.key }
+    if !omitted.isEmpty {
+      text +=
+        "... and "
+        + omitted.map { "\(grouped($0.value)) more of '\($0.key)'" }.joined(separator: ", ")
+        + " (the first \(CheckReport.problemsPerCode) of each kind are listed)\n"
+    }
+    var checked = logCounts.map { counted(report.checkedCount($0), $0) }.joined(separator: ", ")
+    if let remote, complete {
+      checked +=
+        "; " + counted(report.checkedCount("remote batches"), "batches") + " and "
+        + counted(report.checkedCount("remote snapshots"), "snapshots") + " on '\(remote)'"
+    }
+    let count = report.problemCount
+    text +=
+      report.ok
+      ? "No damage found\(complete ? "" : " in the log"): checked " + checked
+      : "Damage found: \(grouped(count)) problem\(count == 1 ? "" : "s"); checked " + checked
+    if let remote, !complete { text += "; '\(remote)' could not be checked" }
+    return text + "\n"
+  }
+
+  /// `{"ok":…,"checked":{…},"problems":[{"where","code","what"}],"omitted":{…},"remote":…}`.
+  static func json(_ report: CheckReport, remote: String?, error: String? = nil) -> String {
+    var checked = JSONObjectWriter()
+    for (name, count) in report.checked { checked.add(camelCase(name), count) }
+    let problems = report.problems.map { problem -> String in
+      var object = JSONObjectWriter()
+      object.add("where", problem.place)
+      object.add("code", problem.code)
+      object.add("what", problem.what)
+      return object.result
+    }
+    var omitted = JSONObjectWriter()
+    for (code, count) in report.omitted.sorted(by: { $0.key < $1.key }) { omitted.add(code, count) }
+    var object = JSONObjectWriter()
+    object.add("ok", report.ok && error == nil)
+    object.add("remote", remote)
+    object.addRaw("checked", checked.result)
+    object.addRaw("problems", "[" + problems.joined(separator: ",") + "]")
+    object.addRaw("omitted", omitted.result)
+    if let error { object.add("error", error) }
+    return object.result
+  }
+
+  /// `1 entry`, `12,345 entries`.
+  static func counted(_ count: Int, _ plural: String) -> String {
+    let singular =
+      ["entries": "entry", "activities": "activity", "batches": "batch"][plural]
+      ?? String(plural.dropLast())
+    return "\(grouped(count)) \(count == 1 ? singular : plural)"
+  }
+
+  /// `12,345`.
+  static func grouped(_ number: Int) -> String {
+    let digits = String(number.magnitude)
+    var text = ""
+    for (index, digit) in digits.enumerated() {
+      if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
+      text.append(digit)
+    }
+    return (number < 0 ? "-" : "") + text
+  }
+
+  /// `outbox batches` → `outboxBatches`.
+  static func camelCase(_ name: String) -> String {
+    let words = name.split(separator: " ")
+    return words.enumerated().map {
+      $0.offset == 0
+        ? String($0.element) : $0.element.prefix(1).uppercased() + $0.element.dropFirst()
+    }
+    .joined()
+  }
+}
