@@ -8,7 +8,7 @@ extension LifelogCommand {
   struct Check: Command {
     static let configuration = CommandConfiguration(
       commandName: "check",
-      abstract: "Look for damage in the log and, with --remote, on a remote.",
+      abstract: "Look for damage in the log and on a remote.",
       discussion: """
         Reads the log without writing to it: SQLite's integrity check, well-formed stamps, an
         activity for every entry, valid settings, and an outbox of batches without gaps. With

@@ -1,12 +1,11 @@
 import LifelogCore
 
 /// `lifelog check` on a `lifelog serve` remote: every page of changes from the start, for every
-/// device (this one included), and each snapshot a joining machine would merge on the way.
+/// device (this one included), then the newest snapshot.
 ///
-/// A server lists no folder, so this reads what a new machine would read. Batches that a snapshot
-/// covers are skipped by the server once that snapshot is merged, so they are checked through the
-/// snapshot; a snapshot that does not open is not merged, and the batches it covers are then read
-/// one by one (and any that were compacted away are reported).
+/// A server lists no folder, so this reads what a new machine would read, batch by batch. Only
+/// where the server says it compacted batches (`needsSnapshot`) is a snapshot merged to go on past
+/// them, as a joining machine would; when none opens, that is a finding.
 extension HTTPRemote: InventoriedRemote {
   /// Snapshots looked at in one check, at most: a server offering new names for ever stops here.
   static let checkedSnapshotLimit = 10_000
@@ -14,48 +13,35 @@ extension HTTPRemote: InventoriedRemote {
   static let cursorLimit = 100_000
 
   func inventory(into check: RemoteCheck, deadline: Deadline) throws {
-    let nobody = UUIDText.random()  // no device has this id, so no snapshot is passed over as the reader's own
+    let nobody = UUIDText.random()  // no device has this id, so no snapshot is left out as the reader's own
     var cursor = ""
     var seen = Set<String>()
     while true {
       try deadline.check()
-      var advanced = false
-      while seen.count < HTTPRemote.checkedSnapshotLimit,
-        let offer = try latestSnapshot(after: cursor, excluding: nobody, check: check),
-        seen.insert(offer.name).inserted
-      {
-        try deadline.check()
-        let response = try transport.send("GET", "/v1/snapshots/\(offer.name)")
-        guard response.status == 200 else {
-          check.unreadable(
-            .snapshot(offer.name), place: "snapshot \(offer.name)",
-            reason:
-              "the server answered \(response.status): \(HTTPTransport.errorMessage(response.body))"
-          )
-          continue
-        }
-        if check.examine(
-          .snapshot(offer.name), place: "snapshot \(offer.name)", bytes: response.body)
-        {
-          cursor = offer.cursor
-          advanced = true
-        }
-      }
       guard let page = try changesPage(after: cursor, check: check) else { return }
       for item in page.items {
         check.examine(
           .batch(device: item.device, seq: item.seq), place: "batch \(item.device)/\(item.seq)",
           bytes: item.bytes)
       }
-      if page.needsSnapshot, page.items.isEmpty, !advanced {
-        check.problem(
-          "compacted",
-          "the server compacted batches after cursor \(CheckText.quoted(cursor)) into a snapshot that cannot be read "
-            + "here, so they cannot be checked, and a machine joining now cannot get them")
-        return
+      if page.needsSnapshot {
+        // Compacted batches ahead: a snapshot that covers them lets the pages go on past them.
+        cursor = page.cursor
+        guard
+          let next = try mergeSnapshot(
+            after: cursor, excluding: nobody, seen: &seen, into: check, deadline: deadline)
+        else {
+          check.problem(
+            "compacted",
+            "the server compacted batches after cursor \(CheckText.quoted(cursor)) and holds no snapshot that "
+              + "opens and covers them, so a machine joining now cannot get them")
+          return
+        }
+        cursor = next
+        continue
       }
-      if !page.more, !page.needsSnapshot { return }
-      if page.cursor == cursor, !page.needsSnapshot {
+      if !page.more { break }
+      if page.cursor == cursor {
         check.problem(
           "server",
           "the server's pages of changes stop moving forward at cursor \(CheckText.quoted(cursor))")
@@ -63,14 +49,54 @@ extension HTTPRemote: InventoriedRemote {
       }
       cursor = page.cursor
     }
+    // The newest snapshot too, which a joining machine merges first, when none was needed on the way.
+    if let newest = try latestSnapshot(after: nil, excluding: nobody, check: check),
+      !seen.contains(newest.name)
+    {
+      _ = try fetchSnapshot(newest.name, into: check)
+    }
   }
 
-  /// The newest snapshot beyond `cursor` and the cursor after merging it; nil when there is none.
+  /// Examines the snapshots offered beyond `cursor` until one opens.
+  ///
+  /// - Returns: the cursor after it, or nil when none opens.
+  private func mergeSnapshot(
+    after cursor: String, excluding nobody: String, seen: inout Set<String>,
+    into check: RemoteCheck,
+    deadline: Deadline
+  ) throws -> String? {
+    while seen.count < HTTPRemote.checkedSnapshotLimit,
+      let offer = try latestSnapshot(after: cursor, excluding: nobody, check: check),
+      seen.insert(offer.name).inserted
+    {
+      try deadline.check()
+      if try fetchSnapshot(offer.name, into: check) { return offer.cursor }
+    }
+    return nil
+  }
+
+  /// Reads one snapshot and examines it; returns whether it opened.
+  private func fetchSnapshot(_ name: String, into check: RemoteCheck) throws -> Bool {
+    let response = try transport.send("GET", "/v1/snapshots/\(name)")
+    guard response.status == 200 else {
+      check.unreadable(
+        .snapshot(name), place: "snapshot \(name)",
+        reason:
+          "the server answered \(response.status): \(CheckText.shown(HTTPTransport.errorMessage(response.body)))"
+      )
+      return false
+    }
+    return check.examine(.snapshot(name), place: "snapshot \(name)", bytes: response.body)
+  }
+
+  /// The newest snapshot beyond `cursor` (the newest of all without one) and the cursor after
+  /// merging it; nil when there is none.
   private func latestSnapshot(
-    after cursor: String, excluding nobody: String, check: RemoteCheck
+    after cursor: String?, excluding nobody: String, check: RemoteCheck
   ) throws -> (name: String, cursor: String)? {
+    let after = cursor.map { "after=\($0)&" } ?? ""
     let response = try transport.send(
-      "GET", "/v1/snapshots/latest?after=\(cursor)&exclude=\(nobody)&meta=1")
+      "GET", "/v1/snapshots/latest?\(after)exclude=\(nobody)&meta=1")
     if response.status == 404 { return nil }
     guard response.status == 200, let json = try? JSONValue.parse(response.body) else {
       check.problem(
