@@ -226,6 +226,44 @@ import Testing
           + "batch 2 this machine pushed"), "\(result)")
   }
 
+  @Test func aForeignBatchAndStrayFilesAreNamedWithoutControlCharacters() throws {
+    let laptop = try machine("laptop", batches: 2)
+    let own = remote + "/devices/" + (try CheckCommandTests.deviceID(of: laptop)) + "/"
+    // A valid batch 9 of this device, which made 2: another log shares its id.
+    var batch = try BatchCodec.decode(
+      Array(try Data(contentsOf: URL(fileURLWithPath: own + "0000000002.batch"))))
+    batch.seq = 9
+    try Data(BatchCodec.encode(batch)).write(to: URL(fileURLWithPath: own + "0000000009.batch"))
+    // A file-syncing tool's conflict copy, and a folder whose name would colour the terminal.
+    try Data("x".utf8).write(to: URL(fileURLWithPath: own + "0000000001.sync-conflict.batch"))
+    try FileManager.default.createDirectory(
+      atPath: remote + "/devices/\u{1B}[31mevil\u{9B}2J", withIntermediateDirectories: false)
+
+    let result = try laptop.run("check", "--remote", "usb")
+    #expect(result.exitCode == 65, "\(result)")
+    #expect(!result.stdout.contains("\u{1B}") && !result.stdout.contains("\u{9B}"), "\(result)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(
+      lines.contains {
+        $0.hasSuffix(
+          "/0000000009.batch: this log made only 2 batches, so another log wrote "
+            + "this one under this device's id (was the log copied to another machine, or restored from an older copy?)"
+        )
+      },
+      "\(result)")
+    #expect(
+      lines.contains {
+        $0.hasSuffix(
+          "/0000000001.sync-conflict.batch: it is not named like a batch, so no sync reads it")
+      }, "\(result)")
+    #expect(
+      lines.contains("remote 'usb': devices/?[31mevil?2J: it is not a device's folder of batches"),
+      "\(result)")
+    #expect(
+      lines.last?.hasPrefix("Damage found: 3 problems;") == true,
+      "no gap below the foreign batch: \(result)")
+  }
+
   @Test func anEncryptedFolderRemoteIsOpenedWithTheKeptKey() throws {
     let laptop = SyncMachine("laptop", in: folder)
     let passphrase = folder.file("passphrase")

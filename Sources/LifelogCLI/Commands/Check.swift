@@ -67,9 +67,12 @@ extension LifelogCommand {
         }
       }
       progress.label = { "Checking the log... \($0) rows read" }
+      // One read transaction, so a sync running meanwhile is seen before or after, never halfway.
+      let reading = (try? log.database.execute(sql: "BEGIN DEFERRED")) != nil
       log.check(into: &report, progress: progress.show)
       progress.label = { "Checking the outbox... \($0) batches read" }
       sync.check(into: &report, progress: progress.show)
+      if reading { try? log.database.execute(sql: "COMMIT") }
       progress.clear()
       guard let record else { return try finish(report, remote: nil, in: context) }
       let watchdog = Sync.watchdog(seconds: timeout)
@@ -87,7 +90,12 @@ extension LifelogCommand {
       } catch {
         progress.clear()
         // What the log check found is still printed; the error says why the remote was not checked.
-        let (code, message) = LifelogCommand.describe(error)
+        var (code, message) = LifelogCommand.describe(error)
+        if case SyncError.timedOut(let seconds) = error {
+          message =
+            "The check of '\(record.name)' did not finish within \(seconds) s (--timeout); the remote is "
+            + "slow or unreachable, or too large to read in that time"
+        }
         try? finish(report, remote: record.name, error: message, in: context)
         context.output.flush()
         context.errors.write("Error: \(message)\n")
@@ -128,7 +136,9 @@ enum CheckReportText {
   static let logCounts = ["entries", "activities", "settings", "outbox batches", "remotes"]
 
   static func text(_ report: CheckReport, remote: String?, complete: Bool = true) -> String {
-    var text = report.problems.map { "\($0.place): \($0.what)\n" }.joined()
+    // A damaged or hostile file's text can reach a message: no control character reaches the terminal.
+    var text = report.problems.map { CheckText.printable("\($0.place): \($0.what)") + "\n" }
+      .joined()
     let omitted = report.omitted.sorted { $0.key < $1.key }
     if !omitted.isEmpty {
       text +=

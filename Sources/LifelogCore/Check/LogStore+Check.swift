@@ -149,13 +149,16 @@ public enum CheckText {
   /// At most `limit` characters of `text`, with control characters as `?`, so a damaged value can
   /// neither flood a line nor move the terminal's cursor.
   public static func shown(_ text: String, limit: Int = 40) -> String {
-    var result = ""
-    for character in text.prefix(limit) {
-      result.append(
-        character.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
-          ? character : "?")
-    }
-    return text.count > limit ? result + "…" : result
+    printable(String(text.prefix(limit))) + (text.count > limit ? "…" : "")
+  }
+
+  /// `text` with every control character (C0, DEL and C1, which holds a one-byte CSI) as `?`.
+  public static func printable(_ text: String) -> String {
+    String(
+      text.map {
+        $0.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }
+          ? $0 : "?"
+      })
   }
 
   public static func quoted(_ text: String) -> String { "'" + shown(text) + "'" }

@@ -25,7 +25,8 @@ public final class RemoteCheck {
   let record: RemoteRecord
   let store: SyncStore
   let device: String
-  let lastSeq: Int
+  /// The last batch made here, read again when a newer one shows up (a sync may be running).
+  var lastSeq: Int
   /// `remote 'usb'`: how findings name the remote.
   let remotePlace: String
   /// Called with the number of files read so far.
@@ -161,6 +162,7 @@ public final class RemoteCheck {
 
   private func compareWithOutbox(seq: Int, name: BatchEnvelope.Name, bytes: [UInt8], place: String)
   {
+    if seq > lastSeq, let latest = try? store.lastSeq() { lastSeq = latest }
     guard seq <= lastSeq else {
       report.add(
         "\(remotePlace): \(place)", "foreign",
@@ -189,13 +191,16 @@ public final class RemoteCheck {
     if record.pushedSeq > 0 { devices.insert(device) }
     for other in devices.sorted() {
       let floor = covered[other] ?? 0
-      var next = floor + 1
       let isOwn = other == device
-      for seq in (stored[other] ?? []).filter({ $0 > floor }).sorted() {
+      // This device's batches past the last acknowledged may not have arrived yet (a sync that
+      // stopped between sending and hearing back), and those past the last made are `foreign`.
+      let top = isOwn ? record.pushedSeq : Int.max
+      var next = floor + 1
+      for seq in (stored[other] ?? []).filter({ $0 > floor && $0 <= top }).sorted() {
         if seq > next { reportMissing(other, next, seq - 1, own: isOwn) }
         next = seq + 1
       }
-      if isOwn, record.pushedSeq >= next { reportMissing(other, next, record.pushedSeq, own: true) }
+      if isOwn, top >= next { reportMissing(other, next, top, own: true) }
     }
   }
 
