@@ -53,19 +53,7 @@ extension LifelogCommand {
         return try finish(report, remote: nil, in: context)
       }
       let sync = SyncStore(log: log)
-      var record: RemoteRecord?
-      if let remoteName {
-        var unreadable = false
-        do {
-          record = try sync.remote(named: remoteName)
-        } catch {
-          // A damaged table of remotes: the log check below says so, and no remote is checked.
-          unreadable = (try? log.database.tableExists("sync_remote")) == true
-        }
-        if record == nil, !unreadable {
-          throw UsageError("No remote is named '\(remoteName)'; see 'lifelog remote list'")
-        }
-      }
+      let record = try remoteName.flatMap { try Self.remote(named: $0, in: sync) }
       progress.label = { "Checking the log... \($0) rows read" }
       // One read transaction, so a sync running meanwhile is seen before or after, never halfway.
       let reading = (try? log.database.execute(sql: "BEGIN DEFERRED")) != nil
@@ -75,17 +63,9 @@ extension LifelogCommand {
       if reading { try? log.database.execute(sql: "COMMIT") }
       progress.clear()
       guard let record else { return try finish(report, remote: nil, in: context) }
-      let watchdog = Sync.watchdog(seconds: timeout)
-      defer { watchdog.cancel() }
       do {
-        let remote = try RemoteLocation.make(
-          record.url, token: record.token, timeoutSeconds: timeout,
-          environment: context.environment,
-          envelope: record.envelope)
         progress.label = { "Checking '\(record.name)'... \($0) files read" }
-        report.merge(
-          try RemoteCheck(record: record, store: sync, progress: progress.show).run(
-            remote, seconds: timeout))
+        report.merge(try check(record, store: sync, progress: progress, in: context))
         progress.clear()
       } catch {
         progress.clear()
@@ -102,6 +82,32 @@ extension LifelogCommand {
         throw ExitStatus(code: code)
       }
       try finish(report, remote: record.name, in: context)
+    }
+
+    /// Reads everything on one remote within `--timeout`.
+    private func check(
+      _ record: RemoteRecord, store: SyncStore, progress: ImportProgress, in context: Context
+    ) throws -> CheckReport {
+      let watchdog = Sync.watchdog(seconds: timeout)
+      defer { watchdog.cancel() }
+      let remote = try RemoteLocation.make(
+        record.url, token: record.token, timeoutSeconds: timeout, environment: context.environment,
+        envelope: record.envelope)
+      return try RemoteCheck(record: record, store: store, progress: progress.show).run(
+        remote, seconds: timeout)
+    }
+
+    /// The remote named on the command line; nil when the table of remotes is too damaged to read
+    /// (the log check says so).
+    ///
+    /// - Throws: ``UsageError`` when no remote has that name.
+    static func remote(named name: String, in store: SyncStore) throws -> RemoteRecord? {
+      do {
+        if let record = try store.remote(named: name) { return record }
+      } catch  where (try? store.log.database.tableExists("sync_remote")) == true {
+        return nil
+      } catch {}
+      throw UsageError("No remote is named '\(name)'; see 'lifelog remote list'")
     }
 
     /// The log, read-only; nil (and a finding) when its file is too damaged to open.
