@@ -76,6 +76,27 @@ import Testing
     #expect(other.stdout.contains("batch 2 of device \(laptopID) is missing"), "\(other)")
   }
 
+  @Test func anEncryptedServerRemoteIsOpenedWithTheKeptKey() throws {
+    let server = try ServerProcess(dataFolder: folder.file("data"))
+    defer { server.terminate() }
+    let tokenPath = folder.file("bob.token")
+    try Data((try server.addUser("bob") + "\n").utf8).write(to: URL(fileURLWithPath: tokenPath))
+    let passphrase = folder.file("passphrase")
+    try Data("correct horse battery staple\n".utf8).write(to: URL(fileURLWithPath: passphrase))
+    let laptop = SyncMachine("laptop", in: folder)
+    try laptop.expectSuccess(
+      "remote", "add", "home", server.baseURL, "--token-file", tokenPath, "--encrypt",
+      "--passphrase-file",
+      passphrase)
+    for note in ["quince", "pear"] {
+      _ = try laptop.add("snack", note, "--at", "2026-12-01 10:00")
+      try laptop.expectSuccess("sync")
+    }
+    let result = try laptop.run("check", "--remote", "home")
+    #expect(result.exitCode == 0, "\(result)")
+    #expect(result.stdout.hasSuffix("; 2 batches and 0 snapshots on 'home'\n"), "\(result)")
+  }
+
   @Test func anUnreachableServerExits69() throws {
     let (server, laptop, _) = try twoMachines(batches: 1)
     server.terminate()
