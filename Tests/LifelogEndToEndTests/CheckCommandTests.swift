@@ -1,4 +1,5 @@
 import Foundation
+import LifelogCore
 import LifelogSQLite
 import LifelogSync
 import LifelogTestSupport
@@ -144,7 +145,7 @@ import Testing
       "check wrote to the log")
   }
 
-  @Test func usageErrorsExit64AndAMissingLogIsNotCreated() throws {
+  @Test func usageErrorsExit64AndAMissingOrOlderLogIsLeftAlone() throws {
     let laptop = try machine("laptop", batches: 0)
     let unknown = try laptop.run("check", "--remote", "nas")
     #expect(unknown.exitCode == 64, "\(unknown)")
@@ -152,6 +153,16 @@ import Testing
     #expect(unknown.stdout.isEmpty, "\(unknown)")
     #expect(try laptop.run("check", "--timeout", "0").exitCode == 64)
     #expect(try laptop.run("check", "extra").exitCode == 64)
+    // A log of an older schema is not checked (check would have to migrate it), and not changed.
+    let old = SyncMachine("old", in: folder)
+    _ = try LogStore(path: old.databasePath, schemaVersion: 2)
+    let before = try Data(contentsOf: URL(fileURLWithPath: old.databasePath))
+    let older = try old.run("check")
+    #expect(older.exitCode == 78, "\(older)")
+    #expect(
+      older.stderr.contains("has an older schema") && older.stderr.contains("'lifelog status'"),
+      "\(older)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: old.databasePath)) == before)
     let nobody = SyncMachine("nobody", in: folder)
     let missing = try nobody.run("check")
     #expect(missing.exitCode == 78, "\(missing)")

@@ -52,6 +52,13 @@ extension LifelogCommand {
       else {
         return try finish(report, remote: nil, in: context)
       }
+      // Checking the tables of an older schema would report what a migration adds as missing.
+      if let applied = try? log.appliedMigrations(), applied.count < LogStore.knownMigrations.count
+      {
+        throw ConfigurationError(
+          "The log '\(log.path)' has an older schema that any other lifelog command upgrades (check never "
+            + "writes); run 'lifelog status' once, then check again")
+      }
       let sync = SyncStore(log: log)
       let record = try remoteName.flatMap { try Self.remote(named: $0, in: sync) }
       progress.label = { "Checking the log... \($0) rows read" }
