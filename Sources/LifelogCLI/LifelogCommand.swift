@@ -18,7 +18,7 @@ public enum LifelogCommand {
     options: [OptionSpec(["--version"], help: "Show the version.")],
     subcommands: [
       Add.self, List.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self, Settings.self,
-      RemoteGroup.self, Sync.self, Status.self, ReportGroup.self, Import.self, Export.self, Serve.self,
+      RemoteGroup.self, Sync.self, Status.self, Check.self, ReportGroup.self, Import.self, Export.self, Serve.self,
       Shell.self, Completion.self, Help.self, CompleteWords.self, ManualPageCommand.self,
     ],
     usesDatabase: true)

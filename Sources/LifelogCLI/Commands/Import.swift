@@ -126,11 +126,13 @@ extension String {
   fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }
 
-/// The progress line a long import shows on standard error, only when that is a terminal.
+/// The progress line a long import (or check) shows on standard error, only when that is a terminal.
 final class ImportProgress {
   private let errors: (any TextOutput)?
   private var shown = false
   private var lastShown = 0.0
+  /// The line for a count: `Importing... 12000 rows read`.
+  var label: (Int) -> String = { "Importing... \($0) rows read" }
 
   init(context: Context) {
     errors = context.errors is FileOutput && isatty(STDERR_FILENO) == 1 ? context.errors : nil
@@ -141,7 +143,7 @@ final class ImportProgress {
     let now = Seconds.monotonic()
     guard now - lastShown >= 0.2 else { return }  // a few updates a second are enough to read
     lastShown = now
-    errors.write("\rImporting... \(rows) rows read")
+    errors.write("\r\u{1B}[K" + label(rows))
     errors.flush()
     shown = true
   }

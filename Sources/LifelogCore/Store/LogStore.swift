@@ -22,15 +22,23 @@ public final class LogStore {
   ///
   /// - Parameter schemaVersion: how many migrations to apply (tests build older schemas with it).
   /// - Parameter busyTimeoutMilliseconds: how long a write waits for another process's lock.
-  public init(path: String, schemaVersion: Int? = nil, busyTimeoutMilliseconds: Int32 = 10_000) throws {
+  /// - Parameter readOnly: open an existing log without creating, migrating or writing anything
+  ///   (`lifelog check`); SQLite then refuses every write on the connection.
+  public init(
+    path: String, schemaVersion: Int? = nil, busyTimeoutMilliseconds: Int32 = 10_000, readOnly: Bool = false
+  ) throws {
     let schemaVersion = schemaVersion ?? Migration.all.count
     self.path = path
-    if path != ":memory:" { try LogStore.createFileIfMissing(path) }
+    let readOnly = readOnly && path != ":memory:"
+    if readOnly, access(path, F_OK) != 0 { throw StoreError.cannotOpen(path: path, reason: "there is no log there") }
+    if path != ":memory:", !readOnly { try LogStore.createFileIfMissing(path) }
     do {
-      database = try Database(path: path, mode: .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+      database = try Database(
+        path: path, mode: readOnly ? .readOnly : .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
       let migrator = Migrator(database: database, path: path)
       let applied = try migrator.appliedIdentifiers()
       try migrator.checkNotNewer(applied: applied)
+      if readOnly { return }
       try database.execute(
         sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA cache_size = -\(LogStore.cacheKiB)")
       if applied.count < schemaVersion { try migrator.migrate(upTo: schemaVersion) }

@@ -1,0 +1,183 @@
+import LifelogCore
+
+/// `lifelog check` on a `lifelog serve` remote: every page of changes from the start, for every
+/// device (this one included), then the newest snapshot.
+///
+/// A server lists no folder, so this reads what a new machine would read, batch by batch. Only
+/// where the server says it compacted batches (`needsSnapshot`) is a snapshot merged to go on past
+/// them, as a joining machine would; when none opens, that is a finding.
+extension HTTPRemote: InventoriedRemote {
+  /// Snapshots looked at in one check, at most: a server offering new names for ever stops here.
+  static let checkedSnapshotLimit = 10_000
+  /// The longest cursor taken from a server (one `_<device>_<seq>` per device a snapshot covers).
+  static let cursorLimit = 100_000
+
+  func inventory(into check: RemoteCheck, deadline: Deadline) throws {
+    let nobody = UUIDText.random()  // no device has this id, so no snapshot is left out as the reader's own
+    var cursor = ""
+    var seen = Set<String>()
+    while true {
+      try deadline.check()
+      guard let page = try changesPage(after: cursor, check: check) else { return }
+      for item in page.items {
+        check.examine(
+          .batch(device: item.device, seq: item.seq), place: "batch \(item.device)/\(item.seq)",
+          bytes: item.bytes)
+      }
+      if page.needsSnapshot {
+        // Compacted batches ahead: a snapshot that covers them lets the pages go on past them.
+        cursor = page.cursor
+        guard
+          let next = try mergeSnapshot(
+            after: cursor, excluding: nobody, seen: &seen, into: check, deadline: deadline)
+        else {
+          check.problem(
+            "compacted",
+            "the server compacted batches after cursor \(CheckText.quoted(cursor)) and holds no snapshot that "
+              + "opens and covers them, so a machine joining now cannot get them")
+          return
+        }
+        cursor = next
+        continue
+      }
+      if !page.more { break }
+      if page.cursor == cursor {
+        check.problem(
+          "server",
+          "the server's pages of changes stop moving forward at cursor \(CheckText.quoted(cursor))")
+        return
+      }
+      cursor = page.cursor
+    }
+    // The newest snapshot too, which a joining machine merges first, when none was needed on the way.
+    if let newest = try latestSnapshot(after: nil, excluding: nobody, check: check),
+      !seen.contains(newest.name)
+    {
+      _ = try fetchSnapshot(newest.name, into: check)
+    }
+  }
+
+  /// Examines the snapshots offered beyond `cursor` until one opens.
+  ///
+  /// - Returns: the cursor after it, or nil when none opens.
+  private func mergeSnapshot(
+    after cursor: String, excluding nobody: String, seen: inout Set<String>,
+    into check: RemoteCheck,
+    deadline: Deadline
+  ) throws -> String? {
+    while seen.count < HTTPRemote.checkedSnapshotLimit,
+      let offer = try latestSnapshot(after: cursor, excluding: nobody, check: check),
+      seen.insert(offer.name).inserted
+    {
+      try deadline.check()
+      if try fetchSnapshot(offer.name, into: check) { return offer.cursor }
+    }
+    return nil
+  }
+
+  /// Reads one snapshot and examines it; returns whether it opened.
+  private func fetchSnapshot(_ name: String, into check: RemoteCheck) throws -> Bool {
+    let response = try transport.send("GET", "/v1/snapshots/\(name)")
+    guard response.status == 200 else {
+      check.unreadable(
+        .snapshot(name), place: "snapshot \(name)",
+        reason:
+          "the server answered \(response.status): \(CheckText.shown(HTTPTransport.errorMessage(response.body)))"
+      )
+      return false
+    }
+    return check.examine(.snapshot(name), place: "snapshot \(name)", bytes: response.body)
+  }
+
+  /// The newest snapshot beyond `cursor` (the newest of all without one) and the cursor after
+  /// merging it; nil when there is none.
+  private func latestSnapshot(
+    after cursor: String?, excluding nobody: String, check: RemoteCheck
+  ) throws -> (name: String, cursor: String)? {
+    let after = cursor.map { "after=\($0)&" } ?? ""
+    let response = try transport.send(
+      "GET", "/v1/snapshots/latest?\(after)exclude=\(nobody)&meta=1")
+    if response.status == 404 { return nil }
+    guard response.status == 200, let json = try? JSONValue.parse(response.body) else {
+      check.problem(
+        "server",
+        "the server's description of its newest snapshot cannot be read (\(response.status))")
+      return nil
+    }
+    guard let name = json["name"]?.string, SyncStore.isPathSafe(name),
+      let next = json["cursor"]?.string,
+      HTTPRemote.isCursor(next)
+    else {
+      check.problem(
+        "server", "the server describes its newest snapshot with a malformed name or cursor")
+      return nil
+    }
+    return (name, next)
+  }
+
+  struct CheckedPage {
+    struct Item {
+      var device: String
+      var seq: Int
+      var bytes: [UInt8]
+    }
+    var items: [Item] = []
+    var cursor: String
+    var more: Bool
+    var needsSnapshot: Bool
+  }
+
+  /// One page of `GET /v1/changes` for every device, with its index checked against its bytes;
+  /// nil (and a finding) when the page cannot be read.
+  private func changesPage(after cursor: String, check: RemoteCheck) throws -> CheckedPage? {
+    let response = try transport.send("GET", "/v1/changes?after=\(cursor)&limit=1000")
+    guard response.status == 200 else {
+      check.problem(
+        "server",
+        "the server answered \(response.status) when asked for changes after cursor \(CheckText.quoted(cursor)): "
+          + CheckText.shown(HTTPTransport.errorMessage(response.body)))
+      return nil
+    }
+    let body = response.body
+    guard let newline = body.firstIndex(of: 0x0A),
+      let index = try? JSONValue.parse(body[..<newline]),
+      let next = index["cursor"]?.string, HTTPRemote.isCursor(next),
+      case .array(let listed)? = index["batches"]
+    else {
+      check.problem(
+        "server",
+        "the server's page of changes after cursor \(CheckText.quoted(cursor)) cannot be read")
+      return nil
+    }
+    var page = CheckedPage(
+      cursor: next, more: index["more"]?.bool ?? false,
+      needsSnapshot: index["needsSnapshot"]?.bool ?? false)
+    var offset = newline + 1
+    for entry in listed {
+      guard let device = entry["device"]?.string, SyncStore.isPathSafe(device),
+        let seq = entry["seq"]?.integer,
+        seq >= 1, let size = entry["size"]?.integer, size >= 0, size <= Int64(body.count - offset)
+      else {
+        check.problem(
+          "server",
+          "the server's page of changes after cursor \(CheckText.quoted(cursor)) lists a batch it does not hold"
+        )
+        return nil
+      }
+      let end = offset + Int(size)
+      page.items.append(
+        CheckedPage.Item(device: device, seq: Int(seq), bytes: Array(body[offset..<end])))
+      offset = end
+    }
+    return page
+  }
+
+  /// Whether `text` is a cursor as docs/http-api.md defines it: `[A-Za-z0-9_-]`, bounded.
+  static func isCursor(_ text: String) -> Bool {
+    text.utf8.count <= cursorLimit
+      && text.utf8.allSatisfy {
+        (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45
+          || $0 == 95
+      }
+  }
+}

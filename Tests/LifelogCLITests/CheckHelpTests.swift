@@ -1,0 +1,39 @@
+import Foundation
+import LifelogTestSupport
+import Testing
+
+/// `lifelog check` as help, Tab and the shell present it, in process.
+@Suite struct CheckHelpTests {
+  let fixture = CLIFixture()
+
+  @Test func checkIsListedInHelpAndItsOptionsAndRemotesCompleteWithTab() {
+    #expect(
+      fixture.run("--help").stdout.contains(
+        "  check                   Look for damage in the log and on a remote.\n"))
+    let help = fixture.run("check", "--help")
+    #expect(help.exitCode == 0, "\(help)")
+    #expect(
+      help.stdout.contains(
+        "USAGE: lifelog check [--remote <name>] [--timeout <seconds>] [--format <format>]"))
+    #expect(
+      help.stdout.contains("EXAMPLES:\n  lifelog check\n  lifelog check --remote usb\n"), "\(help)")
+
+    #expect(
+      fixture.run("remote", "add", "usb", fixture.folder.file("usb"), "--no-encrypt").exitCode == 0)
+    let complete = { (words: [String]) in fixture.cli.run(["__complete", "--"] + words).stdout }
+    #expect(complete(["ch"]) == "check\n")
+    #expect(complete(["check", "--"]) == "--remote\n--timeout\n--format\n--db\n--help\n")
+    #expect(complete(["check", "--remote", ""]) == "usb\n")
+    #expect(complete(["check", "--format", ""]) == "text\njson\n")
+  }
+
+  @Test func aCleanLogChecksCleanInProcessAndAnUnknownFormatIsAUsageError() {
+    _ = fixture.run("add", "breakfast", "oats", "--at", "08:00")
+    let result = fixture.run("check")
+    #expect(result.exitCode == 0, "\(result)")
+    #expect(
+      result.stdout.hasPrefix("No damage found: checked 1 entry, 8 activities, 0 settings"),
+      "\(result)")
+    #expect(fixture.run("check", "--format", "yaml").exitCode == 64)
+  }
+}
