@@ -20,6 +20,8 @@ public enum LifelogCommand {
       Add.self, List.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self, Settings.self,
       RemoteGroup.self, Sync.self, Status.self, ReportGroup.self, Import.self, Export.self, Serve.self,
       Shell.self, Completion.self, Help.self, CompleteWords.self, ManualPageCommand.self,
+      // Keeping the rhythm (issue 15)
+      Due.self, Remind.self, TimerGroup.self, Show.self, Again.self, Undo.self,
     ],
     usesDatabase: true)
 
@@ -151,6 +153,7 @@ public enum LifelogCommand {
       return (ExitCode.configuration, error.description)
     case let error as ListenerError:
       return (ExitCode.unavailable, "Cannot serve: \(error.message)")
+    case let error as TimerError: return (ExitCode.unavailable, error.description)
     case let error as SQLiteError:
       return (error.isBusy ? ExitCode.temporaryFailure : ExitCode.failure, error.description)
     default: return (ExitCode.failure, String(describing: error))
