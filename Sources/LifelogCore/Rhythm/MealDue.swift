@@ -67,10 +67,17 @@ public struct MealDue: Sendable {
     switch zone.resolve(local) {
     case .unique(let instant), .repeated(let instant, _): return instant
     case .skipped:
-      // The clocks jumped over this time: the jump itself lies within an hour or two after the
-      // wall time read with the offset in force before it.
+      // The clocks jumped over this time: the day begins at the jump, the first minute that has
+      // the offset in force after it (at most the size of the jump, a few hours, away).
       let wall = local.secondsAsIfUTC
-      return wall - Int64(zone.offsetSeconds(at: wall - 86_400))
+      let after = zone.offsetSeconds(at: wall + 86_400)
+      var instant = wall - Int64(after)
+      var steps = 0
+      while zone.offsetSeconds(at: instant) != after, steps < 24 * 60 {
+        instant += 60
+        steps += 1
+      }
+      return instant
     }
   }
 }

@@ -53,8 +53,9 @@ public struct Reminder: Hashable, Sendable {
   /// `<last meal id>@<due instant>`.
   public static func gapKey(lastMealID: String, dueAt: Int64) -> String { "\(lastMealID)@\(dueAt)" }
 
-  static func isRunning(sleep: LoggedTime, seconds: Int?, now: Int64, lastMeal: LoggedTime?) -> Bool
-  {
+  public static func isRunning(
+    sleep: LoggedTime, seconds: Int?, now: Int64, lastMeal: LoggedTime?
+  ) -> Bool {
     guard sleep.instant <= now else { return false }
     if let seconds { return now < sleep.instant + Int64(seconds) }
     if let lastMeal, lastMeal.instant >= sleep.instant { return false }
