@@ -41,7 +41,9 @@ import Testing
       let result = cli.run(["remind"])
       #expect(result.exitCode == 0 && result.stderr.isEmpty, "\(result)")
       if !result.stdout.isEmpty {
-        reminders.append(LoggedTime(instant: minute, offsetMinutes: 60).local.timeDescription + " " + result.stdout)
+        reminders.append(
+          LoggedTime(instant: minute, offsetMinutes: 60).local.timeDescription + " " + result.stdout
+        )
       }
       minute += 60
     }
@@ -88,10 +90,17 @@ import Testing
     try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
     cli.environment = ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime]
     let file = fixture.folder.file("message.txt")
-    let result = cli.run(["remind", "--notify", "--exec", "printf '%s' \"$LIFELOG_MESSAGE\" > '\(file)'; echo sent"])
+    let result = cli.run([
+      "remind", "--notify", "--exec", "printf '%s' \"$LIFELOG_MESSAGE\" > '\(file)'; echo sent",
+    ])
     #expect(result.exitCode == 0, "\(result)")
-    #expect(result.stdout.hasPrefix("A meal was due at Wed 2026-12-02 07:00, 5h ago: the last was lunch 11h30m ago\n") && result.stdout.hasSuffix("\nsent\n"))
-    #expect(try String(contentsOfFile: file, encoding: .utf8) == String(result.stdout.split(separator: "\n")[0]))
+    #expect(
+      result.stdout.hasPrefix(
+        "A meal was due at Wed 2026-12-02 07:00, 5h ago: the last was lunch 11h30m ago\n")
+        && result.stdout.hasSuffix("\nsent\n"))
+    #expect(
+      try String(contentsOfFile: file, encoding: .utf8)
+        == String(result.stdout.split(separator: "\n")[0]))
     #expect(result.stderr.contains("Note: no desktop notification: no session bus"), "\(result)")
   }
 

@@ -37,7 +37,12 @@ struct TimerUnits {
 
   /// Reads `--every`: `15m`, `1h`, ... from 1 minute to 24 hours.
   static func interval(_ text: String) throws -> Int {
-    let seconds = try DurationText.parse(text)
+    let seconds: Int
+    do {
+      seconds = try DurationText.parse(text)
+    } catch {
+      throw InputError("--every: \(error.message)")
+    }
     let fitsAnHour = seconds >= 60 && seconds < 3600 && seconds % 60 == 0 && 3600 % seconds == 0
     let fitsADay =
       seconds >= 3600 && seconds <= 86_400 && seconds % 3600 == 0 && 86_400 % seconds == 0
@@ -61,7 +66,6 @@ struct TimerUnits {
     """
     [Unit]
     Description=lifelog \(job.rawValue): \(job.summary)
-    Documentation=man:lifelog(1)
 
     [Service]
     Type=oneshot
@@ -74,7 +78,6 @@ struct TimerUnits {
     """
     [Unit]
     Description=Run lifelog \(job.rawValue) every \(DurationText.format(everySeconds))
-    Documentation=man:lifelog(1)
 
     [Timer]
     OnActiveSec=1min
