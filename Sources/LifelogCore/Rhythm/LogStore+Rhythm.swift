@@ -13,7 +13,7 @@ extension LogStore {
         sql: """
           SELECT \(LogStore.entryColumns) FROM activity a JOIN entry e ON e.id = (
             SELECT id FROM entry WHERE activity_id = a.id AND deleted = 0 AND at <= ?
-            ORDER BY at DESC, id DESC LIMIT 1)
+            ORDER BY at DESC, rowid DESC LIMIT 1)
           WHERE a.kind = 'meal'
           ORDER BY e.at DESC, e.id DESC LIMIT 1
           """
@@ -29,7 +29,7 @@ extension LogStore {
         sql: """
           SELECT \(LogStore.entryColumns) FROM activity a JOIN entry e ON e.id = (
             SELECT id FROM entry WHERE activity_id = a.id AND deleted = 0 AND at <= ?
-            ORDER BY at DESC, id DESC LIMIT 1)
+            ORDER BY at DESC, rowid DESC LIMIT 1)
           WHERE a.kind = 'sleep'
           ORDER BY e.at DESC, e.id DESC LIMIT 1
           """
