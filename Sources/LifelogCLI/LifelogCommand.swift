@@ -17,11 +17,10 @@ public enum LifelogCommand {
     discussion: "Keeps a local SQLite log; every command takes --db PATH (or LIFELOG_DB) to use another log.",
     options: [OptionSpec(["--version"], help: "Show the version.")],
     subcommands: [
-      Add.self, List.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self, Settings.self,
+      Add.self, List.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self,
+      Show.self, Again.self, Undo.self, Settings.self, Due.self, Remind.self, TimerGroup.self,
       RemoteGroup.self, Sync.self, Status.self, ReportGroup.self, Import.self, Export.self, Serve.self,
       Shell.self, Completion.self, Help.self, CompleteWords.self, ManualPageCommand.self,
-      // Keeping the rhythm (issue 15)
-      Due.self, Remind.self, TimerGroup.self, Show.self, Again.self, Undo.self,
     ],
     usesDatabase: true)
 

@@ -5,7 +5,7 @@ extension LifelogCommand {
   struct Again: Command {
     static let configuration = CommandConfiguration(
       commandName: "again",
-      abstract: "Log an earlier entry again: the same activity, note, quantity, duration and tags.",
+      abstract: "Log an earlier entry again, now or at --at.",
       discussion: """
         With an activity name it repeats that activity's most recent entry; with an id, last or -N,
         that entry; with nothing, the most recent entry of all.

@@ -7,7 +7,7 @@ extension LifelogCommand {
   struct Remind: Command {
     static let configuration = CommandConfiguration(
       commandName: "remind",
-      abstract: "Say once when a meal is due (run it from cron or 'lifelog timer').",
+      abstract: "Say once when a meal is due (for cron or a timer).",
       discussion: """
         Prints one line when a meal is due (remindBeforeMinutes early), once per gap between
         meals: never twice for the same gap, never once the meal is logged, never in quiet hours
@@ -23,7 +23,7 @@ extension LifelogCommand {
       examples: [
         "lifelog remind",
         "lifelog remind --notify",
-        "lifelog remind --exec 'curl -d \"$LIFELOG_MESSAGE\" ntfy.sh/my-meals'",
+        "lifelog remind --exec 'logger -t lifelog \"$LIFELOG_MESSAGE\"'",
       ])
 
     let notify: Bool

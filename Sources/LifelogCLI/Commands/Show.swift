@@ -5,7 +5,8 @@ extension LifelogCommand {
   struct Show: Command {
     static let configuration = CommandConfiguration(
       commandName: "show",
-      abstract: "Show one entry in full: every field, when it was created and changed, and where.",
+      abstract: "Show one entry in full, and where it was written.",
+      discussion: "Every field, when it was created and last changed, and on which device.",
       arguments: [
         ArgumentSpec("id", "The entry's id or a prefix of it (4+ hex digits), or last, -1, -2, ...")
       ],

@@ -6,7 +6,7 @@ extension LifelogCommand {
   struct TimerGroup: Command {
     static let configuration = CommandConfiguration(
       commandName: "timer",
-      abstract: "Run sync or remind every few minutes with a systemd user timer (or cron).",
+      abstract: "Run sync or remind every few minutes (systemd, cron).",
       discussion: "'lifelog timer' alone lists the installed timers.",
       subcommands: [TimerInstall.self, TimerRemove.self, TimerList.self])
 

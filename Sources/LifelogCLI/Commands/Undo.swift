@@ -7,12 +7,12 @@ extension LifelogCommand {
 
     static let configuration = CommandConfiguration(
       commandName: "undo",
-      abstract:
-        "Revert the last change made here (add, edit, delete, restore, import, activity, setting).",
+      abstract: "Revert the last change made on this machine.",
       discussion: """
-        Undoing is itself a change: it syncs like any other. It never reverts what arrived from
-        another machine: a step whose fields were changed since (by a sync or a later change)
-        is refused, and nothing is written. The last \(LogStore.keptUndoSteps) steps are kept.
+        Reverts an add, edit, delete, restore, import, or an activity or setting change, one step
+        per call. Undoing is itself a change: it syncs like any other. It never reverts what
+        arrived from another machine: a step whose fields were changed since (by a sync or a
+        later change) is refused, and nothing is written. The last \(LogStore.keptUndoSteps) steps are kept.
         """,
       options: [
         OptionSpec(
