@@ -45,7 +45,10 @@ extension BenchmarkSuite {
       throw BenchmarkError(
         "'\(daySummary.commandLine)' printed only: \(String(decoding: listed, as: UTF8.self))")
     }
-    // Alternated, so all three see the same machine load.
+    // `list` on the same log: `due --short` must start and answer as fast as it does.
+    let list = lifelogCommand(["list", "--limit", "20"], database: path)
+    // Alternated, so all four see the same machine load.
+    var listTimes: [Double] = []
     var dueTimes: [Double] = []
     var timewTimes: [Double] = []
     var dayTimes: [Double] = []
@@ -53,18 +56,22 @@ extension BenchmarkSuite {
       _ = try due.timedRun()
       _ = try summary.timedRun()
       _ = try daySummary.timedRun()
+      _ = try list.timedRun()
     }
     for _ in 0..<Self.latencyRuns {
       dueTimes.append(try due.timedRun())
       timewTimes.append(try summary.timedRun())
       dayTimes.append(try daySummary.timedRun())
+      listTimes.append(try list.timedRun())
     }
+    let listMedian = Samples(listTimes).median
     let dueMedian = Samples(dueTimes).median
     let timewMedian = Samples(timewTimes).median
     let dayMedian = Samples(dayTimes).median
     Log.info(
       "due_short_100k_ms: median \(ms(dueMedian)) ('\(token.dropLast())'); timew summary: \(ms(timewMedian)); "
-        + "'\(daySummary.commandLine)' (\(listed.count) bytes): \(ms(dayMedian))")
+        + "'\(daySummary.commandLine)' (\(listed.count) bytes): \(ms(dayMedian)); list --limit 20: \(ms(listMedian))"
+    )
     report(
       Figure(
         name: "due_short_100k_ms", value: dueMedian * 1e3, unit: "ms", goal: .atMost(5), decimals: 2
@@ -76,6 +83,11 @@ extension BenchmarkSuite {
     report(
       Figure(
         name: "timew_summary_day_100k_ms", value: dayMedian * 1e3, unit: "ms", goal: .atLeast(0),
+        decimals: 2))
+    report(
+      Figure(
+        name: "due_short_vs_list_ratio", value: dueMedian / listMedian, unit: "x",
+        goal: .atMost(1.1),
         decimals: 2))
     report(
       Figure(
