@@ -78,6 +78,19 @@ import Testing
     #expect(list.contains("add ") && !list.contains("import"), "\(list)")
   }
 
+  @Test func anImportThatUpdatesEntriesIsUndoneToTheOldValues() throws {
+    let id = try fixture.addReturningID("breakfast", "oatmeal", "--at", "07:30")
+    let file = fixture.folder.file("export.csv")
+    let exported = fixture.run("export", "--format", "csv").stdout
+    try exported.replacingOccurrences(of: "oatmeal", with: "porridge").write(
+      toFile: file, atomically: false, encoding: .utf8)
+    let before = fixture.state()
+    #expect(fixture.run("import", file).stdout.contains("0 added, 1 updated"))
+    #expect(fixture.run("show", String(id.prefix(8)), "--format", "json").stdout.contains("\"note\":\"porridge\""))
+    #expect(fixture.run("undo").stdout.hasPrefix("Undid: import "))
+    #expect(fixture.state() == before)
+  }
+
   @Test func stepsUndoNewestFirstAndTheListSaysWhatIsNext() throws {
     let id = try fixture.addReturningID("breakfast", "oatmeal", "--at", "07:30")
     fixture.run("edit", String(id.prefix(8)), "--note", "porridge")

@@ -159,8 +159,9 @@ extension LifelogCommand {
     /// The log's path made absolute: a timer does not start in this folder.
     static func absoluteDatabase(_ context: Context) throws -> String {
       let path = try context.databasePath
-      guard !path.contains("\n") else {
-        throw InputError("The log's path holds a line break; move the log")
+      // systemd's ExecStart quoting has no escape for these: refused rather than mis-quoted.
+      guard !path.contains(where: { $0 == "\n" || $0 == "\"" || $0 == "\\" }) else {
+        throw InputError("The log's path holds a line break, a double quote or a backslash; move the log")
       }
       if path.hasPrefix("/") { return path }
       var buffer = [CChar](repeating: 0, count: 4096)
