@@ -39,7 +39,8 @@ import Testing
     #expect(candidates("report", "--format=c") == ["--format=csv"])
     #expect(
       candidates("settings", "get", "") == [
-        "mealGapHours", "dayStartsAt", "weekStartsOn", "name", "remindQuietHours", "remindBeforeMinutes",
+        "mealGapHours", "dayStartsAt", "weekStartsOn", "name", "remindQuietHours",
+        "remindBeforeMinutes",
       ])
     #expect(candidates("completion", "") == ["bash", "zsh", "fish"])
     // A value that is a file is left to the shell.

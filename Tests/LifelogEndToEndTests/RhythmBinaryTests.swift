@@ -15,11 +15,17 @@ import Testing
   }
 
   @Test func dueShortAndRemindAsCronRunsThem() throws {
-    #expect(try run(["add", "lunch", "soup", "--at", "12:00"], at: "2026-12-02T12:00:00+01:00").exitCode == 0)
-    #expect(try run(["settings", "set", "remindBeforeMinutes", "10"], at: "2026-12-02T12:00:00+01:00").exitCode == 0)
+    #expect(
+      try run(["add", "lunch", "soup", "--at", "12:00"], at: "2026-12-02T12:00:00+01:00").exitCode
+        == 0)
+    #expect(
+      try run(["settings", "set", "remindBeforeMinutes", "10"], at: "2026-12-02T12:00:00+01:00")
+        .exitCode == 0)
     #expect(try run(["due", "--short"], at: "2026-12-02T13:20:00+01:00").stdout == "1h40m\n")
     #expect(try run(["due", "--short"], at: "2026-12-02T15:25:00+01:00").stdout == "+25m\n")
-    let minutes = ["14:49", "14:50", "14:51", "15:30"].map { try? run(["remind"], at: "2026-12-02T\($0):00+01:00") }
+    let minutes = ["14:49", "14:50", "14:51", "15:30"].map {
+      try? run(["remind"], at: "2026-12-02T\($0):00+01:00")
+    }
     #expect(minutes.map { $0?.exitCode } == [0, 0, 0, 0])
     #expect(
       minutes.map { $0?.stdout ?? "?" } == [
@@ -28,12 +34,15 @@ import Testing
   }
 
   @Test func twoRemindsAtTheSameMomentRemindOnce() throws {
-    #expect(try run(["add", "lunch", "--at", "12:00"], at: "2026-12-02T12:00:00+01:00").exitCode == 0)
+    #expect(
+      try run(["add", "lunch", "--at", "12:00"], at: "2026-12-02T12:00:00+01:00").exitCode == 0)
     for round in 0..<5 {
       // A new gap each round: a later meal, and both runs started together past its due time.
       let hour = 13 + round
       if round > 0 {
-        #expect(try run(["add", "snack", "--at", "\(hour):00"], at: "2026-12-02T\(hour):00:00+01:00").exitCode == 0)
+        #expect(
+          try run(["add", "snack", "--at", "\(hour):00"], at: "2026-12-02T\(hour):00:00+01:00")
+            .exitCode == 0)
       }
       let now = "2026-12-02T\(hour + 3):01:00+01:00"
       let processes = (0..<2).map { _ in Self.start(["remind"], environment: environment(now)) }
@@ -46,7 +55,8 @@ import Testing
     let bin = folder.file("bin")
     try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
     try "#!/bin/sh\nexit 0\n".write(toFile: bin + "/systemctl", atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin + "/systemctl")
+    try FileManager.default.setAttributes(
+      [.posixPermissions: 0o755], ofItemAtPath: bin + "/systemctl")
     var environment = environment("2026-12-02T12:00:00+01:00")
     environment["PATH"] = bin + ":/usr/bin:/bin"
     environment["XDG_CONFIG_HOME"] = folder.file("config")
@@ -54,14 +64,20 @@ import Testing
     #expect(result.exitCode == 0, "\(result)")
     let units = folder.file("config/systemd/user")
     let service = try String(contentsOfFile: units + "/lifelog-remind.service", encoding: .utf8)
-    #expect(service.contains("ExecStart=\"\(LifelogProcess.binaryPath)\" ") || service.contains("/lifelog\" \"--db\""))
+    #expect(
+      service.contains("ExecStart=\"\(LifelogProcess.binaryPath)\" ")
+        || service.contains("/lifelog\" \"--db\""))
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else {
-      print("RhythmBinaryTests: skipping 'systemd-analyze verify': /usr/bin/systemd-analyze is not installed")
+      print(
+        "RhythmBinaryTests: skipping 'systemd-analyze verify': /usr/bin/systemd-analyze is not installed"
+      )
       return
     }
     let verify = Process()
     verify.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
-    verify.arguments = ["verify", units + "/lifelog-remind.timer", units + "/lifelog-remind.service"]
+    verify.arguments = [
+      "verify", units + "/lifelog-remind.timer", units + "/lifelog-remind.service",
+    ]
     let pipe = Pipe()
     verify.standardOutput = pipe
     verify.standardError = pipe
@@ -75,7 +91,9 @@ import Testing
     let process = Process()
     process.executableURL = URL(fileURLWithPath: LifelogProcess.binaryPath)
     process.arguments = arguments
-    process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()].merging(environment) { $1 }
+    process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()].merging(
+      environment
+    ) { $1 }
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = FileHandle.nullDevice
