@@ -39,6 +39,8 @@ struct BenchmarkSuite {
     case shell
     /// The server's stores under load: SQLite, PostgreSQL with one and with two servers.
     case postgres
+    /// `lifelog due --short` against timewarrior's `timew summary` on 100,000 entries.
+    case rhythm
   }
 
   /// Measures every figure of the chosen part (all of them for `.all`), handing each to `report`
@@ -56,6 +58,7 @@ struct BenchmarkSuite {
       try runCrypto(report: report)
       try runExchange(report: report)
       try runShell(report: report)
+      try runRhythm(report: report)
     case .log: try runLog(report: report)
     case .sync: try runSync(report: report)
     case .http: try runHTTP(report: report)
@@ -64,6 +67,7 @@ struct BenchmarkSuite {
     case .exchange: try runExchange(report: report)
     case .shell: try runShell(report: report)
     case .postgres: try runPostgres(report: report)
+    case .rhythm: try runRhythm(report: report)
     }
   }
 
@@ -147,7 +151,9 @@ struct BenchmarkSuite {
 
   // MARK: - Helpers
 
-  func lifelogCommand(_ arguments: [String], database: String, environment: [String: String] = [:]) -> ChildCommand {
+  func lifelogCommand(
+    _ arguments: [String], database: String, environment: [String: String] = [:]
+  ) -> ChildCommand {
     ChildCommand(
       executable: lifelog, arguments: arguments,
       environment: [

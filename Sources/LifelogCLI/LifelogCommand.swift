@@ -17,8 +17,10 @@ public enum LifelogCommand {
     discussion: "Keeps a local SQLite log; every command takes --db PATH (or LIFELOG_DB) to use another log.",
     options: [OptionSpec(["--version"], help: "Show the version.")],
     subcommands: [
-      Add.self, List.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self, Settings.self,
-      RemoteGroup.self, Sync.self, Status.self, Check.self, ReportGroup.self, Import.self, Export.self, Serve.self,
+      Add.self, List.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self,
+      Show.self, Again.self, Undo.self, Settings.self, Due.self, Remind.self, TimerGroup.self,
+      RemoteGroup.self, Sync.self, Status.self, Check.self, ReportGroup.self, Import.self,
+      Export.self, Serve.self,
       Shell.self, Completion.self, Help.self, CompleteWords.self, ManualPageCommand.self,
     ],
     usesDatabase: true)
@@ -152,6 +154,7 @@ public enum LifelogCommand {
       return (ExitCode.configuration, error.description)
     case let error as ListenerError:
       return (ExitCode.unavailable, "Cannot serve: \(error.message)")
+    case let error as TimerError: return (ExitCode.unavailable, error.description)
     case let error as SQLiteError:
       return (error.isBusy ? ExitCode.temporaryFailure : ExitCode.failure, error.description)
     default: return (ExitCode.failure, String(describing: error))

@@ -48,12 +48,13 @@ import Testing
   let fixture = CLIFixture()
 
   @Test func settingsListGetAndSet() {
-    #expect(fixture.run("settings").stdout.contains("mealGapHours  3 (default)"))
+    #expect(fixture.run("settings").stdout.contains("mealGapHours         3 (default)"))
     #expect(fixture.run("settings", "set", "mealgaphours", "2.5").stdout == "mealGapHours = 2.5\n")
     #expect(fixture.run("settings", "get", "mealGapHours").stdout == "2.5\n")
     #expect(fixture.run("settings", "set", "name", "Ada Lovelace").stdout == "name = Ada Lovelace\n")
     #expect(fixture.run("settings", "--format", "json").stdout
-      == "{\"mealGapHours\":\"2.5\",\"dayStartsAt\":\"04:00\",\"weekStartsOn\":\"monday\",\"name\":\"Ada Lovelace\"}\n")
+      == "{\"mealGapHours\":\"2.5\",\"dayStartsAt\":\"04:00\",\"weekStartsOn\":\"monday\",\"name\":\"Ada Lovelace\","
+        + "\"remindQuietHours\":\"22:00-07:00\",\"remindBeforeMinutes\":\"0\"}\n")
   }
 
   @Test(arguments: [

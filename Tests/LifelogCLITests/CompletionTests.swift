@@ -21,7 +21,7 @@ import Testing
     #expect(all.starts(with: ["add", "list", "edit", "delete", "restore", "activity"]))
     #expect(all.contains("shell") && all.contains("completion") && all.contains("help"))
     #expect(!all.contains { $0.hasPrefix("__") })
-    #expect(candidates("a") == ["add", "activity"])
+    #expect(candidates("a") == ["add", "activity", "again"])
     #expect(
       candidates("activity", "") == ["add", "list", "edit", "rename", "archive", "unarchive"])
     #expect(candidates("report", "m") == ["meals"])
@@ -38,7 +38,10 @@ import Testing
     #expect(candidates("add", "tea", "--kind", "m") == ["meal", "medication"])
     #expect(candidates("report", "--format=c") == ["--format=csv"])
     #expect(
-      candidates("settings", "get", "") == ["mealGapHours", "dayStartsAt", "weekStartsOn", "name"])
+      candidates("settings", "get", "") == [
+        "mealGapHours", "dayStartsAt", "weekStartsOn", "name", "remindQuietHours",
+        "remindBeforeMinutes",
+      ])
     #expect(candidates("completion", "") == ["bash", "zsh", "fish"])
     // A value that is a file is left to the shell.
     #expect(candidates("report", "--output", "") == [":files"])

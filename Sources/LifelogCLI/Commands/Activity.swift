@@ -50,7 +50,9 @@ extension LifelogCommand {
     }
 
     func run(in context: Context) throws {
-      let activity = try context.store.addActivity(named: name, kind: kind, unit: unit, target: target)
+      let activity = try context.recordingStep("activity add \(name)") {
+        try $0.addActivity(named: name, kind: kind, unit: unit, target: target)
+      }
       context.output.write("Created activity '\(activity.name)' (\(activity.kind.rawValue))\n")
     }
   }
@@ -141,7 +143,9 @@ extension LifelogCommand {
     }
 
     func run(in context: Context) throws {
-      let activity = try context.store.updateActivity(named: name, kind: kind, unit: unit, target: target)
+      let activity = try context.recordingStep("activity edit \(name)") {
+        try $0.updateActivity(named: name, kind: kind, unit: unit, target: target)
+      }
       let details = [activity.kind.rawValue, activity.unit.map { "unit \($0)" }, activity.target.map { "target \($0)" }]
       context.output.write("Updated activity '\(activity.name)' (\(details.compactMap { $0 }.joined(separator: ", ")))\n")
     }
@@ -164,7 +168,9 @@ extension LifelogCommand {
     }
 
     func run(in context: Context) throws {
-      let activity = try context.store.renameActivity(oldName, to: newName)
+      let activity = try context.recordingStep("activity rename \(oldName) \(newName)") {
+        try $0.renameActivity(oldName, to: newName)
+      }
       context.output.write("Renamed activity '\(oldName)' to '\(activity.name)'\n")
     }
   }
@@ -183,7 +189,9 @@ extension LifelogCommand {
     }
 
     func run(in context: Context) throws {
-      let activity = try context.store.updateActivity(named: name, archived: true)
+      let activity = try context.recordingStep("activity archive \(name)") {
+        try $0.updateActivity(named: name, archived: true)
+      }
       context.output.write("Archived activity '\(activity.name)'\n")
     }
   }
@@ -202,7 +210,9 @@ extension LifelogCommand {
     }
 
     func run(in context: Context) throws {
-      let activity = try context.store.updateActivity(named: name, archived: false)
+      let activity = try context.recordingStep("activity unarchive \(name)") {
+        try $0.updateActivity(named: name, archived: false)
+      }
       context.output.write("Unarchived activity '\(activity.name)'\n")
     }
   }

@@ -50,7 +50,8 @@ extension LifelogCommand {
     func run(in context: Context) throws {
       let store = try context.store
       let presenter = EntryPresenter(zone: context.zone)
-      let (entry, created) = try store.inTransaction { () throws -> (Entry, Activity?) in
+      let (entry, created) = try store.recordingUndoStep({ "add \(presenter.summary($0.0))" }) {
+        () throws -> (Entry, Activity?) in
         let (activity, created) = try resolveActivity(in: store)
         let entry = try store.add(
           NewEntry(

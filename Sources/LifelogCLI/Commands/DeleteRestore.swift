@@ -6,18 +6,17 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "delete",
       abstract: "Delete entries (they can be restored).",
-      arguments: [ArgumentSpec("id", "Entry ids, or unambiguous prefixes of at least 4 hex digits.", .oneOrMore)],
-      examples: ["lifelog delete 1a2b", "lifelog delete 1a2b3c4d 5e6f7a8b"])
+      arguments: [ArgumentSpec("id", "Entry ids or prefixes (4+ hex digits), or last, -1, -2, ...", .oneOrMore)],
+      options: [SoftDelete.activityOption],
+      examples: ["lifelog delete 1a2b", "lifelog delete 1a2b3c4d 5e6f7a8b", "lifelog delete last"])
 
-    let ids: [String]
+    let action: SoftDelete
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
-      ids = try arguments.checkedPositionals(for: Self.configuration)["id"] ?? []
+      action = try SoftDelete(deleted: true, parsing: arguments, configuration: Self.configuration)
     }
 
-    func run(in context: Context) throws {
-      try SoftDelete(deleted: true, ids: ids).run(in: context)
-    }
+    func run(in context: Context) throws { try action.run(in: context) }
   }
 
   /// `lifelog restore`: brings deleted entries back.
@@ -28,17 +27,16 @@ extension LifelogCommand {
       arguments: [ArgumentSpec(
           "id", "Entry ids, or unambiguous prefixes (see 'lifelog list --deleted').", .oneOrMore,
           completes: .entryID(deleted: true))],
-      examples: ["lifelog list --deleted", "lifelog restore 1a2b"])
+      options: [SoftDelete.activityOption],
+      examples: ["lifelog list --deleted", "lifelog restore 1a2b", "lifelog restore last"])
 
-    let ids: [String]
+    let action: SoftDelete
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
-      ids = try arguments.checkedPositionals(for: Self.configuration)["id"] ?? []
+      action = try SoftDelete(deleted: false, parsing: arguments, configuration: Self.configuration)
     }
 
-    func run(in context: Context) throws {
-      try SoftDelete(deleted: false, ids: ids).run(in: context)
-    }
+    func run(in context: Context) throws { try action.run(in: context) }
   }
 }
 
@@ -46,19 +44,35 @@ extension LifelogCommand {
 /// flip the `deleted` field of all of them in one transaction.
 struct SoftDelete {
   let deleted: Bool
-  let ids: [String]
+  let references: [EntryReference]
+  /// With `last`/`-N`: count only this activity's entries.
+  let activityName: String?
+
+  static let activityOption = OptionSpec(
+    ["--activity"], value: "name", help: "With last or -N: count only this activity's entries.")
+
+  init(deleted: Bool, parsing arguments: ParsedArguments, configuration: CommandConfiguration) throws {
+    self.deleted = deleted
+    references = try (arguments.checkedPositionals(for: configuration)["id"] ?? []).map(EntryReference.init)
+    activityName = arguments.value("--activity")
+  }
 
   func run(in context: Context) throws {
     let store = try context.store
-    let results = try store.inTransaction {
+    let verb = deleted ? "delete" : "restore"
+    let presenter = EntryPresenter(zone: context.zone)
+    let results = try store.recordingUndoStep({ results in
+      "\(verb) " + results.map { presenter.summary($0.entry, markingDeleted: false) }.joined(separator: ", ")
+    }) {
+      let activityID = try activityName.map { try store.requireActivity(named: $0).id }
       var fullIDs: [String] = []
-      for id in ids {
-        let fullID = try store.resolveEntryID(id)
+      // `last` counts among live entries for delete and among deleted ones for restore.
+      for reference in references {
+        let fullID = try store.resolve(reference, activityID: activityID, deleted: !deleted)
         if !fullIDs.contains(fullID) { fullIDs.append(fullID) }
       }
       return try store.setDeleted(deleted, ids: fullIDs)
     }
-    let presenter = EntryPresenter(zone: context.zone)
     for (entry, changed) in results {
       let verb = deleted ? (changed ? "Deleted" : "Already deleted:") : (changed ? "Restored" : "Not deleted:")
       context.output.write("\(verb) \(presenter.summary(entry, markingDeleted: false))\n")

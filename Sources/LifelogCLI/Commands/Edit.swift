@@ -7,8 +7,9 @@ extension LifelogCommand {
       commandName: "edit",
       abstract: "Change an entry.",
       discussion: "Fields not named stay as they are. --duration none and --qty none clear a field; --note '' clears the note.",
-      arguments: [ArgumentSpec("id", "The entry's id, or an unambiguous prefix of at least 4 hex digits.")],
+      arguments: [ArgumentSpec("id", "The entry's id or a prefix of it (4+ hex digits), or last, -1, -2, ...")],
       options: [
+        OptionSpec(["--of"], value: "name", help: "With last or -N: count only this activity's entries."),
         OptionSpec(["--activity"], value: "name", help: "Move the entry to another activity."),
         OptionSpec(["--note"], value: "text", help: "Replace the note."),
         OptionSpec(["--at"], value: "time", help: "Change when it happened."),
@@ -21,16 +22,19 @@ extension LifelogCommand {
       examples: [
         "lifelog edit 1a2b --note \"oatmeal, coffee, banana\"",
         "lifelog edit 1a2b3c4d --at 'yesterday 8am' --duration 20m",
+        "lifelog edit last --of breakfast --note porridge",
       ])
 
-    let id: String
+    let reference: EntryReference
+    let ofActivity: String?
     let activityName: String?
     let fields: EntryFieldValues
     let json: Bool
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       let positionals = try arguments.checkedPositionals(for: Self.configuration)
-      id = positionals["id"]?.first ?? ""
+      reference = try EntryReference(parsing: positionals["id"]?.first ?? "")
+      ofActivity = arguments.value("--of")
       activityName = arguments.value("--activity")
       json = try TextOrJSON.parse(arguments.value("--format"))
       var fields = try EntryFieldValues(
@@ -50,8 +54,10 @@ extension LifelogCommand {
 
     func run(in context: Context) throws {
       let store = try context.store
-      let entry = try store.inTransaction {
-        let fullID = try store.resolveEntryID(id)
+      let presenter = EntryPresenter(zone: context.zone)
+      let entry = try store.recordingUndoStep({ "edit \(presenter.summary($0))" }) {
+        let of = try ofActivity.map { try store.requireActivity(named: $0).id }
+        let fullID = try store.resolve(reference, activityID: of)
         var changes = EntryChanges()
         if let activityName {
           let activity = try store.requireActivity(named: activityName)
@@ -67,7 +73,6 @@ extension LifelogCommand {
         changes.tags = fields.tags
         return try store.update(id: fullID, with: changes)
       }
-      let presenter = EntryPresenter(zone: context.zone)
       context.output.write(json ? presenter.json(entry) + "\n" : "Updated \(presenter.summary(entry))\n")
     }
   }

@@ -65,8 +65,11 @@ extension LifelogCommand {
       let progress = ImportProgress(context: context)
       let summary: ImportSummary
       do {
-        summary = try context.store.importEntries(
-          from: format.records(from: input), options: options, progress: progress.show)
+        let store = try context.store
+        let name = path ?? "standard input"
+        summary = try store.recordingUndoStep({ "import \(name): \($0.added) added, \($0.updated) updated" }) {
+          try store.importEntries(from: format.records(from: input), options: options, progress: progress.show)
+        }
       } catch let error as ImportError {
         progress.clear()
         throw InputError(Self.describeInvalid(error.summary, name: path ?? "standard input"))

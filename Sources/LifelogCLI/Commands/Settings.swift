@@ -101,7 +101,10 @@ extension LifelogCommand {
     }
 
     func run(in context: Context) throws {
-      let stored = try context.store.set(setting, to: value)
+      let store = try context.store
+      let stored = try store.recordingUndoStep({ "settings set \(setting.rawValue) \($0)" }) {
+        try store.set(setting, to: value)
+      }
       context.output.write("\(setting.rawValue) = \(stored)\n")
     }
   }

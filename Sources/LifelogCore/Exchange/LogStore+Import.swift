@@ -116,6 +116,7 @@ private final class EntryImporter {
     self.store = store
     self.options = options
     stamp = try store.nextStamp()
+    try store.noteBulkCreation(stamp: stamp)  // `lifelog undo` counts the added rows by it
     insert = try store.database.cachedStatement(sql: LogStore.insertEntrySQL + " ON CONFLICT (id) DO NOTHING")
     lastRowIDBefore = try store.database.cachedStatement(sql: "SELECT coalesce(max(rowid), 0) FROM entry")
       .first { $0[0] as Int64 } ?? 0

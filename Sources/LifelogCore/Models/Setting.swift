@@ -8,6 +8,10 @@ public enum Setting: String, CaseIterable, Sendable {
   case weekStartsOn
   /// The person's name, printed on report titles.
   case name
+  /// When `lifelog remind` stays silent (`22:00-07:00`, or `off`).
+  case remindQuietHours
+  /// How many minutes before a meal is due `lifelog remind` speaks up.
+  case remindBeforeMinutes
 
   /// The value in force when none has been set.
   public var defaultValue: String {
@@ -16,6 +20,8 @@ public enum Setting: String, CaseIterable, Sendable {
     case .dayStartsAt: "04:00"
     case .weekStartsOn: "monday"
     case .name: ""
+    case .remindQuietHours: "22:00-07:00"
+    case .remindBeforeMinutes: "0"
     }
   }
 
@@ -27,6 +33,8 @@ public enum Setting: String, CaseIterable, Sendable {
       "When a day begins for reports, as HH:MM (a 1 a.m. snack counts to the day before)."
     case .weekStartsOn: "First day of the week for weekly totals (monday-sunday)."
     case .name: "Your name, printed on report titles (may be empty)."
+    case .remindQuietHours: "When 'lifelog remind' stays silent, as HH:MM-HH:MM (may pass midnight), or off."
+    case .remindBeforeMinutes: "Minutes before a meal is due that 'lifelog remind' speaks up (0-180)."
     }
   }
 
@@ -75,6 +83,13 @@ public enum Setting: String, CaseIterable, Sendable {
           "name must be one line of at most 100 characters, without control characters")
       }
       return value
+    case .remindQuietHours:
+      return try QuietHours(parsing: value).description
+    case .remindBeforeMinutes:
+      guard value.count <= 3, value.allSatisfy(\.isASCIIDigit), let minutes = Int(value), minutes <= 180 else {
+        throw InputError("remindBeforeMinutes must be a whole number of minutes from 0 to 180, such as '15'")
+      }
+      return String(minutes)
     }
   }
 

@@ -13,6 +13,7 @@ struct Migration: Sendable {
     Migration(identifier: "v1-initial", apply: createInitialSchema),
     Migration(identifier: "v2-sync", apply: SyncMigration.apply),
     Migration(identifier: "v3-remote-keys", apply: addRemoteKeys),
+    Migration(identifier: "v4-local-undo-remind", apply: RhythmMigration.apply),
   ]
 
   /// Schema v3: the data key of each encrypted remote (docs/security.md), kept in the log, which

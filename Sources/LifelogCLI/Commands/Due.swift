@@ -1,0 +1,52 @@
+import LifelogCore
+
+extension LifelogCommand {
+  /// `lifelog due`: when the next meal is due.
+  struct Due: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "due",
+      abstract: "Show when the next meal is due.",
+      discussion: """
+        The next meal is due mealGapHours after the last one. Before the day's first meal (days
+        start at dayStartsAt) it is due mealGapHours after the day began, or after the last meal
+        if that is later. Gaps are real elapsed time, across DST changes and travel.
+        """,
+      options: [
+        OptionSpec.format(["text", "json"]),
+        OptionSpec(
+          ["--short"], help: "Print one token for a shell prompt: 1h40m, due, or +25m overdue."),
+      ],
+      examples: ["lifelog due", "lifelog due --short", "lifelog due --format json"])
+
+    let json: Bool
+    let short: Bool
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      _ = try arguments.checkedPositionals(for: Self.configuration)
+      json = try TextOrJSON.parse(arguments.value("--format"))
+      short = arguments.flag("--short")
+      if json, short { throw UsageError("Give either --short or --format json, not both") }
+    }
+
+    func run(in context: Context) throws {
+      let text = try DueText.current(in: context)
+      context.output.write(short ? text.short + "\n" : json ? text.json + "\n" : text.lines)
+    }
+  }
+}
+
+extension DueText {
+  /// What is due now in the context's log: two queries (the settings, the last meal).
+  static func current(in context: Context) throws -> DueText {
+    let store = try context.store
+    var values: [Setting: String] = [:]
+    for (setting, value, _) in try store.allSettings() { values[setting] = value }
+    let settings = ReportSettings(values: values)
+    let lastMeal = try store.lastMeal(atOrBefore: context.now)
+    let due = MealDue(
+      lastMeal: lastMeal?.time, now: context.now, settings: settings, zone: context.zone)
+    return DueText(
+      due: due, lastMeal: lastMeal, presenter: EntryPresenter(zone: context.zone),
+      dayStartsAt: values[.dayStartsAt] ?? Setting.dayStartsAt.defaultValue, values: values)
+  }
+}

@@ -1,0 +1,124 @@
+@preconcurrency import Glibc
+import LifelogCore
+import LifelogSync
+
+extension LifelogCommand {
+  /// `lifelog remind`: says once per gap that a meal is due; made for cron or a systemd timer.
+  struct Remind: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "remind",
+      abstract: "Say once when a meal is due (for cron or a timer).",
+      discussion: """
+        Prints one line when a meal is due (remindBeforeMinutes early), once per gap between
+        meals: never twice for the same gap, never once the meal is logged, never in quiet hours
+        (remindQuietHours) or while a logged sleep is running. Exits 0 whether or not it reminded.
+        What it last reminded about is kept per machine and never synced.
+        """,
+      options: [
+        OptionSpec(["--notify"], help: "Also send a desktop notification with notify-send."),
+        OptionSpec(
+          ["--exec"], value: "command",
+          help: "Also run this shell command, with the message in LIFELOG_MESSAGE."),
+      ],
+      examples: [
+        "lifelog remind",
+        "lifelog remind --notify",
+        "lifelog remind --exec 'logger -t lifelog \"$LIFELOG_MESSAGE\"'",
+      ])
+
+    let notify: Bool
+    let command: String?
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      _ = try arguments.checkedPositionals(for: Self.configuration)
+      notify = arguments.flag("--notify")
+      command = arguments.value("--exec")
+      if let command, command.trimmingSpaces().isEmpty || command.utf8.count > 4096 {
+        throw InputError("--exec needs a shell command of at most 4096 bytes")
+      }
+    }
+
+    func run(in context: Context) throws {
+      let path = try context.databasePath
+      // Like sync: a second remind started while one runs leaves this moment to it.
+      var lock: SyncLock?
+      if path != ":memory:" {
+        do {
+          lock = try SyncLock(path: path + ".remind-lock")
+        } catch let error {
+          if case .syncRunning = error { return }
+          throw error
+        }
+      }
+      defer { withExtendedLifetime(lock) {} }
+      let store = try context.store
+      let due = try DueText.current(in: context)
+      let quiet =
+        (try? QuietHours(parsing: due.values[.remindQuietHours] ?? "")) ?? QuietHours.defaultHours
+      let sleep = try store.lastSleep(atOrBefore: context.now)
+      let reminder = Reminder(
+        due: due.due, lastMealID: due.lastMeal?.id, quiet: quiet,
+        beforeMinutes: due.values[.remindBeforeMinutes].flatMap { Int($0) } ?? 0,
+        sleep: sleep?.time,
+        sleepSeconds: sleep?.duration, remindedGap: try store.remindedGap())
+      guard case .remind(let gap) = reminder.outcome,
+        try store.claimReminder(gap: gap, at: context.now)
+      else {
+        return
+      }
+      let message = due.message
+      context.output.write(message + "\n")
+      if notify { Self.sendNotification(message, context: context) }
+      if let command { try Self.execute(command, message: message, context: context) }
+    }
+
+    /// `notify-send`, when a session bus is there to carry it; otherwise says why not (stderr).
+    static func sendNotification(_ message: String, context: Context) {
+      var environment = context.environment
+      if (environment["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty {
+        let runtime =
+          environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+          ?? "/run/user/\(getuid())"
+        var info = stat()
+        guard stat(runtime + "/bus", &info) == 0, (info.st_mode & S_IFMT) == S_IFSOCK else {
+          context.errors.write(
+            "Note: no desktop notification: no session bus (DBUS_SESSION_BUS_ADDRESS is not set and there is no "
+              + "\(runtime)/bus); a systemd user timer ('lifelog timer install remind') has one\n")
+          return
+        }
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(runtime)/bus"
+      }
+      guard let program = ChildProcess.find("notify-send", environment: environment) else {
+        context.errors.write(
+          "Note: no desktop notification: notify-send is not installed (Debian package libnotify-bin)\n"
+        )
+        return
+      }
+      do {
+        let outcome = try ChildProcess.run(
+          program, ["--app-name=lifelog", "lifelog", message], environment: environment)
+        if outcome.status != 0 {
+          context.errors.write(
+            "Note: notify-send failed (status \(outcome.status)): \(outcome.output.trimmingSpaces())\n"
+          )
+        }
+      } catch {
+        context.errors.write("Note: no desktop notification: \(error)\n")
+      }
+    }
+
+    /// Runs `command` with `sh -c`, the message in `LIFELOG_MESSAGE`; its output joins ours.
+    static func execute(_ command: String, message: String, context: Context) throws {
+      var environment = context.environment
+      environment["LIFELOG_MESSAGE"] = message
+      let outcome = try ChildProcess.run("/bin/sh", ["-c", command], environment: environment)
+      context.output.write(outcome.output)
+      if outcome.timedOut {
+        context.errors.write(
+          "Note: the --exec command was stopped after \(ChildProcess.timeoutSeconds) s\n")
+      } else if outcome.status != 0 {
+        context.errors.write("Note: the --exec command exited with status \(outcome.status)\n")
+      }
+    }
+  }
+}

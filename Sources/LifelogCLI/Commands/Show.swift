@@ -1,0 +1,101 @@
+import LifelogCore
+
+extension LifelogCommand {
+  /// `lifelog show`: one entry in full.
+  struct Show: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "show",
+      abstract: "Show one entry in full, and where it was written.",
+      discussion: "Every field, when it was created and last changed, and on which device.",
+      arguments: [
+        ArgumentSpec("id", "The entry's id or a prefix of it (4+ hex digits), or last, -1, -2, ...")
+      ],
+      options: [SoftDelete.activityOption, OptionSpec.format(["text", "json"])],
+      examples: [
+        "lifelog show last", "lifelog show -2", "lifelog show last --activity breakfast",
+        "lifelog show 1a2b",
+      ])
+
+    let reference: EntryReference
+    let activityName: String?
+    let json: Bool
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      reference = try EntryReference(
+        parsing: arguments.checkedPositionals(for: Self.configuration)["id"]?.first ?? "")
+      activityName = arguments.value("--activity")
+      json = try TextOrJSON.parse(arguments.value("--format"))
+    }
+
+    func run(in context: Context) throws {
+      let store = try context.store
+      let activityID = try activityName.map { try store.requireActivity(named: $0).id }
+      let id = try store.resolve(reference, activityID: activityID)
+      guard let entry = try store.entry(id: id), let history = try store.entryHistory(id: id) else {
+        throw InputError("No entry has id '\(id)'; run 'lifelog list' to see ids")
+      }
+      let presenter = EntryPresenter(zone: context.zone)
+      let created = History(
+        stamp: history.created, fields: [], history: history, zone: context.zone)
+      let changed =
+        history.changed == history.created
+        ? nil
+        : History(
+          stamp: history.changed, fields: history.changedFields, history: history,
+          zone: context.zone)
+      if json {
+        var object = JSONObjectWriter()
+        object.addRaw("entry", presenter.json(entry))
+        object.addRaw("created", created.json)
+        object.addRaw("changed", changed?.json ?? "null")
+        context.output.write(object.result + "\n")
+        return
+      }
+      var table = Table([.init(title: "FIELD"), .init(title: "VALUE", truncatable: false)])
+      let rows: [(String, String)] = [
+        ("id", entry.id),
+        ("activity", "\(entry.activityName) (\(entry.kind.rawValue))"),
+        ("at", "\(presenter.when(entry.time)) (\(entry.time.iso8601))"),
+        ("duration", entry.duration.map(DurationText.format) ?? ""),
+        ("quantity", presenter.quantity(entry)),
+        ("note", entry.note ?? ""),
+        ("tags", entry.tags.map { "#\($0)" }.joined(separator: " ")),
+        ("source", entry.source ?? ""),
+        ("deleted", entry.deleted ? "yes" : "no"),
+        ("created", created.text(presenter)),
+        (
+          "changed",
+          changed.map { $0.text(presenter) + " (\($0.fields.joined(separator: ", ")))" } ?? "never"
+        ),
+      ]
+      for (field, value) in rows { table.append([field, value]) }
+      context.output.write(table.render(width: nil, bold: context.usesColor))
+    }
+
+    /// When and on which device a stamp was written.
+    struct History {
+      let stamp: String
+      let fields: [String]
+      let history: EntryHistory
+      let zone: any TimeZoneRules
+
+      var time: LoggedTime? { Stamp.milliseconds(stamp).map { zone.loggedTime(at: $0 / 1000) } }
+      var device: String { String(stamp.suffix(12)) }
+      var isHere: Bool { device == Stamp.devicePart(history.deviceID) }
+
+      func text(_ presenter: EntryPresenter) -> String {
+        let when = time.map(presenter.when) ?? "before sync existed"
+        return "\(when) on " + (isHere ? "this device (\(history.deviceName))" : "device \(device)")
+      }
+
+      var json: String {
+        var object = JSONObjectWriter()
+        object.add("at", time?.iso8601)
+        object.add("device", device)
+        object.add("thisDevice", isHere)
+        if !fields.isEmpty { object.add("fields", fields) }
+        return object.result
+      }
+    }
+  }
+}

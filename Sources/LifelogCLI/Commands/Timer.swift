@@ -1,0 +1,256 @@
+@preconcurrency import Glibc
+import LifelogCore
+
+extension LifelogCommand {
+  /// `lifelog timer`: runs `sync` or `remind` every few minutes through systemd user units.
+  struct TimerGroup: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "timer",
+      abstract: "Run sync or remind every few minutes (systemd, cron).",
+      discussion: "'lifelog timer' alone lists the installed timers.",
+      subcommands: [TimerInstall.self, TimerRemove.self, TimerList.self])
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      _ = try arguments.checkedPositionals(for: Self.configuration)
+    }
+
+    func run(in context: Context) throws { try TimerList.list(in: context) }
+  }
+
+  struct TimerInstall: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "install",
+      abstract:
+        "Write and enable a systemd user timer, or print the crontab line where there is none.",
+      discussion: """
+        Writes lifelog-<job>.service and .timer under $XDG_CONFIG_HOME/systemd/user and enables them
+        with 'systemctl --user'. Without a systemd user session it installs nothing and prints the
+        line to add with 'crontab -e' instead.
+        """,
+      arguments: [
+        ArgumentSpec(
+          "job", "sync or remind.", completes: .choices(TimerUnits.Job.allCases.map(\.rawValue)))
+      ],
+      options: [
+        OptionSpec(
+          ["--every"], value: "duration", help: "How often: 5m, 15m, 30m, 1h, ...", default: "15m")
+      ],
+      examples: ["lifelog timer install remind", "lifelog timer install sync --every 30m"])
+
+    let job: TimerUnits.Job
+    let everySeconds: Int
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      job = try TimerList.job(
+        arguments.checkedPositionals(for: Self.configuration)["job"]?.first ?? "")
+      everySeconds = try TimerUnits.interval(arguments.value("--every") ?? "15m")
+    }
+
+    func run(in context: Context) throws {
+      let units = try TimerUnits(
+        job: job, everySeconds: everySeconds, binary: TimerList.binary(context),
+        database: TimerList.absoluteDatabase(context))
+      let systemd = SystemdUser(context: context)
+      if let reason = systemd.unavailableReason() {
+        context.output.write(
+          "No systemd user session here (\(reason)), so nothing was installed. "
+            + "Add this line with 'crontab -e' instead:\n\(units.crontabLine)\n")
+        return
+      }
+      let folder = try systemd.unitFolder()
+      try TimerList.createFolders(folder)
+      try TimerList.write(units.serviceFile, to: "\(folder)/\(job.unitName).service")
+      try TimerList.write(units.timerFile, to: "\(folder)/\(job.unitName).timer")
+      try systemd.run(["daemon-reload"])
+      try systemd.run(["enable", "--now", "\(job.unitName).timer"])
+      context.output.write(
+        "Installed \(job.unitName).timer: runs 'lifelog \(job.arguments.joined(separator: " "))' every "
+          + "\(DurationText.format(everySeconds)) (units in \(folder))\n")
+    }
+  }
+
+  struct TimerRemove: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "remove",
+      abstract: "Disable and delete a lifelog timer (both when none is named).",
+      arguments: [
+        ArgumentSpec(
+          "job", "sync or remind.", .optional,
+          completes: .choices(TimerUnits.Job.allCases.map(\.rawValue)))
+      ],
+      examples: ["lifelog timer remove remind", "lifelog timer remove"])
+
+    let jobs: [TimerUnits.Job]
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      jobs =
+        try arguments.checkedPositionals(for: Self.configuration)["job"].map {
+          try [TimerList.job($0[0])]
+        }
+        ?? TimerUnits.Job.allCases
+    }
+
+    func run(in context: Context) throws {
+      let systemd = SystemdUser(context: context)
+      let folder = try systemd.unitFolder()
+      let installed = jobs.filter { access("\(folder)/\($0.unitName).timer", F_OK) == 0 }
+      guard !installed.isEmpty else {
+        context.output.write(
+          "No lifelog timer to remove (a crontab line is removed with 'crontab -e').\n")
+        return
+      }
+      let session = systemd.unavailableReason() == nil
+      for job in installed {
+        if session { try systemd.run(["disable", "--now", "\(job.unitName).timer"]) }
+        for suffix in [".timer", ".service"] { unlink("\(folder)/\(job.unitName)\(suffix)") }
+        context.output.write("Removed \(job.unitName).timer\n")
+      }
+      if session { try systemd.run(["daemon-reload"]) }
+    }
+  }
+
+  struct TimerList: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "list",
+      abstract: "List the installed lifelog timers.",
+      examples: ["lifelog timer list"])
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      _ = try arguments.checkedPositionals(for: Self.configuration)
+    }
+
+    func run(in context: Context) throws { try Self.list(in: context) }
+
+    static func list(in context: Context) throws {
+      let folder = try SystemdUser(context: context).unitFolder()
+      var table = Table([
+        .init(title: "TIMER"), .init(title: "EVERY"), .init(title: "RUNS", truncatable: true),
+      ])
+      for job in TimerUnits.Job.allCases {
+        guard let text = read("\(folder)/\(job.unitName).timer") else { continue }
+        let every = TimerUnits.interval(inTimerFile: text).map(DurationText.format) ?? "?"
+        table.append([
+          "\(job.unitName).timer", every, "lifelog " + job.arguments.joined(separator: " "),
+        ])
+      }
+      guard !table.rows.isEmpty else {
+        context.output.write(
+          "No lifelog timers installed; add one with 'lifelog timer install remind'.\n")
+        return
+      }
+      context.output.write(table.render(width: context.terminalWidth, bold: context.usesColor))
+    }
+
+    static func job(_ text: String) throws -> TimerUnits.Job {
+      guard let job = TimerUnits.Job(rawValue: text.lowercased()) else {
+        throw InputError("Unknown job '\(text)'; a timer runs 'sync' or 'remind'")
+      }
+      return job
+    }
+
+    static func binary(_ context: Context) throws -> String {
+      guard let path = TimerUnits.runningBinary() else {
+        throw ConfigurationError(
+          "Cannot find the lifelog binary (/proc/self/exe); install it and try again")
+      }
+      return path
+    }
+
+    /// The log's path made absolute: a timer does not start in this folder.
+    static func absoluteDatabase(_ context: Context) throws -> String {
+      let path = try context.databasePath
+      // systemd's ExecStart quoting has no escape for these: refused rather than mis-quoted.
+      guard !path.contains(where: { $0 == "\n" || $0 == "\"" || $0 == "\\" }) else {
+        throw InputError("The log's path holds a line break, a double quote or a backslash; move the log")
+      }
+      if path.hasPrefix("/") { return path }
+      var buffer = [CChar](repeating: 0, count: 4096)
+      guard getcwd(&buffer, buffer.count) != nil else {
+        throw ConfigurationError(
+          "Cannot read the current folder to make '\(path)' absolute; pass --db /full/path")
+      }
+      return String(cString: buffer) + "/" + path
+    }
+
+    static func createFolders(_ folder: String) throws {
+      var prefix = ""
+      for component in folder.split(separator: "/") {
+        prefix += "/" + component
+        if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+          throw ConfigurationError("Cannot create '\(prefix)': \(String(cString: strerror(errno)))")
+        }
+      }
+    }
+
+    static func write(_ text: String, to path: String) throws {
+      guard let file = fopen(path, "w"), fputs(text, file) >= 0, fclose(file) == 0 else {
+        throw ConfigurationError("Cannot write '\(path)': \(String(cString: strerror(errno)))")
+      }
+    }
+
+    /// A small file's text (a unit file), nil when it cannot be read.
+    static func read(_ path: String) -> String? {
+      guard let file = fopen(path, "r") else { return nil }
+      defer { fclose(file) }
+      var bytes: [UInt8] = []
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while bytes.count < 65536 {
+        let count = fread(&buffer, 1, buffer.count, file)
+        if count <= 0 { break }
+        bytes.append(contentsOf: buffer[0..<count])
+      }
+      return String(decoding: bytes, as: UTF8.self)
+    }
+  }
+}
+
+/// `systemctl --user`, found on the context's PATH.
+struct SystemdUser {
+  let context: Context
+
+  /// Why there is no systemd user session to install into; nil when there is one.
+  func unavailableReason() -> String? {
+    guard let program = ChildProcess.find("systemctl", environment: context.environment) else {
+      return "systemctl is not on PATH"
+    }
+    guard
+      let outcome = try? ChildProcess.run(
+        program, ["--user", "show-environment"], environment: context.environment),
+      outcome.status == 0
+    else {
+      return "'systemctl --user' cannot reach a user manager"
+    }
+    return nil
+  }
+
+  /// `$XDG_CONFIG_HOME/systemd/user`, else `~/.config/systemd/user`.
+  func unitFolder() throws -> String {
+    if let config = context.environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+      return config + "/systemd/user"
+    }
+    guard let home = context.environment["HOME"], home.hasPrefix("/") else {
+      throw ConfigurationError(
+        "Cannot find the systemd user folder: neither XDG_CONFIG_HOME nor HOME is set")
+    }
+    return home + "/.config/systemd/user"
+  }
+
+  func run(_ arguments: [String]) throws {
+    guard let program = ChildProcess.find("systemctl", environment: context.environment) else {
+      throw ConfigurationError("systemctl is not on PATH")
+    }
+    let outcome = try ChildProcess.run(
+      program, ["--user"] + arguments, environment: context.environment)
+    guard outcome.status == 0 else {
+      throw TimerError(
+        "'systemctl --user \(arguments.joined(separator: " "))' failed (status \(outcome.status)): "
+          + outcome.output.trimmingSpaces())
+    }
+  }
+}
+
+/// systemd refused to load or enable a unit (exit 69).
+struct TimerError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}

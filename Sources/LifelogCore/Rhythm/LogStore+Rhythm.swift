@@ -1,0 +1,54 @@
+import LifelogSQLite
+
+/// The queries `due`, `remind`, `again` and the `last`/`-N` references read: each one indexed
+/// query, so `lifelog due --short` answers as fast as `lifelog list` on any size of log.
+extension LogStore {
+  /// The latest live meal at or before `instant` (a meal logged for later does not count yet).
+  ///
+  /// One index seek per meal activity (`entry_by_activity`), newest first, instead of walking the
+  /// time index past every other kind of entry.
+  public func lastMeal(atOrBefore instant: Int64) throws -> Entry? {
+    try read {
+      try database.cachedStatement(
+        sql: """
+          SELECT \(LogStore.entryColumns) FROM activity a JOIN entry e ON e.id = (
+            SELECT id FROM entry WHERE activity_id = a.id AND deleted = 0 AND at <= ?
+            ORDER BY at DESC, rowid DESC LIMIT 1)
+          WHERE a.kind = 'meal'
+          ORDER BY e.at DESC, e.id DESC LIMIT 1
+          """
+      ).first([instant], LogStore.decodeEntry)
+    }
+  }
+
+  /// The latest live sleep that began at or before `instant`, and whether any meal was logged
+  /// after it began.
+  public func lastSleep(atOrBefore instant: Int64) throws -> Entry? {
+    try read {
+      try database.cachedStatement(
+        sql: """
+          SELECT \(LogStore.entryColumns) FROM activity a JOIN entry e ON e.id = (
+            SELECT id FROM entry WHERE activity_id = a.id AND deleted = 0 AND at <= ?
+            ORDER BY at DESC, rowid DESC LIMIT 1)
+          WHERE a.kind = 'sleep'
+          ORDER BY e.at DESC, e.id DESC LIMIT 1
+          """
+      ).first([instant], LogStore.decodeEntry)
+    }
+  }
+
+  /// The `back`-th most recent entry by time (1 is the latest, as the last row of `lifelog list`),
+  /// live or (with `deleted`) deleted, optionally of one activity.
+  public func recentEntryID(back: Int, activityID: String?, deleted: Bool) throws -> String? {
+    let filter = activityID == nil ? "" : " AND activity_id = ?"
+    var arguments: [any SQLiteBindable] = [deleted]
+    if let activityID { arguments.append(activityID) }
+    arguments.append(back - 1)
+    return try read {
+      try database.cachedStatement(
+        sql:
+          "SELECT id FROM entry WHERE deleted = ?\(filter) ORDER BY at DESC, id DESC LIMIT 1 OFFSET ?"
+      ).first(arguments) { $0[0] }
+    }
+  }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import LifelogTestSupport
+import Testing
+
+/// `due`, `remind` and `timer` through the real binary, as a prompt, cron or systemd runs them.
+@Suite struct RhythmBinaryTests {
+  let folder = TemporaryDirectory()
+
+  func environment(_ now: String) -> [String: String] {
+    ["LIFELOG_DB": folder.file("lifelog.db"), "TZ": "Europe/Warsaw", "LIFELOG_NOW": now]
+  }
+
+  func run(_ arguments: [String], at now: String) throws -> CommandResult {
+    try LifelogProcess.run(arguments, environment: environment(now))
+  }
+
+  @Test func dueShortAndRemindAsCronRunsThem() throws {
+    #expect(
+      try run(["add", "lunch", "soup", "--at", "12:00"], at: "2026-12-02T12:00:00+01:00").exitCode
+        == 0)
+    #expect(
+      try run(["settings", "set", "remindBeforeMinutes", "10"], at: "2026-12-02T12:00:00+01:00")
+        .exitCode == 0)
+    #expect(try run(["due", "--short"], at: "2026-12-02T13:20:00+01:00").stdout == "1h40m\n")
+    #expect(try run(["due", "--short"], at: "2026-12-02T15:25:00+01:00").stdout == "+25m\n")
+    let minutes = ["14:49", "14:50", "14:51", "15:30"].map {
+      try? run(["remind"], at: "2026-12-02T\($0):00+01:00")
+    }
+    #expect(minutes.map { $0?.exitCode } == [0, 0, 0, 0])
+    #expect(
+      minutes.map { $0?.stdout ?? "?" } == [
+        "", "A meal is due at Wed 2026-12-02 15:00, in 10m: the last was lunch 2h50m ago\n", "", "",
+      ])
+  }
+
+  @Test func twoRemindsAtTheSameMomentRemindOnce() throws {
+    #expect(
+      try run(["add", "lunch", "--at", "12:00"], at: "2026-12-02T12:00:00+01:00").exitCode == 0)
+    for round in 0..<5 {
+      // A new gap each round: a later meal, and both runs started together past its due time.
+      let hour = 13 + round
+      if round > 0 {
+        #expect(
+          try run(["add", "snack", "--at", "\(hour):00"], at: "2026-12-02T\(hour):00:00+01:00")
+            .exitCode == 0)
+      }
+      let now = "2026-12-02T\(hour + 3):01:00+01:00"
+      let processes = (0..<2).map { _ in Self.start(["remind"], environment: environment(now)) }
+      let outputs = try processes.map { try Self.finish($0) }
+      #expect(outputs.filter { !$0.isEmpty }.count == 1, "round \(round): \(outputs)")
+    }
+  }
+
+  @Test func timerInstallWithTheRealBinaryWritesUnitsSystemdAccepts() throws {
+    let bin = folder.file("bin")
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    try "#!/bin/sh\nexit 0\n".write(toFile: bin + "/systemctl", atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes(
+      [.posixPermissions: 0o755], ofItemAtPath: bin + "/systemctl")
+    var environment = environment("2026-12-02T12:00:00+01:00")
+    environment["PATH"] = bin + ":/usr/bin:/bin"
+    environment["XDG_CONFIG_HOME"] = folder.file("config")
+    let result = try LifelogProcess.run(["timer", "install", "remind"], environment: environment)
+    #expect(result.exitCode == 0, "\(result)")
+    let units = folder.file("config/systemd/user")
+    let service = try String(contentsOfFile: units + "/lifelog-remind.service", encoding: .utf8)
+    #expect(
+      service.contains("ExecStart=\"\(LifelogProcess.binaryPath)\" ")
+        || service.contains("/lifelog\" \"--db\""))
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else {
+      print(
+        "RhythmBinaryTests: skipping 'systemd-analyze verify': /usr/bin/systemd-analyze is not installed"
+      )
+      return
+    }
+    let verify = Process()
+    verify.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
+    verify.arguments = [
+      "verify", units + "/lifelog-remind.timer", units + "/lifelog-remind.service",
+    ]
+    let pipe = Pipe()
+    verify.standardOutput = pipe
+    verify.standardError = pipe
+    try verify.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    verify.waitUntilExit()
+    #expect(verify.terminationStatus == 0 && output.isEmpty, "\(output)")
+  }
+
+  static func start(_ arguments: [String], environment: [String: String]) -> (Process, Pipe) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: LifelogProcess.binaryPath)
+    process.arguments = arguments
+    process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()].merging(
+      environment
+    ) { $1 }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    try? process.run()
+    return (process, pipe)
+  }
+
+  static func finish(_ running: (Process, Pipe)) throws -> String {
+    let output = running.1.fileHandleForReading.readDataToEndOfFile()
+    running.0.waitUntilExit()
+    #expect(running.0.terminationStatus == 0)
+    return String(decoding: output, as: UTF8.self)
+  }
+}
