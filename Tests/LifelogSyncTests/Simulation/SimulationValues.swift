@@ -79,6 +79,8 @@ extension SimulationRandom {
     case .dayStartsAt: return pick(["04:00", "03:30", "05:15", "00:00", "23:59"])
     case .weekStartsOn: return pick(["monday", "Sunday", "saturday", "wednesday"])
     case .name: return pick(["", "Ada", "Zoë", "José e\u{301}", "名前", "\"quoted\" \\ name"])
+    case .remindQuietHours: return pick(["22:00-07:00", "23:30-06:00", "off", "13:00-14:00"])
+    case .remindBeforeMinutes: return pick(["0", "10", "30", "180"])
     }
   }
 }
