@@ -34,6 +34,26 @@ import Testing
     #expect(try alice.get("/v1/manifest").status == 200)
   }
 
+  /// A body sent without a length (chunked) is read only up to `--max-body`: past it the
+  /// connection is closed, where it used to be read and thrown away without end.
+  @Test func aChunkedBodyPastTheLimitClosesTheConnection() throws {
+    let server = try ServerProcess(
+      dataFolder: folder.file("data"), arguments: ["--max-body", "65536"])
+    let token = try server.addUser("alice")
+    let upload = try RawHTTPConnection(port: server.port)
+    try upload.send(
+      Array(
+        ("PUT /v1/batches/\(UUIDText.random())/1 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+          + "Authorization: Bearer \(token)\r\nTransfer-Encoding: chunked\r\n\r\n").utf8))
+    let chunk =
+      Array("4000\r\n".utf8) + [UInt8](repeating: 0x61, count: 0x4000) + Array("\r\n".utf8)
+    var sent = 0
+    // 64 MiB at most; the server stops reading after 64 KiB, so sending fails long before.
+    while sent < 64 << 20, (try? upload.send(chunk)) != nil { sent += 0x4000 }
+    #expect(sent < 64 << 20, "the server read all \(sent) bytes")
+    #expect(try HTTPTestClient(baseURL: server.baseURL).get("/v1/info").status == 200)
+  }
+
   /// Past `--max-connections-per-address`, a new connection from the same address is closed
   /// at once; once one of the others closes, that address is served again.
   @Test func oneAddressHoldsNoMoreThanItsShareOfConnections() throws {

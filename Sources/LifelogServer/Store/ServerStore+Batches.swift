@@ -99,8 +99,9 @@ extension ServerStore {
   ///
   /// A name already taken keeps what it holds: the same bytes are ``StoreOutcome/exists(cursor:)``
   /// (also after the batch was compacted away), another intact batch is ``StoreOutcome/conflict``.
-  /// A stored copy that is damaged is replaced by the verified push, under a new cursor so that
-  /// readers who passed the damaged one get it again (``StoreRules/compare(_:storedTrailer:storedBytes:)``).
+  /// A stored copy that is damaged is replaced by the verified push under the same cursor
+  /// (``StoreRules/compare(_:storedTrailer:storedBytes:)``): a device's batches stay in seq order,
+  /// and a client that held the damaged batch back reads it again from where it left off.
   public func store(_ batches: [IncomingBatch]) throws -> [StoreOutcome] {
     let received = ServerStore.now()
     return try write {
@@ -116,7 +117,7 @@ extension ServerStore {
           """)
       let replace = try database.cachedStatement(
         sql: """
-          UPDATE batches SET cursor = ?, trailer = ?, size = ?, rows = ?, received = ?, bytes = ?
+          UPDATE batches SET trailer = ?, size = ?, rows = ?, received = ?, bytes = ?
           WHERE user_id = ? AND device = ? AND seq = ?
           """)
       var outcomes: [StoreOutcome] = []
@@ -130,30 +131,26 @@ extension ServerStore {
           switch StoreRules.compare(batch, storedTrailer: storedTrailer, storedBytes: storedBytes) {
           case .same:
             outcomes.append(.exists(cursor: cursor))
-            continue
           case .conflict:
             outcomes.append(.conflict)
-            continue
           case .damaged:
-            break
+            try replace.execute([
+              trailer, batch.bytes.count, batch.rows, received, batch.bytes, batch.user,
+              batch.device, batch.seq,
+            ])
+            outcomes.append(.created(cursor: cursor))
           }
+          continue
         }
         // No user row to take a cursor from: removed since the request was authenticated.
         guard let cursor = try next.first([batch.user], { $0[0] as Int64 }) else {
           outcomes.append(.userRemoved)
           continue
         }
-        if found == nil {
-          try insert.execute([
-            batch.user, cursor, batch.device, batch.seq, trailer, batch.bytes.count, batch.rows,
-            received, batch.bytes,
-          ])
-        } else {
-          try replace.execute([
-            cursor, trailer, batch.bytes.count, batch.rows, received, batch.bytes, batch.user,
-            batch.device, batch.seq,
-          ])
-        }
+        try insert.execute([
+          batch.user, cursor, batch.device, batch.seq, trailer, batch.bytes.count, batch.rows,
+          received, batch.bytes,
+        ])
         outcomes.append(.created(cursor: cursor))
       }
       return outcomes

@@ -9,7 +9,8 @@ enum StoreRules {
     /// Another intact batch: answered 409, nothing overwritten.
     case conflict
     /// A stored copy that is damaged (it does not read as the batch it is filed as, or it claims
-    /// the pushed batch's trailer with other bytes): the verified push replaces it.
+    /// the pushed batch's trailer with other bytes): the verified push replaces it, under its
+    /// cursor.
     case damaged
   }
 

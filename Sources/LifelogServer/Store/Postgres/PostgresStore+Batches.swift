@@ -10,7 +10,7 @@ extension PostgresStore {
   /// ever exist (docs/http-api.md, "PostgreSQL"). The batches go in user id order, so two
   /// processes storing batches of the same users lock their rows in the same order and cannot
   /// deadlock. A batch whose name is taken leaves its cursor unused: a gap, which no reader minds.
-  /// A name taken by a damaged copy is repaired as on SQLite (``ServerStore/store(_:)``).
+  /// A name taken by a damaged copy is repaired in place, as on SQLite (``ServerStore/store(_:)``).
   public func store(_ batches: [IncomingBatch]) throws -> [StoreOutcome] {
     try store(batches, beforeCommit: {})
   }
@@ -64,23 +64,18 @@ extension PostgresStore {
         case .conflict:
           outcomes[index] = .conflict
         case .damaged:
-          // Replaced under a new cursor (taken under the user's row lock like any other), so
-          // readers who passed the damaged copy get the repaired one.
-          let replaced = try connection.query(
+          // Replaced under its cursor (the row is locked above), as on SQLite.
+          try connection.query(
             """
-            WITH next AS (
-              UPDATE users SET last_cursor = last_cursor + 1 WHERE id = $1 RETURNING last_cursor)
-            UPDATE batches SET cursor = next.last_cursor, trailer = $4::text, size = $5::bigint,
-              rows = $6::bigint, received = $7::bigint, bytes = $8::bytea
-            FROM next WHERE user_id = $1 AND device = $2::text AND seq = $3::bigint
-            RETURNING cursor
+            UPDATE batches SET trailer = $4::text, size = $5::bigint, rows = $6::bigint,
+              received = $7::bigint, bytes = $8::bytea
+            WHERE user_id = $1 AND device = $2::text AND seq = $3::bigint
             """,
             [
               batch.user, batch.device, batch.seq, trailer, batch.bytes.count, batch.rows,
               received, batch.bytes,
             ])
-          outcomes[index] =
-            replaced.count == 1 ? .created(cursor: replaced.int64(0, 0)) : .userRemoved
+          outcomes[index] = .created(cursor: stored.int64(0, 0))
         }
       }
       beforeCommit()
