@@ -112,7 +112,10 @@ import Testing
     }
     let settings = try laptop.expectSuccess("settings")
     #expect(settings.stderr.contains(warning), "\(settings)")
-    #expect(settings.stdout.contains("mealGapHours  3 (default)"), "\(settings)")
+    let mealGap = settings.stdout.split(separator: "\n").first { $0.hasPrefix("mealGapHours ") }
+    #expect(
+      mealGap.map { $0.split(separator: " ", omittingEmptySubsequences: true).prefix(3) }
+        == ["mealGapHours", "3", "(default)"], "\(settings)")
     #expect(try laptop.expectSuccess("settings", "get", "mealGapHours").stdout == "3\n")
 
     // The target does not read, so the activity has none; the entry's duration and quantity are absent.
