@@ -64,6 +64,8 @@ done
 url=$(sed -n 's|.*listening on \(http://[0-9.]*:[0-9]*\),.*|\1|p' "$work/server.out")
 ll remote add home "$url" --token-file "$work/token" --no-encrypt
 ll sync home
+ll add snack apple --at 10am
+ll sync home
 token=$(cat "$work/token")
 raw() { curl -s -i --raw -H "Authorization: Bearer $token" "$@"; }
 raw "$url/v1/manifest" >"$corpus/http/manifest"
@@ -74,8 +76,8 @@ printf 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nRetry-After: 2\r\n\r\n4
   >"$corpus/http/chunked"
 curl -s -H "Authorization: Bearer $token" "$url/v1/changes?after=0&exclude=none&rows=5000" \
   >"$corpus/changes/page"
-curl -s -H "Authorization: Bearer $token" "$url/v1/changes?after=0&exclude=none&rows=1" \
-  >"$corpus/changes/page-of-one"
+curl -s -H "Authorization: Bearer $token" "$url/v1/changes?after=1&exclude=none&rows=5000" \
+  >"$corpus/changes/page-after-1"
 curl -s -H "Authorization: Bearer $token" "$url/v1/manifest" >"$corpus/json/manifest.json"
 
 # Typed times and durations, as people write them (docs/cli.md).
