@@ -33,6 +33,26 @@ import Testing
     }
   }
 
+  /// A page of changes whose index lists a batch of size -1 (issue 12 item 5, replayed through the
+  /// `changes` harness; owner: the HTTP remote's changes index).
+  static let negativeSizePage =
+    "{\"cursor\":\"1\",\"more\":false,\"batches\":[{\"device\":\"d\",\"seq\":1,\"cursor\":1,"
+    + "\"rows\":1,\"size\":-1}]}\n"
+
+  @Test func anIndexThatListsABatchOfNegativeSizeIsAnErrorNotACrash() async {
+    await withKnownIssue("HTTPRemote.pull traps on a negative size (owner: sync)") {
+      await #expect(processExitsWith: .success) {
+        let body = FuzzRegressionTests.negativeSizePage
+        let server = CannedHTTPServer(
+          answer: Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
+        )
+        let remote = HTTPRemote(
+          url: server.url, token: "fuzz", deadline: LogStore.systemMilliseconds() + 2_000)
+        if (try? remote.pull(after: "0", excluding: "me", rowLimit: 100)) != nil { exit(3) }
+      }
+    }
+  }
+
   /// Serves `answer` to ``HTTPRemote/manifest()`` and exits with 3 when it is taken as a manifest.
   static func expectManifestRefused(answer: String) throws {
     let server = CannedHTTPServer(answer: Array(answer.utf8))
