@@ -81,7 +81,7 @@ fuzz: deps
 	    -timeout=10 -dict=Fuzz/Dictionaries/$$dict.dict -print_final_stats=1 \
 	    -artifact_prefix=.build/fuzz-artifacts/$$target/ $(FUZZ_FLAGS) \
 	    .build/fuzz-corpus/$$target Fuzz/Corpus/$$target >$$log 2>&1; then \
-	    sed -n 's/^stat::number_of_executed_units: *\(.*\)/\1 inputs, no crash/p' $$log; \
+	    sed -n 's|^#\([0-9]*\).*DONE *cov: \([0-9]*\).*exec/s: \([0-9]*\).*|\1 inputs (\3/s), coverage \2, no crash|p' $$log; \
 	  else \
 	    echo "FAILED (see $$log and .build/fuzz-artifacts/$$target)"; failed="$$failed $$target"; \
 	  fi; \
