@@ -88,7 +88,8 @@ fuzz: deps
 	done; \
 	if [ -n "$$failed" ]; then echo "fuzzing found crashes in:$$failed"; exit 1; fi
 
-# Sanitizers (docs/testing.md): each in its own scratch folder, so the normal build is kept.
+# Sanitizers (docs/testing.md): each in its own scratch folder, so the normal build is kept;
+# LeakSanitizer ignores the toolchain's own leaks (scripts/lsan-suppressions.txt).
 # The end-to-end suite runs the binary built beside the tests, here the sanitized one; it takes
 # long under ThreadSanitizer, so it is left out unless SANITIZE_SUITES says otherwise.
 SANITIZERS ?= thread address
@@ -99,6 +100,7 @@ sanitize: deps test-deps
 	  case $$sanitizer in thread) scratch=.build/tsan;; address) scratch=.build/asan;; \
 	    *) scratch=.build/$$sanitizer-sanitizer;; esac; \
 	  $(SWIFT) build --build-tests --sanitize=$$sanitizer --scratch-path $$scratch && \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt \
 	  $(SWIFT) test --skip-build --sanitize=$$sanitizer --scratch-path $$scratch \
 	    --filter '$(SANITIZE_SUITES)' || failed="$$failed $$sanitizer"; \
 	done; \
