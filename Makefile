@@ -82,6 +82,7 @@ fuzz: deps
 	    -artifact_prefix=.build/fuzz-artifacts/$$target/ $(FUZZ_FLAGS) \
 	    .build/fuzz-corpus/$$target Fuzz/Corpus/$$target >$$log 2>&1; then \
 	    sed -n 's|^#\([0-9]*\).*DONE *cov: \([0-9]*\).*exec/s: \([0-9]*\).*|\1 inputs (\3/s), coverage \2, no crash|p' $$log; \
+	    grep -q DONE $$log || echo "no crash (see $$log)"; \
 	  else \
 	    echo "FAILED (see $$log and .build/fuzz-artifacts/$$target)"; failed="$$failed $$target"; \
 	  fi; \
