@@ -8,7 +8,7 @@ import LifelogTestSupport
 /// The remote takes its answers only from a socket, so a loopback server in this process serves
 /// the input (as a well-formed HTTP answer, so the HTTP parser is not what is fuzzed here).
 enum ChangesFuzz {
-  static let server = CannedHTTPServer()
+  static let server = CannedAnswerServer()
 
   static func run(_ bytes: [UInt8]) {
     server.answer(

@@ -43,7 +43,7 @@ import Testing
     await withKnownIssue("HTTPRemote.pull traps on a negative size (owner: sync)") {
       await #expect(processExitsWith: .success) {
         let body = FuzzRegressionTests.negativeSizePage
-        let server = CannedHTTPServer(
+        let server = CannedAnswerServer(
           answer: Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
         )
         let remote = HTTPRemote(
@@ -55,7 +55,7 @@ import Testing
 
   /// Serves `answer` to ``HTTPRemote/manifest()`` and exits with 3 when it is taken as a manifest.
   static func expectManifestRefused(answer: String) throws {
-    let server = CannedHTTPServer(answer: Array(answer.utf8))
+    let server = CannedAnswerServer(answer: Array(answer.utf8))
     let remote = HTTPRemote(
       url: server.url, token: "fuzz", deadline: LogStore.systemMilliseconds() + 2_000)
     if (try? remote.manifest()) != nil { exit(3) }

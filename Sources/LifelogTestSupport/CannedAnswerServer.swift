@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// It reads the request head, writes the answer and closes the connection. It runs until the
 /// process ends, so it is meant for exit tests (whose child process it dies with) and fuzzers.
-public final class CannedHTTPServer: Sendable {
+public final class CannedAnswerServer: Sendable {
   public let port: Int
   /// `http://127.0.0.1:<port>`.
   public var url: String { "http://127.0.0.1:\(port)" }
@@ -36,7 +36,7 @@ public final class CannedHTTPServer: Sendable {
       &thread, nil,
       { context in
         guard let context else { return nil }
-        Unmanaged<CannedHTTPServer>.fromOpaque(context).takeUnretainedValue().serve()
+        Unmanaged<CannedAnswerServer>.fromOpaque(context).takeUnretainedValue().serve()
       }, context)
     guard started == 0 else { fatalError("cannot start the canned HTTP server's thread") }
   }
