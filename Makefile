@@ -9,6 +9,8 @@
 #   make demo     build, then log a day of meals and activities in a temporary database
 #   make bench    build, then print benchmark figures as JSON lines (see docs/benchmarks.md)
 #   make soak     the sync convergence simulation over many more seeds (SEEDS=5000)
+#   make fuzz     every parser's libFuzzer harness for FUZZ_SECONDS (30) each (docs/testing.md)
+#   make sanitize the in-process test suites under ThreadSanitizer, then AddressSanitizer
 #   make install  install the binary, the man page and the bash/zsh/fish completions under $(PREFIX)
 #   make man      regenerate docs/lifelog.1 from the command configurations
 #   make format   rewrite sources with swift format;  make lint  check them
@@ -33,7 +35,7 @@ install-missing = missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || m
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-.PHONY: deps test-deps build test contract contract-run demo bench soak install man format lint clean
+.PHONY: deps test-deps build test contract contract-run demo bench soak fuzz sanitize install man format lint clean
 
 deps:
 	@$(call install-missing,$(DEBIAN_PACKAGES))
@@ -72,6 +74,53 @@ SEEDS ?= 5000
 soak: deps
 	$(SWIFT) build --build-tests
 	LIFELOG_SOAK_SEEDS=$(SEEDS) $(SWIFT) test --skip-build --filter ConvergenceSimulation
+
+# Fuzzing (docs/testing.md): one binary, lifelog-fuzz, holds a harness per parser; it exists only
+# when LIFELOG_FUZZ=1 (Package.swift). New inputs go to .build/fuzz-corpus/<target>, crashes to
+# .build/fuzz-artifacts/<target>; the committed seeds in Fuzz/Corpus/<target> are only read.
+FUZZ_TARGETS ?= batch envelope json csv time duration http changes
+FUZZ_SECONDS ?= 30
+# More libFuzzer flags, e.g. FUZZ_FLAGS='-fork=2 -ignore_crashes=1' to go on past a crash.
+FUZZ_FLAGS ?=
+FUZZ_BUILD := LIFELOG_FUZZ=1 $(SWIFT) build -c release --scratch-path .build/fuzz \
+	-Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing
+fuzz: deps
+	$(FUZZ_BUILD) --product lifelog-fuzz
+	@bin="$$($(FUZZ_BUILD) --show-bin-path)/lifelog-fuzz"; failed=""; \
+	for target in $(FUZZ_TARGETS); do \
+	  mkdir -p .build/fuzz-corpus/$$target .build/fuzz-artifacts/$$target .build/fuzz-logs; \
+	  log=.build/fuzz-logs/$$target.log; \
+	  case $$target in http) dict=http;; time|duration|csv) dict=time;; *) dict=json;; esac; \
+	  printf '%-9s %s s: ' $$target $(FUZZ_SECONDS); \
+	  if SWIFT_BACKTRACE=enable=no LIFELOG_FUZZ_TARGET=$$target "$$bin" -max_total_time=$(FUZZ_SECONDS) \
+	    -timeout=10 -dict=Fuzz/Dictionaries/$$dict.dict -print_final_stats=1 \
+	    -artifact_prefix=.build/fuzz-artifacts/$$target/ $(FUZZ_FLAGS) \
+	    .build/fuzz-corpus/$$target Fuzz/Corpus/$$target >$$log 2>&1; then \
+	    sed -n 's|^#\([0-9]*\).*DONE *cov: \([0-9]*\).*exec/s: \([0-9]*\).*|\1 inputs (\3/s), coverage \2, no crash|p' $$log; \
+	    grep -q DONE $$log || echo "no crash (see $$log)"; \
+	  else \
+	    echo "FAILED (see $$log and .build/fuzz-artifacts/$$target)"; failed="$$failed $$target"; \
+	  fi; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzzing found crashes in:$$failed"; exit 1; fi
+
+# Sanitizers (docs/testing.md): each in its own scratch folder, so the normal build is kept;
+# LeakSanitizer ignores the toolchain's own leaks (scripts/lsan-suppressions.txt).
+# The end-to-end suite runs the binary built beside the tests, here the sanitized one; it takes
+# long under ThreadSanitizer, so it is left out unless SANITIZE_SUITES says otherwise.
+SANITIZERS ?= thread address
+SANITIZE_SUITES ?= LifelogSQLiteTests|LifelogCoreTests|LifelogSyncTests|LifelogServerTests|LifelogCLITests
+sanitize: deps test-deps
+	@failed=""; for sanitizer in $(SANITIZERS); do \
+	  echo "== $$sanitizer sanitizer"; \
+	  case $$sanitizer in thread) scratch=.build/tsan;; address) scratch=.build/asan;; \
+	    *) scratch=.build/$$sanitizer-sanitizer;; esac; \
+	  $(SWIFT) build --build-tests --sanitize=$$sanitizer --scratch-path $$scratch && \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt \
+	  $(SWIFT) test --skip-build --sanitize=$$sanitizer --scratch-path $$scratch \
+	    --filter '$(SANITIZE_SUITES)' || failed="$$failed $$sanitizer"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "the tests failed under:$$failed"; exit 1; fi
 
 install: build
 	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/lifelog"; set -e; \

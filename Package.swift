@@ -44,6 +44,19 @@ let package = Package(
   ]
 )
 
+// The fuzz harnesses (docs/testing.md), only when asked for: they need libFuzzer
+// (`-sanitize=fuzzer`), which a normal build does not link. `make fuzz` sets LIFELOG_FUZZ=1.
+if Context.environment["LIFELOG_FUZZ"] == "1" {
+  package.products.append(.executable(name: "lifelog-fuzz", targets: ["lifelog-fuzz"]))
+  package.targets += [
+    .target(name: "CLifelogFuzz", path: "Fuzz/CLifelogFuzz"),
+    .executableTarget(
+      name: "lifelog-fuzz",
+      dependencies: ["CLifelogFuzz", "LifelogCore", "LifelogSync", "LifelogTestSupport"],
+      path: "Fuzz/Harness"),
+  ]
+}
+
 for target in package.targets where target.type != .system {
   target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny")]
 }
