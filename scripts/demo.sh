@@ -86,6 +86,13 @@ run restore "$snack_id"
 run activity list
 run settings
 
+# Keeping the rhythm: when the next meal is due (the last one was tea at 20:30), the entry in full,
+# and a one-word undo of the last change.
+run due
+run show last
+run add snack "rice cake" --at 20:45
+run undo
+
 printf '\n%s\n' '$ lifelog list --format json | head -n 4'
 "$lifelog_binary" list --format json | head -n 4
 
@@ -165,6 +172,9 @@ show --db laptop.db sync
 run sync
 run list --from today
 run status
+# Everything on the remote decodes (opened with the kept key), no device has a gap, and every
+# batch this machine pushed is there byte for byte.
+run check --remote usb
 
 # Sync through a server: `lifelog serve` on a free loopback port, with its data in the temporary
 # folder (the working folder from here on), and the same two machines as its clients.

@@ -200,8 +200,9 @@ enum CheckReportText {
   /// `1 entry`, `12,345 entries`.
   static func counted(_ count: Int, _ plural: String) -> String {
     let singular =
-      ["entries": "entry", "activities": "activity", "batches": "batch"][plural]
-      ?? String(plural.dropLast())
+      plural.hasSuffix("ies")
+      ? plural.dropLast(3) + "y"
+      : plural.hasSuffix("ches") ? String(plural.dropLast(2)) : String(plural.dropLast())
     return "\(grouped(count)) \(count == 1 ? singular : plural)"
   }
 
