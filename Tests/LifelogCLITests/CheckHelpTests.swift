@@ -36,4 +36,17 @@ import Testing
       "\(result)")
     #expect(fixture.run("check", "--format", "yaml").exitCode == 64)
   }
+
+  @Test func theSummaryCountsOneOfEachInTheSingular() {
+    _ = fixture.run("add", "breakfast", "oats", "--at", "08:00")
+    #expect(
+      fixture.run("remote", "add", "usb", fixture.folder.file("usb"), "--no-encrypt").exitCode == 0)
+    #expect(fixture.run("sync").exitCode == 0)
+    let result = fixture.run("check", "--remote", "usb")
+    #expect(result.exitCode == 0, "\(result)")
+    #expect(
+      result.stdout
+        == "No damage found: checked 1 entry, 8 activities, 0 settings, 1 outbox batch, 1 remote;"
+        + " 1 batch and 0 snapshots on 'usb'\n", "\(result)")
+  }
 }
