@@ -131,7 +131,8 @@ public final class HTTPRemote: Remote {
     return page
   }
 
-  /// Whether `name` is a device id or snapshot name as the server's paths allow: 1–128 of `[A-Za-z0-9-]`.
+  /// Whether `name` is a device id or snapshot name as the server's paths and a folder remote's
+  /// folder names allow: 1–128 of `[A-Za-z0-9-]`.
   static func isPathSegment(_ name: String) -> Bool {
     (1...128).contains(name.utf8.count)
       && name.utf8.allSatisfy {

@@ -102,7 +102,7 @@ extension HTTPRemote: InventoriedRemote {
         "the server's description of its newest snapshot cannot be read (\(response.status))")
       return nil
     }
-    guard let name = json["name"]?.string, SyncStore.isPathSafe(name),
+    guard let name = json["name"]?.string, HTTPRemote.isPathSegment(name),
       let next = json["cursor"]?.string,
       HTTPPullState.isToken(next)
     else {
