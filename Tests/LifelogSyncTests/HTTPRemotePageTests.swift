@@ -55,6 +55,7 @@ import Testing
     let server = try Self.server {
       Array((index.replacingOccurrences(of: "\"D\"", with: "\"\(Self.d)\"") + "\nshort").utf8)
     }
+    defer { server.stop() }
     #expect(throws: SyncError.self) {
       _ = try Self.remote(server).pull(after: "", excluding: "me", rowLimit: 10, rules: Self.rules)
     }
@@ -66,6 +67,7 @@ import Testing
     let server = try Self.server {
       Self.page(cursor: "12", items: [(Self.d, 3, 11, d3), (Self.e, 2, 12, e2)])
     }
+    defer { server.stop() }
     let remote = Self.remote(server)
     // The client merged D/1 from the page after "5" and E/1 from the page after "7".
     let before =
@@ -90,6 +92,7 @@ import Testing
       Self.page(
         cursor: "14", items: [(Self.d, 2, 11, d2), (Self.e, 2, 12, e2), (Self.d, 3, 13, d3)])
     }
+    defer { server.stop() }
     let remote = Self.remote(server)
     let page = try remote.pull(after: "10", excluding: "me", rowLimit: 100, rules: Self.rules)
     #expect(page.batches.map(\.name) == ["\(Self.e)/2"])
