@@ -69,17 +69,20 @@ public final class HTTPRemote: Remote {
     let response = try transport.send(
       "GET", "/v1/changes?after=\(after)&exclude=\(device)&rows=\(rowLimit)")
     guard response.status == 200 else { throw unexpected(response, doing: "read changes") }
-    let body = response.body
-    guard let newline = body.firstIndex(of: 0x0A),
-      let header = try? JSONValue.parse(body[..<newline]),
-      let next = header["cursor"]?.string, HTTPPullState.isToken(next),
-      case .array(let items)? = header["batches"]
-    else {
-      throw .remoteUnavailable(location, reason: "the server's page of changes cannot be read")
+    let malformed = SyncError.remoteUnavailable(
+      location, reason: "the server's page of changes is cut short or malformed")
+    let served: ChangesPage
+    do {
+      served = try ChangesPage(parsing: response.body)
+    } catch {
+      switch error {
+      case .unreadable:
+        throw .remoteUnavailable(location, reason: "the server's page of changes cannot be read")
+      case .badItem: throw malformed
+      }
     }
-    var page = PullPage(
-      batches: [], cursor: cursor, more: header["more"]?.bool ?? false, skipped: [])
-    if header["needsSnapshot"]?.bool == true {
+    var page = PullPage(batches: [], cursor: cursor, more: served.more, skipped: [])
+    if served.needsSnapshot {
       // The server stopped before batches it compacted into a snapshot this machine has not
       // merged (one that failed to open, or one written since): nothing is passed over, and the
       // next sync tries again.
@@ -88,23 +91,13 @@ public final class HTTPRemote: Remote {
       )
     }
     var merged = rules.merged
-    var offset = newline + 1
     func hold(_ batch: HeldBatch, at mark: HTTPPullState.Mark) {
       page.held.append(batch)
       state.held[batch.device] = mark
     }
-    for item in items {
-      guard let size = item["size"]?.integer, size >= 0, size <= Int64(body.count - offset),
-        let seq = item["seq"]?.integer, seq >= 1, seq <= Int64(Int32.max),
-        let rank = item["cursor"]?.integer,
-        let from = item["device"]?.string, HTTPRemote.isPathSegment(from)
-      else {
-        throw .remoteUnavailable(
-          location, reason: "the server's page of changes is cut short or malformed")
-      }
-      let bytes = Array(body[offset..<(offset + Int(size))])
-      offset += Int(size)
-      let number = Int(seq)
+    for item in served.items {
+      guard let rank = item.rank else { throw malformed }
+      let (from, number) = (item.device, item.seq)
       let mark = HTTPPullState.Mark(token: after, rank: rank)
       if from == device || state.held[from] != nil { continue }  // not ours to merge, or waits behind
       if let known = merged?[from] {
@@ -116,9 +109,9 @@ public final class HTTPRemote: Remote {
       }
       let batch: Batch
       do {
-        batch = try envelope.open(bytes, name: .batch(device: from, seq: number))
+        batch = try envelope.open(item.bytes, name: .batch(device: from, seq: number))
       } catch {
-        page.skipped.append("\(from)/\(seq) from \(location): \(error)")
+        page.skipped.append("\(from)/\(number) from \(location): \(error)")
         hold(
           HeldBatch(device: from, seq: number, reason: .unreadable(String(describing: error))),
           at: mark)
@@ -128,17 +121,18 @@ public final class HTTPRemote: Remote {
         hold(HeldBatch(device: from, seq: number, reason: reason), at: mark)
         continue
       }
-      page.batches.append(PulledBatch(name: "\(from)/\(seq)", batch: batch))
+      page.batches.append(PulledBatch(name: "\(from)/\(number)", batch: batch))
       merged?[from] = number
       state.marks[from] = mark
     }
-    state.next = next
+    state.next = served.cursor
     if !page.more { state.endPass() }
     page.cursor = state.encoded
     return page
   }
 
-  /// Whether `name` is a device id or snapshot name as the server's paths allow: 1–128 of `[A-Za-z0-9-]`.
+  /// Whether `name` is a device id or snapshot name as the server's paths and a folder remote's
+  /// folder names allow: 1–128 of `[A-Za-z0-9-]`.
   static func isPathSegment(_ name: String) -> Bool {
     (1...128).contains(name.utf8.count)
       && name.utf8.allSatisfy {

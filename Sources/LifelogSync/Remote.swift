@@ -120,3 +120,34 @@ public struct PullPage: Sendable {
     self.held = held
   }
 }
+
+extension RemoteManifest {
+  /// Throws unless this is still the manifest of the remote `record` joined: the same remote id,
+  /// and batches sealed exactly when this log holds a data key.
+  ///
+  /// `sync` and `lifelog check` both refuse a remote that changed under them, in this order (a
+  /// different remote is said first, as nothing else about it matters). Each words the advice on
+  /// an encryption mismatch for what its user can do next.
+  ///
+  /// - Parameters:
+  ///   - checkingVersion: also refuse, after the id, a remote that needs a newer lifelog to write
+  ///     to it (`sync` writes; `check` only reads).
+  ///   - ifEncrypted: the reason when the remote is encrypted but this log joined it unencrypted.
+  ///   - ifNotEncrypted: the reason when this log holds a key but the remote says it has none.
+  /// - Throws: ``SyncError/differentRemote(_:expected:found:)``,
+  ///   ``SyncError/upgradeRequired(_:minimumVersion:)``, ``SyncError/encryptionMismatch(_:reason:)``.
+  func expectJoined(
+    by record: RemoteRecord, at location: String, checkingVersion: Bool,
+    ifEncrypted: String, ifNotEncrypted: String
+  ) throws(SyncError) {
+    guard remoteID == record.remoteID else {
+      throw .differentRemote(location, expected: record.remoteID, found: remoteID)
+    }
+    if checkingVersion, Version.compare(LifelogVersion.current, minimumVersion) < 0 {
+      throw .upgradeRequired(location, minimumVersion: minimumVersion)
+    }
+    guard encrypted == (record.dataKey != nil) else {
+      throw .encryptionMismatch(location, reason: encrypted ? ifEncrypted : ifNotEncrypted)
+    }
+  }
+}

@@ -70,23 +70,13 @@ public final class SyncEngine {
   ) throws {
     let device = try store.deviceID
     try deadline.check()
-    let manifest = try remote.manifest()
-    guard manifest.remoteID == record.remoteID else {
-      throw SyncError.differentRemote(
-        remote.location, expected: record.remoteID, found: manifest.remoteID)
-    }
-    guard Version.compare(LifelogVersion.current, manifest.minimumVersion) >= 0 else {
-      throw SyncError.upgradeRequired(remote.location, minimumVersion: manifest.minimumVersion)
-    }
-    guard manifest.encrypted == (record.dataKey != nil) else {
-      throw SyncError.encryptionMismatch(
-        remote.location,
-        reason: manifest.encrypted
-          ? "is encrypted, but this log joined it unencrypted; 'lifelog remote remove' it and add it again"
-          : "no longer says it is encrypted, but this log holds its key: it may have been tampered with or "
-            + "replaced. Nothing was sent; check the remote, and do not add it again without --encrypt"
-      )
-    }
+    try remote.manifest().expectJoined(
+      by: record, at: remote.location, checkingVersion: true,
+      ifEncrypted:
+        "is encrypted, but this log joined it unencrypted; 'lifelog remote remove' it and add it again",
+      ifNotEncrypted:
+        "no longer says it is encrypted, but this log holds its key: it may have been tampered with or "
+        + "replaced. Nothing was sent; check the remote, and do not add it again without --encrypt")
     if let dataKey = record.dataKey {
       try Sodium.checkDataKey(dataKey, remote: remote.location)
       try Sodium.load()

@@ -198,11 +198,12 @@ import Testing
   }
 
   @Test func aServersErrorMessageWithControlCharactersIsShownEscaped() throws {
-    let server = try OneAnswerServer(
+    let answer = LoopbackServer.response(
       status: "401 Unauthorized",
-      body:
+      body: Array(
         #"{"error":{"code":"unauthorized","message":"\u001b[2J\u001b]0;pwned\u0007token refused"}}"#
-    )
+          .utf8))
+    let server = try LoopbackServer { _ in answer }
     defer { server.stop() }
     var environment = SyncMachine("laptop", in: folder).environment
     environment["LIFELOG_TOKEN"] = "t"
@@ -269,51 +270,3 @@ import Testing
       "nothing was sent")
   }
 }
-
-/// A server on 127.0.0.1 that answers every request with one fixed response, as a hostile or
-/// broken server might: enough to see what the client prints of it.
-final class OneAnswerServer: @unchecked Sendable {
-  let port: Int
-  var url: String { "http://127.0.0.1:\(port)" }
-  private let listener: Int32
-  private let response: [UInt8]
-
-  init(status: String, body: String) throws {
-    response = Array(
-      "HTTP/1.1 \(status)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
-        .utf8)
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(descriptor, $0, length) == 0 && listen(descriptor, 16) == 0
-          && getsockname(descriptor, $0, &length) == 0
-      }
-    }
-    guard bound else { throw ListenFailure(errno: errno) }
-    listener = descriptor
-    port = Int(UInt16(bigEndian: address.sin_port))
-    Thread.detachNewThread { [self] in serve() }
-  }
-
-  func stop() { shutdown(listener, Int32(SHUT_RDWR)) }
-
-  private func serve() {
-    while true {
-      let connection = accept(listener, nil, nil)
-      guard connection >= 0 else {  // stopped
-        close(listener)
-        return
-      }
-      var buffer = [UInt8](repeating: 0, count: 65_536)
-      _ = read(connection, &buffer, buffer.count)  // one request, whatever it is
-      _ = response.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
-      close(connection)
-    }
-  }
-}
-
-struct ListenFailure: Error { let errno: Int32 }

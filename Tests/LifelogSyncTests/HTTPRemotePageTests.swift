@@ -1,9 +1,7 @@
 import Foundation
-@preconcurrency import Glibc
 import LifelogCore
 import LifelogSync
 import LifelogTestSupport
-import Synchronization
 import Testing
 
 /// `HTTPRemote.pull` against a server that lies: a real socket on 127.0.0.1 answering each
@@ -26,7 +24,15 @@ import Testing
     return Array(index.utf8) + items.flatMap(\.bytes)
   }
 
-  static func remote(_ server: CannedHTTPServer) -> HTTPRemote {
+  /// A server on 127.0.0.1 that answers every request 200 with the page `page` gives.
+  static func server(page: @escaping @Sendable () -> [UInt8]) throws -> LoopbackServer {
+    try LoopbackServer { _ in
+      LoopbackServer.response(
+        status: "200 OK", contentType: "application/vnd.lifelog.changes", body: page())
+    }
+  }
+
+  static func remote(_ server: LoopbackServer) -> HTTPRemote {
     HTTPRemote(url: server.url, token: "t", deadline: LogStore.systemMilliseconds() + 20_000)
   }
 
@@ -46,9 +52,10 @@ import Testing
     #"{"cursor":9,"more":false,"batches":[]}"#,
   ])
   func anIndexWhoseNumbersDoNotFitIsRefusedWithoutATrap(index: String) throws {
-    let server = try CannedHTTPServer { _ in
+    let server = try Self.server {
       Array((index.replacingOccurrences(of: "\"D\"", with: "\"\(Self.d)\"") + "\nshort").utf8)
     }
+    defer { server.stop() }
     #expect(throws: SyncError.self) {
       _ = try Self.remote(server).pull(after: "", excluding: "me", rowLimit: 10, rules: Self.rules)
     }
@@ -57,9 +64,10 @@ import Testing
   @Test func aPageThatLeavesOutABatchHoldsOnlyItsDeviceAndTheNextPassAsksAgain() throws {
     let d3 = SampleBatches.batch(device: Self.d, seq: 3)
     let e2 = SampleBatches.batch(device: Self.e, seq: 2)
-    let server = try CannedHTTPServer { _ in
+    let server = try Self.server {
       Self.page(cursor: "12", items: [(Self.d, 3, 11, d3), (Self.e, 2, 12, e2)])
     }
+    defer { server.stop() }
     let remote = Self.remote(server)
     // The client merged D/1 from the page after "5" and E/1 from the page after "7".
     let before =
@@ -80,10 +88,11 @@ import Testing
     let d2 = damaged
     let d3 = SampleBatches.batch(device: Self.d, seq: 3)
     let e2 = SampleBatches.batch(device: Self.e, seq: 2)
-    let server = try CannedHTTPServer { _ in
+    let server = try Self.server {
       Self.page(
         cursor: "14", items: [(Self.d, 2, 11, d2), (Self.e, 2, 12, e2), (Self.d, 3, 13, d3)])
     }
+    defer { server.stop() }
     let remote = Self.remote(server)
     let page = try remote.pull(after: "10", excluding: "me", rowLimit: 100, rules: Self.rules)
     #expect(page.batches.map(\.name) == ["\(Self.e)/2"])
@@ -91,72 +100,5 @@ import Testing
       page.held.map(\.seq) == [2] && page.held.first?.reason.isUnreadable == true, "\(page.held)")
     _ = try remote.pull(after: page.cursor, excluding: "me", rowLimit: 100, rules: Self.rules)
     #expect(server.requests.last?.contains("after=10&") == true, "\(server.requests)")
-  }
-}
-
-/// A one-thread HTTP/1.1 server on 127.0.0.1 that answers every request with 200 and the bytes
-/// `answer` gives for its request line, then closes the connection.
-final class CannedHTTPServer: @unchecked Sendable {
-  let port: Int
-  var url: String { "http://127.0.0.1:\(port)" }
-  private let listener: Int32
-  private let answer: @Sendable (String) -> [UInt8]
-  private let seen = Mutex<[String]>([])
-
-  /// The request lines received so far.
-  var requests: [String] { seen.withLock { $0 } }
-
-  init(answer: @escaping @Sendable (String) -> [UInt8]) throws {
-    self.answer = answer
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard descriptor >= 0, bound == 0, listen(descriptor, 16) == 0 else {
-      close(descriptor)
-      throw SyncError.remoteUnavailable("127.0.0.1", reason: "cannot listen")
-    }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-    }
-    listener = descriptor
-    port = Int(UInt16(bigEndian: address.sin_port))
-    Thread.detachNewThread { [self] in serve() }
-  }
-
-  deinit { shutdown(listener, Int32(SHUT_RDWR)) }
-
-  private func serve() {
-    defer { close(listener) }
-    while true {
-      let client = accept(listener, nil, nil)
-      if client < 0 {
-        if errno == EINTR { continue }
-        return
-      }
-      var request: [UInt8] = []
-      var buffer = [UInt8](repeating: 0, count: 4096)
-      while !request.suffix(4).elementsEqual([13, 10, 13, 10]) {
-        let count = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { break }
-        request += buffer[0..<count]
-      }
-      let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
-      seen.withLock { $0.append(line) }
-      let body = answer(line)
-      let head =
-        "HTTP/1.1 200 OK\r\nContent-Type: application/vnd.lifelog.changes\r\n"
-        + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-      let bytes = Array(head.utf8) + body
-      _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-      shutdown(client, Int32(SHUT_WR))
-      close(client)
-    }
   }
 }

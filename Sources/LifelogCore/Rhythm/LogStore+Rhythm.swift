@@ -4,33 +4,28 @@ import LifelogSQLite
 /// query, so `lifelog due --short` answers as fast as `lifelog list` on any size of log.
 extension LogStore {
   /// The latest live meal at or before `instant` (a meal logged for later does not count yet).
-  ///
-  /// One index seek per meal activity (`entry_by_activity`), newest first, instead of walking the
-  /// time index past every other kind of entry.
   public func lastMeal(atOrBefore instant: Int64) throws -> Entry? {
-    try read {
-      try database.cachedStatement(
-        sql: """
-          SELECT \(LogStore.entryColumns) FROM activity a JOIN entry e ON e.id = (
-            SELECT id FROM entry WHERE activity_id = a.id AND deleted = 0 AND at <= ?
-            ORDER BY at DESC, rowid DESC LIMIT 1)
-          WHERE a.kind = 'meal'
-          ORDER BY e.at DESC, e.id DESC LIMIT 1
-          """
-      ).first([instant], LogStore.decodeEntry)
-    }
+    try latestEntry(of: .meal, atOrBefore: instant)
   }
 
-  /// The latest live sleep that began at or before `instant`, and whether any meal was logged
-  /// after it began.
+  /// The latest live sleep that began at or before `instant`.
   public func lastSleep(atOrBefore instant: Int64) throws -> Entry? {
+    try latestEntry(of: .sleep, atOrBefore: instant)
+  }
+
+  /// The latest live entry of an activity of `kind` at or before `instant`.
+  ///
+  /// One index seek per activity of that kind (`entry_by_activity`), newest first, instead of
+  /// walking the time index past every other kind of entry. The kind is written into the SQL (a
+  /// case of ``ActivityKind``, never outside text), so each kind keeps its own cached statement.
+  private func latestEntry(of kind: ActivityKind, atOrBefore instant: Int64) throws -> Entry? {
     try read {
       try database.cachedStatement(
         sql: """
           SELECT \(LogStore.entryColumns) FROM activity a JOIN entry e ON e.id = (
             SELECT id FROM entry WHERE activity_id = a.id AND deleted = 0 AND at <= ?
             ORDER BY at DESC, rowid DESC LIMIT 1)
-          WHERE a.kind = 'sleep'
+          WHERE a.kind = '\(kind.rawValue)'
           ORDER BY e.at DESC, e.id DESC LIMIT 1
           """
       ).first([instant], LogStore.decodeEntry)

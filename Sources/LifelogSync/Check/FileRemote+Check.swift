@@ -6,15 +6,17 @@ import LifelogCore
 /// files are read, and each only up to its cap.
 extension FileRemote: InventoriedRemote {
   func inventory(into check: RemoteCheck, deadline: Deadline) throws {
-    guard let root = try opened({ () throws(RemoteFileError) in try RemoteFolder.root(self.root) }) else {
-      throw SyncError.remoteUnavailable(self.root, reason: "the folder does not exist (is the drive mounted?)")
+    guard let root = try opened({ () throws(RemoteFileError) in try RemoteFolder.root(self.root) })
+    else {
+      throw SyncError.remoteUnavailable(
+        self.root, reason: "the folder does not exist (is the drive mounted?)")
     }
     if let devices = try opened({ () throws(RemoteFileError) in try root.folder("devices") }) {
       for device in try visibleNames(in: devices) {
         let place = "devices/" + CheckText.shown(device)
         let folder: RemoteFolder?
         do {
-          folder = SyncStore.isPathSafe(device) ? try devices.folder(device) : nil
+          folder = HTTPRemote.isPathSegment(device) ? try devices.folder(device) : nil
         } catch {
           folder = nil
         }
@@ -25,7 +27,8 @@ extension FileRemote: InventoriedRemote {
         try inventory(device: device, in: folder, into: check, deadline: deadline)
       }
     }
-    guard let snapshots = try opened({ () throws(RemoteFileError) in try root.folder("snapshots") }) else { return }
+    guard let snapshots = try opened({ () throws(RemoteFileError) in try root.folder("snapshots") })
+    else { return }
     for file in try visibleNames(in: snapshots) {
       try deadline.check()
       let place = "snapshots/" + CheckText.shown(file)
@@ -34,7 +37,8 @@ extension FileRemote: InventoriedRemote {
         check.stray(place: place, reason: "it is not named like a snapshot, so no sync reads it")
         continue
       }
-      read(file, in: snapshots, limit: Limit.snapshot, as: .snapshot(name), place: place, into: check)
+      read(
+        file, in: snapshots, limit: Limit.snapshot, as: .snapshot(name), place: place, into: check)
     }
   }
 
@@ -51,7 +55,9 @@ extension FileRemote: InventoriedRemote {
         check.stray(place: place, reason: "it is not named like a batch, so no sync reads it")
         continue
       }
-      read(file, in: folder, limit: Limit.batch, as: .batch(device: device, seq: seq), place: place, into: check)
+      read(
+        file, in: folder, limit: Limit.batch, as: .batch(device: device, seq: seq), place: place,
+        into: check)
     }
   }
 

@@ -9,8 +9,6 @@ import LifelogCore
 extension HTTPRemote: InventoriedRemote {
   /// Snapshots looked at in one check, at most: a server offering new names for ever stops here.
   static let checkedSnapshotLimit = 10_000
-  /// The longest cursor taken from a server (one `_<device>_<seq>` per device a snapshot covers).
-  static let cursorLimit = 100_000
 
   func inventory(into check: RemoteCheck, deadline: Deadline) throws {
     let nobody = UUIDText.random()  // no device has this id, so no snapshot is left out as the reader's own
@@ -104,9 +102,9 @@ extension HTTPRemote: InventoriedRemote {
         "the server's description of its newest snapshot cannot be read (\(response.status))")
       return nil
     }
-    guard let name = json["name"]?.string, SyncStore.isPathSafe(name),
+    guard let name = json["name"]?.string, HTTPRemote.isPathSegment(name),
       let next = json["cursor"]?.string,
-      HTTPRemote.isCursor(next)
+      HTTPPullState.isToken(next)
     else {
       check.problem(
         "server", "the server describes its newest snapshot with a malformed name or cursor")
@@ -115,21 +113,9 @@ extension HTTPRemote: InventoriedRemote {
     return (name, next)
   }
 
-  struct CheckedPage {
-    struct Item {
-      var device: String
-      var seq: Int
-      var bytes: [UInt8]
-    }
-    var items: [Item] = []
-    var cursor: String
-    var more: Bool
-    var needsSnapshot: Bool
-  }
-
   /// One page of `GET /v1/changes` for every device, with its index checked against its bytes;
   /// nil (and a finding) when the page cannot be read.
-  private func changesPage(after cursor: String, check: RemoteCheck) throws -> CheckedPage? {
+  private func changesPage(after cursor: String, check: RemoteCheck) throws -> ChangesPage? {
     let response = try transport.send("GET", "/v1/changes?after=\(cursor)&limit=1000")
     guard response.status == 200 else {
       check.problem(
@@ -138,46 +124,17 @@ extension HTTPRemote: InventoriedRemote {
           + CheckText.shown(HTTPTransport.errorMessage(response.body)))
       return nil
     }
-    let body = response.body
-    guard let newline = body.firstIndex(of: 0x0A),
-      let index = try? JSONValue.parse(body[..<newline]),
-      let next = index["cursor"]?.string, HTTPRemote.isCursor(next),
-      case .array(let listed)? = index["batches"]
-    else {
+    do {
+      return try ChangesPage(parsing: response.body)
+    } catch {
+      let wrong =
+        switch error {
+        case .unreadable: "cannot be read"
+        case .badItem: "lists a batch it does not hold"
+        }
       check.problem(
-        "server",
-        "the server's page of changes after cursor \(CheckText.quoted(cursor)) cannot be read")
+        "server", "the server's page of changes after cursor \(CheckText.quoted(cursor)) \(wrong)")
       return nil
     }
-    var page = CheckedPage(
-      cursor: next, more: index["more"]?.bool ?? false,
-      needsSnapshot: index["needsSnapshot"]?.bool ?? false)
-    var offset = newline + 1
-    for entry in listed {
-      guard let device = entry["device"]?.string, SyncStore.isPathSafe(device),
-        let seq = entry["seq"]?.integer,
-        seq >= 1, let size = entry["size"]?.integer, size >= 0, size <= Int64(body.count - offset)
-      else {
-        check.problem(
-          "server",
-          "the server's page of changes after cursor \(CheckText.quoted(cursor)) lists a batch it does not hold"
-        )
-        return nil
-      }
-      let end = offset + Int(size)
-      page.items.append(
-        CheckedPage.Item(device: device, seq: Int(seq), bytes: Array(body[offset..<end])))
-      offset = end
-    }
-    return page
-  }
-
-  /// Whether `text` is a cursor as docs/http-api.md defines it: `[A-Za-z0-9_-]`, bounded.
-  static func isCursor(_ text: String) -> Bool {
-    text.utf8.count <= cursorLimit
-      && text.utf8.allSatisfy {
-        (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45
-          || $0 == 95
-      }
   }
 }

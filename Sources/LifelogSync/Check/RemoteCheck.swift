@@ -57,19 +57,13 @@ public final class RemoteCheck {
   ///   different remote, or its encryption does not match this log's.
   public func run(_ remote: any Remote, seconds: Int?) throws -> CheckReport {
     let deadline = Deadline(seconds: seconds, now: LogStore.systemMilliseconds)
-    let manifest = try remote.manifest()
-    guard manifest.remoteID == record.remoteID else {
-      throw SyncError.differentRemote(
-        remote.location, expected: record.remoteID, found: manifest.remoteID)
-    }
-    guard manifest.encrypted == (record.dataKey != nil) else {
-      throw SyncError.encryptionMismatch(
-        remote.location,
-        reason: manifest.encrypted
-          ? "is encrypted, but this log joined it unencrypted, so its batches cannot be opened here"
-          : "no longer says it is encrypted, but this log holds its key: it may have been tampered with or replaced"
-      )
-    }
+    try remote.manifest().expectJoined(
+      by: record, at: remote.location, checkingVersion: false,
+      ifEncrypted:
+        "is encrypted, but this log joined it unencrypted, so its batches cannot be opened here",
+      ifNotEncrypted:
+        "no longer says it is encrypted, but this log holds its key: it may have been tampered with or replaced"
+    )
     guard let inventoried = remote as? any InventoriedRemote else {
       throw SyncError.remoteUnavailable(
         remote.location, reason: "lifelog cannot check this kind of remote")

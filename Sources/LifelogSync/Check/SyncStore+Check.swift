@@ -39,7 +39,7 @@ extension SyncStore {
       return 0
     }
     let place = "log: this device"
-    if !SyncStore.isPathSafe(id) {
+    if !HTTPRemote.isPathSegment(id) {
       report.add(place, "device", "its id \(CheckText.quoted(id)) cannot name a folder on a remote")
     }
     // 12 hex digits of milliseconds and 4 of counter: more would widen every later stamp.
@@ -140,14 +140,6 @@ extension SyncStore {
           "its data key is \(key.count) bytes, not \(Sodium.keyBytes): it cannot open anything")
       }
     }
-  }
-
-  /// Whether a device id can be a folder name on a remote and a path segment on a server.
-  static func isPathSafe(_ id: String) -> Bool {
-    (1...128).contains(id.utf8.count)
-      && id.utf8.allSatisfy {
-        (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45
-      }
   }
 }
 
