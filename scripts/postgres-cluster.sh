@@ -34,7 +34,11 @@ start)
     settings="$settings -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
   fi
   as_owner "$bindir/initdb" -D "$folder/data" -U postgres -A trust -E UTF8 --locale=C \
-    --no-sync >"$folder/initdb.log" 2>&1 || { cat "$folder/initdb.log" >&2; exit 1; }
+    --no-sync >"$folder/initdb.log" 2>&1 || {
+    echo "initdb failed:" >&2
+    cat "$folder/initdb.log" >&2
+    exit 1
+  }
   # A random port; another one when it is taken.
   for attempt in 1 2 3 4 5 6 7 8; do
     port=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000))
@@ -42,8 +46,11 @@ start)
       -o "-p $port -k $folder $settings" start >/dev/null; then
       break
     fi
-    grep -q "could not bind\|already in use" "$folder/server.log" && [ "$attempt" -lt 8 ] ||
-      { cat "$folder/server.log" >&2; exit 1; }
+    grep -q "could not bind\|already in use" "$folder/server.log" && [ "$attempt" -lt 8 ] || {
+      echo "pg_ctl start failed (attempt $attempt, port $port); $folder/server.log:" >&2
+      cat "$folder/server.log" >&2
+      exit 1
+    }
   done
   # The owner may end without stopping the cluster (killed, or a crash): stop it then.
   nohup sh -c "while kill -0 $owner 2>/dev/null; do sleep 1; done; '$0' stop '$folder'" \

@@ -35,13 +35,14 @@ public final class PostgresCluster: @unchecked Sendable {
   private init() throws {
     // The script stops the cluster once this process is gone.
     let result = try PostgresCluster.script(["start", String(getpid())])
-    guard result.exitCode == 0 else {
-      throw ServerProcessError(message: "cannot start PostgreSQL: \(result.stderr)")
+    guard result.succeeded else {
+      throw ServerProcessError(message: "cannot start PostgreSQL: \(result)")
     }
     // "FOLDER PORT", on the last line.
     let words = (result.stdout.split(separator: "\n").last ?? "").split(separator: " ")
     guard words.count == 2, let port = Int(words[1]) else {
-      throw ServerProcessError(message: "cannot start PostgreSQL: \(result.stdout)")
+      throw ServerProcessError(
+        message: "cannot start PostgreSQL: no 'FOLDER PORT' line from \(result)")
     }
     folder = String(words[0])
     self.port = port
@@ -53,11 +54,11 @@ public final class PostgresCluster: @unchecked Sendable {
   /// first one whose outcome was lost (system() without its child's status).
   public func database(_ name: String) throws -> String {
     let first = try PostgresCluster.script(["createdb", folder, name])
-    if first.exitCode == 0 { return url(name) }
+    if first.succeeded { return url(name) }
     let second = try PostgresCluster.script(["createdb", folder, name])
-    guard second.exitCode == 0 else {
+    guard second.succeeded else {
       throw ServerProcessError(
-        message: "cannot create database \(name): \(first.stderr); again: \(second.stderr)")
+        message: "cannot create database \(name): \(first); again: \(second)")
     }
     return url(name)
   }
@@ -75,8 +76,8 @@ public final class PostgresCluster: @unchecked Sendable {
   /// Runs `sql` as the superuser, in database `postgres`.
   public func sql(_ sql: String) throws {
     let result = try PostgresCluster.script(["sql", folder, sql])
-    guard result.exitCode == 0 else {
-      throw ServerProcessError(message: "psql failed: \(result.stderr)")
+    guard result.succeeded else {
+      throw ServerProcessError(message: "psql failed: \(result)")
     }
   }
 
@@ -85,34 +86,71 @@ public final class PostgresCluster: @unchecked Sendable {
   }
 
   /// Runs the script with `system` (a `Process` waited for inside the static initializer of
-  /// ``shared()`` never saw its child exit), its output in a temporary file.
-  private static func script(_ arguments: [String]) throws -> CommandResult {
-    let outputPath = NSTemporaryDirectory() + "/lifelog-postgres-\(UUIDText.random()).out"
-    defer { unlink(outputPath) }
+  /// ``shared()`` never saw its child exit), its standard output and error in temporary files.
+  private static func script(_ arguments: [String]) throws -> ScriptRun {
+    let base = NSTemporaryDirectory() + "/lifelog-postgres-\(UUIDText.random())"
+    let outputPath = base + ".out"
+    let errorPath = base + ".err"
+    defer {
+      unlink(outputPath)
+      unlink(errorPath)
+    }
     func quoted(_ text: String) -> String {
       "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
-    let command =
-      ([quoted("/bin/sh"), quoted(scriptPath)] + arguments.map(quoted)).joined(separator: " ")
-      + " >" + quoted(outputPath) + " 2>&1"
-    let status = system(command)
+    let command = ([quoted("/bin/sh"), quoted(scriptPath)] + arguments.map(quoted))
+      .joined(separator: " ")
+    let status = system(command + " >" + quoted(outputPath) + " 2>" + quoted(errorPath))
     let failure = errno
-    var output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-    // Say why it failed even when the script printed nothing: system() itself failing (-1, with
-    // errno), a signal, or the exit status.
-    if status == -1 {
-      output += " (system() failed: \(String(cString: strerror(failure))))"
-    } else if status != 0 {
-      let exit = (status >> 8) & 0xFF
-      let signal = status & 0x7F
-      output += signal != 0 ? " (killed by signal \(signal))" : " (exit status \(exit))"
-    }
-    return CommandResult(exitCode: status == 0 ? 0 : 1, stdout: output, stderr: output)
+    return ScriptRun(
+      command: command, status: status, systemErrno: failure,
+      stdout: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
+      stderr: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
   }
 
   /// scripts/postgres-cluster.sh of this checkout.
   static var scriptPath: String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("scripts/postgres-cluster.sh").path
+  }
+}
+
+/// One run of scripts/postgres-cluster.sh: what ran, how it ended, and everything it printed.
+///
+/// Its description is what a helper's error message carries, so that a failure says why even
+/// when the script printed nothing (system() failing, a signal, an exit status alone).
+public struct ScriptRun: Sendable, CustomStringConvertible {
+  public let command: String
+  /// What `system` returned: -1 when it could not run the shell, else a wait status.
+  public let status: Int32
+  /// `errno` just after `system`, which says why when `status` is -1.
+  public let systemErrno: Int32
+  public let stdout: String
+  public let stderr: String
+
+  public init(command: String, status: Int32, systemErrno: Int32, stdout: String, stderr: String) {
+    self.command = command
+    self.status = status
+    self.systemErrno = systemErrno
+    self.stdout = stdout
+    self.stderr = stderr
+  }
+
+  public var succeeded: Bool { status == 0 }
+
+  /// "exit status 1", "killed by signal 9" or "system() failed: …".
+  public var outcome: String {
+    if status == -1 { return "system() failed: \(String(cString: strerror(systemErrno)))" }
+    let signal = status & 0x7F
+    if signal != 0 { return "killed by signal \(signal)" }
+    return "exit status \((status >> 8) & 0xFF)"
+  }
+
+  public var description: String {
+    func shown(_ text: String) -> String {
+      let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+      return trimmed.isEmpty ? "(empty)" : trimmed
+    }
+    return "\(command): \(outcome); stdout: \(shown(stdout)); stderr: \(shown(stderr))"
   }
 }

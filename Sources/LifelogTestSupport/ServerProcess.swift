@@ -56,7 +56,7 @@ public final class ServerProcess: @unchecked Sendable {
   }
 
   deinit {
-    if process.isRunning { kill() }
+    if process.isRunning { kill() } else { reap() }
   }
 
   /// Everything the server has logged so far.
@@ -81,7 +81,20 @@ public final class ServerProcess: @unchecked Sendable {
   public func wait(timeout: TimeInterval) -> Int32? {
     let deadline = Date().addingTimeInterval(timeout)
     while process.isRunning, Date() < deadline { usleep(10_000) }
-    return process.isRunning ? nil : process.terminationStatus
+    if process.isRunning { return nil }
+    reap()
+    return process.terminationStatus
+  }
+
+  /// Lets Foundation's `Process` go once it has ended.
+  ///
+  /// swift-corelibs-foundation's `Process.run()` keeps a run-loop source whose context retains
+  /// the `Process`, in the `Process` itself: a cycle that only `waitUntilExit()` breaks (it
+  /// clears the source). Polling `isRunning` never does, so without this every server that
+  /// exited by ``terminate()`` or by itself kept its `Process`, `Pipe`s and `FileHandle`s
+  /// (LeakSanitizer: about 2.4 KB in 20 objects a server). Returns at once when it has ended.
+  private func reap() {
+    process.waitUntilExit()
   }
 
   /// Whether it serves from PostgreSQL.
@@ -109,7 +122,11 @@ public struct ServerProcessError: Error, CustomStringConvertible {
 }
 
 /// Reads a pipe on another thread until its first newline.
+///
+/// `data` is behind `lock`: when ``wait(timeout:)`` times out, the reading thread may still be
+/// appending to it, so the waiter takes a copy under the lock rather than reading it bare.
 private final class LineReader: @unchecked Sendable {
+  private let lock = NSLock()
   private var data = Data()
   private let done = DispatchSemaphore(value: 0)
 
@@ -118,7 +135,7 @@ private final class LineReader: @unchecked Sendable {
       while true {
         let chunk = handle.availableData
         if chunk.isEmpty { break }
-        data.append(chunk)
+        lock.withLock { data.append(chunk) }
         if chunk.contains(0x0A) { break }
       }
       done.signal()
@@ -127,6 +144,7 @@ private final class LineReader: @unchecked Sendable {
 
   func wait(timeout: TimeInterval) -> String {
     _ = done.wait(timeout: .now() + timeout)
-    return String(decoding: data, as: UTF8.self)
+    let copy = lock.withLock { data }
+    return String(decoding: copy, as: UTF8.self)
   }
 }

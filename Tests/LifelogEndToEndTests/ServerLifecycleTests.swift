@@ -69,6 +69,31 @@ import Testing
     #expect(stored["\(device)/1"] == bytes)
   }
 
+  /// The test support's own hygiene: a `ServerProcess` that stopped (by SIGTERM, by SIGKILL, or
+  /// by itself) lets its Foundation `Process` go, or every server a test starts stays in memory
+  /// and LeakSanitizer fails the test process (docs/testing.md, "Sanitizers").
+  @Test(arguments: ["terminate", "kill", "exit"])
+  func aStoppedServerLetsItsProcessGo(stop: String) throws {
+    weak var process: Process?
+    try {
+      let server = try ServerProcess(dataFolder: folder.file("data-\(stop)"))
+      process = server.process
+      switch stop {
+      case "terminate": #expect(server.terminate() == 0)
+      case "kill": server.kill()
+      default:
+        // Gone without this ServerProcess's help: only its deinit can let the Process go.
+        kill(server.process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(20)
+        while server.process.isRunning, Date() < deadline { usleep(10_000) }
+      }
+    }()
+    // Foundation's manager thread drops its own reference just after it reports the exit.
+    let deadline = Date().addingTimeInterval(10)
+    while process != nil, Date() < deadline { usleep(10_000) }
+    #expect(process == nil, "the Process of a server stopped by \(stop) is still alive")
+  }
+
   @Test func requestsPastTheConcurrencyLimitGet503WithRetryAfter() throws {
     let server = try ServerProcess(
       dataFolder: folder.file("data"), arguments: ["--max-concurrent", "1"])
