@@ -113,8 +113,10 @@ public struct VersionVector: Equatable, Sendable {
     }
     var seqs: [String: Int] = [:]
     for (device, value) in members {
-      guard let seq = value.integer, seq >= 0 else {
-        throw InputError("a version vector holds whole seqs")
+      // Seqs count a device's batches: 2^31 of them is beyond any log, and a larger one (from a
+      // forged snapshot's covers) would become a cursor the server refuses, stopping every pull.
+      guard let seq = value.integer, seq >= 0, seq <= Int64(Int32.max) else {
+        throw InputError("a version vector holds whole seqs from 0 to 2147483647")
       }
       seqs[device] = Int(seq)
     }

@@ -195,7 +195,7 @@ public final class FileRemote: Remote {
     guard let folder = try folder("keys") else { return nil }
     let versions = try checked { () throws(RemoteFileError) in try folder.list() }.compactMap {
       name -> Int? in
-      name.hasSuffix(".json") && !name.hasPrefix(".") ? Int(name.dropLast(".json".count)) : nil
+      FileRemote.number(inName: name, suffix: ".json")
     }
     guard let newest = versions.max() else { return nil }
     let name = FileRemote.padded(newest) + ".json"
@@ -234,6 +234,19 @@ public final class FileRemote: Remote {
   }
 
   static func batchName(_ seq: Int) -> String { padded(seq) + ".batch" }
+
+  /// The number in a file name written as ``padded(_:)`` + `suffix` (`0000000012.batch`,
+  /// `0000000003.json`), or nil for any other name.
+  ///
+  /// Only the names lifelog writes count, and only numbers from 1 to 2^31 - 1: a name such as
+  /// `9223372036854775807.batch` in a hostile folder must not reach `seq + 1`.
+  static func number(inName name: String, suffix: String) -> Int? {
+    guard name.hasSuffix(suffix), name.utf8.count <= 10 + suffix.utf8.count,
+      let number = Int(name.dropLast(suffix.count)), (1...Int(Int32.max)).contains(number),
+      name == padded(number) + suffix
+    else { return nil }
+    return number
+  }
 
   static func padded(_ seq: Int) -> String {
     let text = String(seq)
@@ -337,8 +350,7 @@ public final class FileRemote: Remote {
   /// the end.
   private func hasBatch(in folder: RemoteFolder, after seq: Int) throws(SyncError) -> Bool {
     try checked { () throws(RemoteFileError) in try folder.list() }.contains { name in
-      guard name.hasSuffix(".batch"), !name.hasPrefix("."), let number = Int(name.dropLast(".batch".count))
-      else { return false }
+      guard let number = FileRemote.number(inName: name, suffix: ".batch") else { return false }
       return number > seq
     }
   }
@@ -401,9 +413,8 @@ public final class FileRemote: Remote {
 
   public func deleteBatches(device: String, through seq: Int) throws(SyncError) {
     guard let folder = try ownFolder(device, creating: false) else { return }
-    for name in try checked({ () throws(RemoteFileError) in try folder.list() })
-    where name.hasSuffix(".batch") {
-      if let number = Int(name.dropLast(".batch".count)), number <= seq {
+    for name in try checked({ () throws(RemoteFileError) in try folder.list() }) {
+      if let number = FileRemote.number(inName: name, suffix: ".batch"), number <= seq {
         folder.remove(name)
       }
     }

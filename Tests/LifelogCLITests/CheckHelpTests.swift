@@ -49,4 +49,14 @@ import Testing
         == "No damage found: checked 1 entry, 8 activities, 0 settings, 1 outbox batch, 1 remote;"
         + " 1 batch and 0 snapshots on 'usb'\n", "\(result)")
   }
+
+  @Test(arguments: ["sync", "check"])
+  func aTimeoutPastADayIsRefusedBeforeAnyRemoteIsRead(command: String) {
+    // 9.3e15 s once overflowed the deadline's milliseconds (a trap) when the sync began.
+    for value in ["9300000000000000", "86401", "0", "-5", "1e3"] {
+      expectFailure(
+        fixture, [command, "--timeout", value], code: 65,
+        saying: "--timeout must be a whole number of seconds from 1 to 86400 (a day), not '\(value)'")
+    }
+  }
 }

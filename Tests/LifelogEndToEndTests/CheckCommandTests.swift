@@ -151,7 +151,7 @@ import Testing
     #expect(unknown.exitCode == 64, "\(unknown)")
     #expect(unknown.stderr.hasPrefix("Error: No remote is named 'nas'"), "\(unknown)")
     #expect(unknown.stdout.isEmpty, "\(unknown)")
-    #expect(try laptop.run("check", "--timeout", "0").exitCode == 64)
+    #expect(try laptop.run("check", "--timeout", "0").exitCode == 65)
     #expect(try laptop.run("check", "extra").exitCode == 64)
     // A log of an older schema is not checked (check would have to migrate it), and not changed.
     let old = SyncMachine("old", in: folder)

@@ -180,3 +180,35 @@ extension FileManager {
     return fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
   }
 }
+
+/// Names a hostile folder gives its files and folders: shown escaped, never used as numbers.
+extension HostileFolderTests {
+  /// A device folder named with terminal escapes, holding only a batch 2, is held back as missing
+  /// batch 1; the warning and `status` show its name escaped instead of clearing the screen.
+  @Test func aDeviceFolderNamedWithEscapesIsShownEscapedWhenItsBatchIsHeld() throws {
+    let (laptop, desktop, _) = try threeMachines()
+    let hostile = remote + "/devices/\u{1B}[2J\u{1B}]0;owned\u{07}"
+    try FileManager.default.createDirectory(atPath: hostile, withIntermediateDirectories: false)
+    try FileManager.default.copyItem(
+      atPath: remote + "/devices/\(desktop)/0000000001.batch", toPath: hostile + "/0000000002.batch")
+    let sync = try laptop.expectSuccess("sync")
+    let status = try laptop.expectSuccess("status")
+    for text in [sync.stdout, sync.stderr, status.stdout, status.stderr] {
+      #expect(!text.utf8.contains(0x1B) && !text.utf8.contains(0x07), "\(sync)\n\(status)")
+    }
+    #expect(sync.stderr.contains("\\x1b[2J"), "\(sync)")
+  }
+
+  /// A batch file numbered past 2^31 in another device's folder is not a batch lifelog wrote: no
+  /// arithmetic on its number, so `check` names it as stray and `sync` passes it over.
+  @Test func aBatchNumberedPastTheLargestSeqIsStrayNotATrap() throws {
+    let (laptop, desktop, _) = try threeMachines()
+    try FileManager.default.copyItem(
+      atPath: remote + "/devices/\(desktop)/0000000001.batch",
+      toPath: remote + "/devices/\(desktop)/9223372036854775807.batch")
+    try laptop.expectSuccess("sync")
+    let check = try laptop.run("check", "--remote", "usb")
+    #expect(check.exitCode == 65, "\(check)")
+    #expect(check.stdout.contains("9223372036854775807.batch: it is not named like a batch"), "\(check)")
+  }
+}

@@ -1,3 +1,4 @@
+import LifelogCore
 import LifelogSync
 import Testing
 
@@ -28,6 +29,25 @@ import Testing
     #expect(
       try ServerCursor(token: cursor.token)
         == ServerCursor(position: 9, floor: VersionVector(["dev-1": 2])))
+  }
+}
+
+extension ServerCursorTests {
+  @Test func aFloorSeqPastTheLargestSeqIsLeftOutSoTheTokenStillReads() throws {
+    // As a snapshot stored before covers seqs were bounded could make it: 16 digits the parser refuses.
+    let cursor = ServerCursor(
+      position: 3, floor: VersionVector(["dev-1": 1_000_000_000_000_000, "dev-2": 7]))
+    #expect(cursor.token == "3_dev-2_7")
+    #expect(try ServerCursor(token: cursor.token).floor == VersionVector(["dev-2": 7]))
+  }
+
+  @Test func aSnapshotCoveringASeqPastTheLargestIsRefusedWhenRead() throws {
+    // A forged snapshot's covers would otherwise become every later cursor of the account.
+    #expect(throws: InputError.self) {
+      try VersionVector(parsing: #"{"dev-1":1000000000000000}"#)
+    }
+    #expect(throws: InputError.self) { try VersionVector(parsing: #"{"dev-1":2147483648}"#) }
+    #expect(try VersionVector(parsing: #"{"dev-1":2147483647}"#)["dev-1"] == 2_147_483_647)
   }
 }
 

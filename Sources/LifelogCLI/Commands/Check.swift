@@ -38,11 +38,7 @@ extension LifelogCommand {
       _ = try arguments.checkedPositionals(for: Self.configuration)
       remoteName = arguments.value("--remote")
       json = try TextOrJSON.parse(arguments.value("--format"))
-      let text = arguments.value("--timeout") ?? "60"
-      guard let seconds = Int(text), seconds > 0 else {
-        throw UsageError("--timeout must be a whole number of seconds, 1 or more, not '\(text)'")
-      }
-      timeout = seconds
+      timeout = try TimeoutOption.seconds(arguments.value("--timeout"))
     }
 
     func run(in context: Context) throws {
@@ -85,7 +81,7 @@ extension LifelogCommand {
         }
         try? finish(report, remote: record.name, error: message, in: context)
         context.output.flush()
-        context.errors.write("Error: \(message)\n")
+        context.errors.write("Error: \(TerminalText.visible(message))\n")
         throw ExitStatus(code: code)
       }
       try finish(report, remote: record.name, in: context)

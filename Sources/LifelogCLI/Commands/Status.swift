@@ -58,7 +58,10 @@ extension LifelogCommand {
         }
         if !remote.held.isEmpty {
           text += "  Held back, not merged yet (later batches of the same device wait behind):\n"
-          text += remote.held.map { "    \($0.name): \($0.why);\n      \($0.advice)\n" }.joined()
+          text += remote.held.map {
+            "    " + TerminalText.visible("\($0.name): \($0.why);") + "\n      "
+              + TerminalText.visible($0.advice) + "\n"
+          }.joined()
         }
         if remote.clockSkewMilliseconds > SyncEngine.skewWarningMilliseconds {
           text +=

@@ -30,11 +30,7 @@ extension LifelogCommand {
       remoteName = try arguments.checkedPositionals(for: Self.configuration)["remote"]?.first
       quiet = arguments.flag("--quiet")
       compact = arguments.flag("--compact")
-      let text = arguments.value("--timeout") ?? "60"
-      guard let seconds = Int(text), seconds > 0 else {
-        throw InputError("--timeout must be a whole number of seconds, 1 or more, not '\(text)'")
-      }
-      timeout = seconds
+      timeout = try TimeoutOption.seconds(arguments.value("--timeout"))
     }
 
     func run(in context: Context) throws {
@@ -66,7 +62,9 @@ extension LifelogCommand {
           context.errors.write("Warning: skipped \(TerminalText.visible(skipped)); it will be read again on the next sync\n")
         }
         for held in report.held where !held.reason.isUnreadable {  // unreadable: warned above
-          context.errors.write("Warning: held back \(held.name): \(held.why); \(held.advice)\n")
+          // A device folder's or snapshot's name comes from the remote: shown, never obeyed.
+          context.errors.write(
+            TerminalText.visible("Warning: held back \(held.name): \(held.why); \(held.advice)") + "\n")
         }
         if let skew = report.clockSkewMilliseconds {
           context.errors.write(
@@ -77,7 +75,7 @@ extension LifelogCommand {
             + "pushed \(report.pushed)"
           if let name = report.snapshotMerged { line += ", merged snapshot \(name)" }
           if let name = report.snapshotWritten { line += ", wrote snapshot \(name)" }
-          context.output.write(line + "\n")
+          context.output.write(TerminalText.visible(line) + "\n")
         }
       }
     }

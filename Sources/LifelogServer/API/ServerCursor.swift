@@ -54,12 +54,13 @@ public struct ServerCursor: Equatable, Sendable {
 
   /// The token, with devices in sorted order.
   ///
-  /// A device that is not a ``DeviceID`` (from a snapshot stored before covers were checked) is
-  /// left out: its `_` would make the token one ``init(token:)`` refuses, stopping every later
+  /// A device that is not a ``DeviceID``, or a seq past 2^31 - 1 (from a snapshot stored before
+  /// covers were checked), is left out: its `_` would make the token one ``init(token:)`` refuses, stopping every later
   /// pull. Without it the client is only sent batches it already holds, which merge as no-ops.
   public var token: String {
     var text = String(position)
-    for device in floor.seqs.keys.sorted() where floor[device] > 0 && DeviceID.isValid(device) {
+    for device in floor.seqs.keys.sorted()
+    where floor[device] > 0 && floor[device] <= Int(Int32.max) && DeviceID.isValid(device) {
       text += "_" + device + "_" + String(floor[device])
     }
     return text

@@ -49,9 +49,7 @@ extension FileRemote: InventoriedRemote {
       try deadline.check()
       let place = "devices/\(device)/\(CheckText.shown(file))"
       // Only the names push writes: 10 digits from 1, so `3.batch` or `0000000003.batch.1` is stray.
-      guard file.hasSuffix(".batch"), let seq = Int(file.dropLast(".batch".count)), seq >= 1,
-        file == FileRemote.batchName(seq)
-      else {
+      guard let seq = FileRemote.number(inName: file, suffix: ".batch") else {
         check.stray(place: place, reason: "it is not named like a batch, so no sync reads it")
         continue
       }
