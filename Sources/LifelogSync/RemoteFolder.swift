@@ -53,7 +53,7 @@ final class RemoteFolder {
       let folder = try folder(name)
       guard let folder else { throw RemoteFileError.system(child(name), "cannot create folder") }
       fchmod(folder.descriptor, 0o700)
-      sync()
+      fsync(descriptor)  // the new entry in this folder, not every file system (sync(2))
       return folder
     }
     guard errno == EEXIST else { throw RemoteFileError.system(child(name), "cannot create folder") }
@@ -188,7 +188,8 @@ final class RemoteFolder {
       }
       offset += written
     }
-    guard fsync(opened) == 0, close(opened) == 0 else {
+    let flushed = fsync(opened) == 0
+    guard close(opened) == 0, flushed else {
       let error = RemoteFileError.system(child(name), "cannot flush")
       unlinkat(descriptor, name, 0)
       throw error
