@@ -25,7 +25,9 @@ import Testing
     while let relative = enumerator?.nextObject() as? String {
       var isDirectory: ObjCBool = false
       let path = root + "/" + relative
-      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+        !isDirectory.boolValue
+      {
         result[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
       }
     }
@@ -39,11 +41,14 @@ import Testing
   }
 
   /// A machine that created an encrypted folder remote and pushed the secret note in one batch.
-  func laptopWithEncryptedRemote() throws -> (SyncMachine, remote: String, passphrase: String, recovery: String) {
+  func laptopWithEncryptedRemote() throws -> (
+    SyncMachine, remote: String, passphrase: String, recovery: String
+  ) {
     let laptop = SyncMachine("laptop", in: folder)
     let remote = folder.file("remote")
     let passphrase = try file("passphrase", "correct horse battery staple")
-    let created = try laptop.expectSuccess("remote", "add", "usb", remote, "--encrypt", "--passphrase-file", passphrase)
+    let created = try laptop.expectSuccess(
+      "remote", "add", "usb", remote, "--encrypt", "--passphrase-file", passphrase)
     #expect(created.stdout.hasPrefix("Created a new encrypted remote 'usb'"), "\(created)")
     _ = try laptop.add("snack", EncryptedRemoteTests.secretNote, "--at", "2026-12-01 10:00")
     try laptop.expectSuccess("sync")
@@ -59,14 +64,18 @@ import Testing
     #expect(files.keys.contains { $0.hasPrefix("snapshots/") }, "\(files.keys)")
     #expect(files.keys.contains { $0.hasPrefix("keys/") }, "\(files.keys)")
     let manifest = String(decoding: try #require(files["lifelog-remote.json"]), as: UTF8.self)
-    #expect(manifest.contains("\"minVersion\":\"0.3.0\""), "0.2.0 would write plain batches: \(manifest)")
+    #expect(
+      manifest.contains("\"minVersion\":\"0.3.0\""), "0.2.0 would write plain batches: \(manifest)")
     for (name, bytes) in files {
-      #expect(bytes.range(of: Data(EncryptedRemoteTests.secretNote.utf8)) == nil, "\(name) holds the note in clear")
+      #expect(
+        bytes.range(of: Data(EncryptedRemoteTests.secretNote.utf8)) == nil,
+        "\(name) holds the note in clear")
       #expect(bytes.range(of: Data("snack".utf8)) == nil, "\(name) names the activity in clear")
     }
 
     let desktop = SyncMachine("desktop", in: folder)
-    let joined = try desktop.expectSuccess("remote", "add", "usb", remote, "--passphrase-file", passphrase)
+    let joined = try desktop.expectSuccess(
+      "remote", "add", "usb", remote, "--passphrase-file", passphrase)
     #expect(joined.stdout.hasPrefix("Joined the encrypted remote 'usb'"), "\(joined)")
     try desktop.syncUntilQuiet()
     #expect(try desktop.sortedListLines() == (try laptop.sortedListLines()))
@@ -81,7 +90,8 @@ import Testing
     let lunch = try desktop.add("lunch", "soup", "--at", "2026-12-01 12:30")
     let remote = folder.file("remote")
     let passphrase = try file("passphrase", "correct horse battery staple")
-    try laptop.expectSuccess("remote", "add", "usb", remote, "--encrypt", "--passphrase-file", passphrase)
+    try laptop.expectSuccess(
+      "remote", "add", "usb", remote, "--encrypt", "--passphrase-file", passphrase)
     try desktop.expectSuccess("remote", "add", "usb", remote, "--passphrase-file", passphrase)
     try SyncMachine.convergeAsAUserWould(
       laptop: laptop, desktop: desktop, remote: "usb", entries: (breakfast, walk, lunch), in: folder
@@ -99,7 +109,8 @@ import Testing
     let passphrase = try file("passphrase", "a passphrase for the server")
     let laptop = SyncMachine("laptop", in: folder)
     let created = try laptop.expectSuccess(
-      "remote", "add", "home", server.baseURL, "--token-file", token, "--encrypt", "--passphrase-file", passphrase)
+      "remote", "add", "home", server.baseURL, "--token-file", token, "--encrypt",
+      "--passphrase-file", passphrase)
     #expect(created.stdout.hasPrefix("Created a new encrypted remote 'home'"), "\(created)")
     _ = try laptop.add("snack", EncryptedRemoteTests.secretNote)
     try laptop.expectSuccess("sync")
@@ -110,17 +121,26 @@ import Testing
       ["remote", "add", "home", server.baseURL, "--token-file", token],
       environment: desktop.environment.merging(["LIFELOG_PASSPHRASE": "not it"]) { $1 })
     #expect(wrong.exitCode == 77, "\(wrong)")
-    try desktop.expectSuccess("remote", "add", "home", server.baseURL, "--token-file", token, "--passphrase-file", passphrase)
+    try desktop.expectSuccess(
+      "remote", "add", "home", server.baseURL, "--token-file", token, "--passphrase-file",
+      passphrase)
     try desktop.syncUntilQuiet()
     #expect(try desktop.sortedListLines() == (try laptop.sortedListLines()))
 
     // A passphrase change goes to the server as the next key envelope version.
     let newPassphrase = try file("new-passphrase", "the server's new passphrase")
-    let changed = try laptop.expectSuccess("remote", "passwd", "home", "--passphrase-file", newPassphrase)
+    let changed = try laptop.expectSuccess(
+      "remote", "passwd", "home", "--passphrase-file", newPassphrase)
     #expect(changed.stdout.contains("key version 2"), "\(changed)")
     let third = SyncMachine("third", in: folder)
-    #expect(try third.run("remote", "add", "home", server.baseURL, "--token-file", token, "--passphrase-file", passphrase).exitCode == 77)
-    try third.expectSuccess("remote", "add", "home", server.baseURL, "--token-file", token, "--passphrase-file", newPassphrase)
+    #expect(
+      try third.run(
+        "remote", "add", "home", server.baseURL, "--token-file", token, "--passphrase-file",
+        passphrase
+      ).exitCode == 77)
+    try third.expectSuccess(
+      "remote", "add", "home", server.baseURL, "--token-file", token, "--passphrase-file",
+      newPassphrase)
     try third.syncUntilQuiet()
     #expect(try third.sortedListLines() == (try laptop.sortedListLines()))
 
@@ -128,7 +148,9 @@ import Testing
     let stored = try EncryptedRemoteTests.files(under: folder.file("data"))
     #expect(stored.keys.contains("server.db"), "\(stored.keys)")
     for (name, bytes) in stored {
-      #expect(bytes.range(of: Data(EncryptedRemoteTests.secretNote.utf8)) == nil, "\(name) holds the note in clear")
+      #expect(
+        bytes.range(of: Data(EncryptedRemoteTests.secretNote.utf8)) == nil,
+        "\(name) holds the note in clear")
     }
   }
 
@@ -146,8 +168,10 @@ import Testing
     }
     let copy = folder.file("copy-\(label)")
     try FileManager.default.copyItem(atPath: remote, toPath: copy)
-    let device = try #require(try FileManager.default.contentsOfDirectory(atPath: copy + "/devices").first)
-    let batches = try FileManager.default.contentsOfDirectory(atPath: copy + "/devices/" + device).sorted()
+    let device = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: copy + "/devices").first)
+    let batches = try FileManager.default.contentsOfDirectory(atPath: copy + "/devices/" + device)
+      .sorted()
       .map { copy + "/devices/" + device + "/" + $0 }
     #expect(batches.count == 3)
     try tamper(batches)
@@ -165,7 +189,9 @@ import Testing
       bytes[ciphertext] ^= 0x01
       try bytes.write(to: URL(fileURLWithPath: batches[1]))
     }
-    #expect(warnings.contains("Warning: skipped") && warnings.contains("fails authentication"), "\(warnings)")
+    #expect(
+      warnings.contains("Warning: skipped") && warnings.contains("fails authentication"),
+      "\(warnings)")
     #expect(notes == [EncryptedRemoteTests.secretNote])
   }
 
@@ -176,23 +202,27 @@ import Testing
       try second.write(to: URL(fileURLWithPath: batches[0]))
       try first.write(to: URL(fileURLWithPath: batches[1]))
     }
-    #expect(warnings.contains("Warning: skipped") && warnings.contains("not this file"), "\(warnings)")
+    #expect(
+      warnings.contains("Warning: skipped") && warnings.contains("not this file"), "\(warnings)")
     #expect(notes.isEmpty, "\(notes)")
   }
 
   @Test func aBatchCopiedUnderAnotherNameIsRejected() throws {
     let (warnings, notes) = try syncAfterTampering("copy") { batches in
       try FileManager.default.copyItem(
-        atPath: batches[0], toPath: batches[0].replacingOccurrences(of: "0000000001.batch", with: "0000000004.batch"))
+        atPath: batches[0],
+        toPath: batches[0].replacingOccurrences(of: "0000000001.batch", with: "0000000004.batch"))
     }
-    #expect(warnings.contains("Warning: skipped") && warnings.contains("not this file"), "\(warnings)")
+    #expect(
+      warnings.contains("Warning: skipped") && warnings.contains("not this file"), "\(warnings)")
     #expect(notes == [EncryptedRemoteTests.secretNote, "second", "third"])
   }
 
   @Test func aTamperedSnapshotIsSkippedWithAWarning() throws {
     let (laptop, remote, passphrase, _) = try laptopWithEncryptedRemote()
     try laptop.expectSuccess("sync", "--compact")  // the snapshot replaces the batch
-    let name = try #require(try FileManager.default.contentsOfDirectory(atPath: remote + "/snapshots").first)
+    let name = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: remote + "/snapshots").first)
     let path = remote + "/snapshots/" + name
     var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
     bytes[try #require(bytes.firstIndex(of: 0x0A)) + 100] ^= 0x01
@@ -201,7 +231,9 @@ import Testing
     let reader = SyncMachine("reader", in: folder)
     try reader.expectSuccess("remote", "add", "usb", remote, "--passphrase-file", passphrase)
     let synced = try reader.expectSuccess("sync")
-    #expect(synced.stderr.contains("snapshots/\(name)") && synced.stderr.contains("fails authentication"), "\(synced)")
+    #expect(
+      synced.stderr.contains("snapshots/\(name)") && synced.stderr.contains("fails authentication"),
+      "\(synced)")
     #expect(try reader.entries().isEmpty)
     #expect(try reader.expectSuccess("status").stdout.contains("fails authentication"))
   }
@@ -213,7 +245,8 @@ import Testing
     let passphrase = try file("passphrase", "a passphrase for the server")
     let laptop = SyncMachine("laptop", in: folder)
     try laptop.expectSuccess(
-      "remote", "add", "home", server.baseURL, "--token-file", token, "--encrypt", "--passphrase-file", passphrase)
+      "remote", "add", "home", server.baseURL, "--token-file", token, "--encrypt",
+      "--passphrase-file", passphrase)
     _ = try laptop.add("snack", EncryptedRemoteTests.secretNote)
     try laptop.expectSuccess("sync")
     try laptop.expectSuccess("sync", "--compact")  // a snapshot; the batch it covers is compacted
@@ -227,10 +260,13 @@ import Testing
     #expect(try attacker.put("/v1/snapshots/\(forged)", real.body).status == 201)
 
     let reader = SyncMachine("reader", in: folder)
-    try reader.expectSuccess("remote", "add", "home", server.baseURL, "--token-file", token, "--passphrase-file", passphrase)
+    try reader.expectSuccess(
+      "remote", "add", "home", server.baseURL, "--token-file", token, "--passphrase-file",
+      passphrase)
     let synced = try reader.expectSuccess("sync")
     #expect(synced.stderr.contains("snapshot \(forged)"), "\(synced)")
-    #expect(synced.stderr.contains("not merged yet"), "the compacted batch is not passed over: \(synced)")
+    #expect(
+      synced.stderr.contains("not merged yet"), "the compacted batch is not passed over: \(synced)")
     #expect(try reader.entries().isEmpty, "nothing from the forged snapshot is applied")
     #expect(server.terminate() == 0, "\(server.log)")
   }
@@ -239,10 +275,12 @@ import Testing
     let (_, remote, _, _) = try laptopWithEncryptedRemote()
     let manifestPath = remote + "/lifelog-remote.json"
     let manifest = try String(contentsOfFile: manifestPath, encoding: .utf8)
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(manifest.utf8)) as? [String: Any])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(manifest.utf8)) as? [String: Any])
     let stripped = object.filter { $0.key != "encryption" && $0.key != "encrypted" }
     #expect(stripped.count < object.count, "\(manifest)")
-    try JSONSerialization.data(withJSONObject: stripped).write(to: URL(fileURLWithPath: manifestPath))
+    try JSONSerialization.data(withJSONObject: stripped).write(
+      to: URL(fileURLWithPath: manifestPath))
     let before = try EncryptedRemoteTests.files(under: remote)
 
     let newcomer = SyncMachine("newcomer", in: folder)
@@ -250,7 +288,8 @@ import Testing
     let joined = try newcomer.run("remote", "add", "usb", remote)
     #expect(joined.exitCode == 78, "\(joined)")
     #expect(joined.stderr.contains("tampered"), "\(joined)")
-    #expect(try EncryptedRemoteTests.files(under: remote) == before, "nothing was written to the remote")
+    #expect(
+      try EncryptedRemoteTests.files(under: remote) == before, "nothing was written to the remote")
   }
 
   // MARK: - Passphrases
@@ -264,10 +303,16 @@ import Testing
     environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     // Through sh, so the screen stays (with the exit code) after lifelog ends.
     let terminal = try TerminalSession(
-      ["/bin/sh", "-c", "\"$0\" \"$@\"; echo \"exit=$?\"; sleep 60", LifelogProcess.binaryPath, "remote", "add", "usb", remote],
+      [
+        "/bin/sh", "-c", "\"$0\" \"$@\"; echo \"exit=$?\"; sleep 60", LifelogProcess.binaryPath,
+        "remote", "add", "usb", remote,
+      ],
       environment: environment, folder: folder)
     try terminal.waitFor("end to end, so the remote never sees your entries? [Y/n]")
     try terminal.press("Enter")  // the default: encrypt
+    // Typed only once the question shows, as a person would: what is typed before echo goes off
+    // is dropped (TCSAFLUSH), and the program asks only once it is off.
+    try terminal.waitFor("New passphrase for 'usb':")
     try terminal.enter(passphrase, expecting: "The same passphrase again:")
     try terminal.enter(passphrase, expecting: "Recovery key for 'usb'")
     let screen = try terminal.waitFor("exit=0")
@@ -306,7 +351,8 @@ import Testing
   @Test func aChangedPassphraseLetsAThirdMachineJoinAndTheRecoveryKeyStillWorks() throws {
     let (laptop, remote, oldPassphrase, recovery) = try laptopWithEncryptedRemote()
     let newPassphrase = try file("new-passphrase", "a brand new passphrase")
-    let changed = try laptop.expectSuccess("remote", "passwd", "usb", "--passphrase-file", newPassphrase)
+    let changed = try laptop.expectSuccess(
+      "remote", "passwd", "usb", "--passphrase-file", newPassphrase)
     #expect(changed.stdout.contains("key version 2"), "\(changed)")
     try laptop.expectSuccess("sync")  // the machine that changed it goes on syncing
 
@@ -315,15 +361,22 @@ import Testing
     #expect(old.exitCode == 77, "\(old)")
     try third.expectSuccess("remote", "add", "usb", remote, "--passphrase-file", newPassphrase)
     try third.syncUntilQuiet()
-    #expect(Set(try third.entries().values.compactMap { $0["note"] as? String }) == [EncryptedRemoteTests.secretNote])
+    #expect(
+      Set(try third.entries().values.compactMap { $0["note"] as? String }) == [
+        EncryptedRemoteTests.secretNote
+      ])
 
     let lost = SyncMachine("lost", in: folder)
     let recoveryFile = try file("recovery", recovery)
-    let recovered = try lost.expectSuccess("remote", "recover", "usb", remote, "--recovery-key-file", recoveryFile)
+    let recovered = try lost.expectSuccess(
+      "remote", "recover", "usb", remote, "--recovery-key-file", recoveryFile)
     #expect(recovered.stdout.contains("with the recovery key"), "\(recovered)")
     try lost.syncUntilQuiet()
     #expect(try lost.sortedListLines() == (try third.sortedListLines()))
     let badRecovery = try file("bad-recovery", String(repeating: "ab", count: 32))
-    #expect(try SyncMachine("other", in: folder).run("remote", "recover", "usb", remote, "--recovery-key-file", badRecovery).exitCode == 77)
+    #expect(
+      try SyncMachine("other", in: folder).run(
+        "remote", "recover", "usb", remote, "--recovery-key-file", badRecovery
+      ).exitCode == 77)
   }
 }

@@ -22,8 +22,11 @@ public struct TerminalPrompt: Sendable {
   /// Ctrl-C (or a SIGTERM, SIGHUP, SIGQUIT) while echo is off ends the process as it would
   /// anyway, but first puts the terminal back: otherwise the shell the person returns to shows
   /// nothing they type (``restoreTerminalAndReraise(_:)``).
+  ///
+  /// Echo goes off before the question is shown: `TCSAFLUSH` drops what was typed before it
+  /// takes effect, so a question shown first lets a quick typist (or a script driving the
+  /// terminal) lose the start of the line, or see it echoed.
   func secret(_ question: String) -> [UInt8]? {
-    write(question)
     var original = termios()
     let canSilence = tcgetattr(STDIN_FILENO, &original) == 0
     var previousHandlers: [(Int32, sighandler_t?)] = []
@@ -35,6 +38,7 @@ public struct TerminalPrompt: Sendable {
       silent.c_lflag &= ~tcflag_t(ECHO)
       tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
     }
+    write(question)
     defer {
       if canSilence {
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
