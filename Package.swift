@@ -10,11 +10,14 @@ let package = Package(
     // System libraries
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     // libmicrohttpd through dlopen, so only `lifelog serve` loads it (docs/architecture.md)
-    .target(name: "CLifelogHTTPD", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+    .target(
+      name: "CLifelogHTTPD", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     // libcurl through dlopen, so only syncing with an HTTP remote loads it
-    .target(name: "CLifelogCurl", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+    .target(
+      name: "CLifelogCurl", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     // libsodium through dlopen, so only adding or syncing an encrypted remote loads it
-    .target(name: "CLifelogSodium", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+    .target(
+      name: "CLifelogSodium", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     // libreadline through dlopen, so only an interactive `lifelog shell` loads it
     .target(name: "CLifelogReadline", linkerSettings: [.linkedLibrary("dl")]),
     // libpq through dlopen, so only a server on a PostgreSQL store loads it
@@ -30,7 +33,8 @@ let package = Package(
     // Executables (thin)
     .executableTarget(name: "lifelog", dependencies: ["LifelogCLI"]),
     .executableTarget(
-      name: "lifelog-bench", dependencies: ["LifelogCore", "LifelogSync"], path: "Sources/LifelogBench"),
+      name: "lifelog-bench", dependencies: ["LifelogCore", "LifelogSync"],
+      path: "Sources/LifelogBench"),
 
     // Test support and tests
     .target(name: "LifelogTestSupport", dependencies: ["LifelogCLI"]),

@@ -14,14 +14,16 @@ final class ChildCommand {
   private let discardingActions: UnsafeMutablePointer<posix_spawn_file_actions_t>
 
   /// - Parameter input: a file to read standard input from, instead of `/dev/null`.
-  init(executable: String, arguments: [String], environment: [String: String], input: String? = nil) {
+  init(executable: String, arguments: [String], environment: [String: String], input: String? = nil)
+  {
     path = executable
     commandLine = ([executable] + arguments).joined(separator: " ")
     argv = ([executable] + arguments).map { strdup($0) } + [nil]
     envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
     discardingActions = .allocate(capacity: 1)
     posix_spawn_file_actions_init(discardingActions)
-    posix_spawn_file_actions_addopen(discardingActions, STDIN_FILENO, input ?? "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(
+      discardingActions, STDIN_FILENO, input ?? "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(discardingActions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
   }
 
@@ -60,7 +62,9 @@ final class ChildCommand {
     var usage = rusage()
     let status = try wait(for: pid, usage: &usage)
     try check(status)
-    let cpu = [usage.ru_utime, usage.ru_stime].reduce(0.0) { $0 + Double($1.tv_sec) + Double($1.tv_usec) / 1e6 }
+    let cpu = [usage.ru_utime, usage.ru_stime].reduce(0.0) {
+      $0 + Double($1.tv_sec) + Double($1.tv_usec) / 1e6
+    }
     return (Double(MonotonicClock.nanoseconds() - start) / 1e9, cpu, Int(usage.ru_maxrss) * 1024)
   }
 

@@ -13,27 +13,38 @@ extension BenchmarkSuite {
     let bytes = try Self.writeSampleCSV(to: csv, rows: Self.exchangeRows)
     Log.info("exchange: wrote \(Self.exchangeRows) rows to \(csv) (\(bytes >> 20) MiB)")
     sync()
-    let (seconds, peak) = try lifelogCommand(["import", csv], database: database).timedRunWithMemory()
+    let (seconds, peak) = try lifelogCommand(["import", csv], database: database)
+      .timedRunWithMemory()
     let count = try LogStore(path: database).entryCount()
     guard count == Self.exchangeRows else {
-      throw BenchmarkError("the log holds \(count) entries after importing \(Self.exchangeRows) rows")
+      throw BenchmarkError(
+        "the log holds \(count) entries after importing \(Self.exchangeRows) rows")
     }
     Log.info("import_csv_1m: \(ms(seconds)), peak \(peak >> 20) MiB")
     let importRate = Double(count) / seconds
-    report(Figure(name: "import_csv_1m_rows_per_s", value: importRate, unit: "rows/s", goal: .atLeast(200_000), decimals: 0))
-    report(Figure(name: "import_csv_1m_peak_mb", value: Double(peak) / 1_048_576, unit: "MB", goal: .atMost(100), decimals: 1))
+    report(
+      Figure(
+        name: "import_csv_1m_rows_per_s", value: importRate, unit: "rows/s",
+        goal: .atLeast(200_000), decimals: 0))
+    report(
+      Figure(
+        name: "import_csv_1m_peak_mb", value: Double(peak) / 1_048_576, unit: "MB",
+        goal: .atMost(100), decimals: 1))
 
     let exported = folder + "/export-1m.csv"
     try lifelogCommand(["export", "--output", exported], database: database).check()
     let lines = try Self.countLines(inFile: exported)
     guard lines == Self.exchangeRows + 1 else {
-      throw BenchmarkError("the export holds \(lines) lines, not a header and \(Self.exchangeRows) rows")
+      throw BenchmarkError(
+        "the export holds \(lines) lines, not a header and \(Self.exchangeRows) rows")
     }
     unlink(exported)
-    let export = try latency("export_csv_1m", of: lifelogCommand(["export"], database: database), warmups: 1, runs: 3)
+    let export = try latency(
+      "export_csv_1m", of: lifelogCommand(["export"], database: database), warmups: 1, runs: 3)
     report(
       Figure(
-        name: "export_csv_1m_rows_per_s", value: Double(Self.exchangeRows) / export.median, unit: "rows/s",
+        name: "export_csv_1m_rows_per_s", value: Double(Self.exchangeRows) / export.median,
+        unit: "rows/s",
         goal: .atLeast(500_000), decimals: 0))
   }
 
@@ -43,10 +54,14 @@ extension BenchmarkSuite {
   /// - Returns: its size in bytes.
   static func writeSampleCSV(to path: String, rows: Int) throws -> Int {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { throw BenchmarkError("cannot create '\(path)': \(String(cString: strerror(errno)))") }
+    guard descriptor >= 0 else {
+      throw BenchmarkError("cannot create '\(path)': \(String(cString: strerror(errno)))")
+    }
     defer { close(descriptor) }
     let activities = ["breakfast", "lunch", "dinner", "snack", "walk", "run", "sleep", "tea"]
-    let notes = SampleLog.notes.map { $0.contains(",") || $0.contains("\"") ? "\"" + $0.replacing("\"", with: "\"\"") + "\"" : $0 }
+    let notes = SampleLog.notes.map {
+      $0.contains(",") || $0.contains("\"") ? "\"" + $0.replacing("\"", with: "\"\"") + "\"" : $0
+    }
     var random = SplitMix64(seed: 0x1A9_0C5F)
     var instant: Int64 = 1_735_689_600  // 2025-01-01
     var text = "at,activity,duration,note,quantity,tags\r\n"
@@ -60,11 +75,17 @@ extension BenchmarkSuite {
         text += String(60 * Int.random(in: 5...90, using: &random))
       }
       text += ","
-      if Int.random(in: 0..<10, using: &random) < 6 { text += notes[Int.random(in: 0..<notes.count, using: &random)] }
+      if Int.random(in: 0..<10, using: &random) < 6 {
+        text += notes[Int.random(in: 0..<notes.count, using: &random)]
+      }
       text += ","
-      if activity == "walk" || activity == "run" { text += String(Int.random(in: 1...12, using: &random)) }
+      if activity == "walk" || activity == "run" {
+        text += String(Int.random(in: 1...12, using: &random))
+      }
       text += ","
-      if Int.random(in: 0..<10, using: &random) < 3 { text += SampleLog.tags[Int.random(in: 0..<SampleLog.tags.count, using: &random)] }
+      if Int.random(in: 0..<10, using: &random) < 3 {
+        text += SampleLog.tags[Int.random(in: 0..<SampleLog.tags.count, using: &random)]
+      }
       text += "\r\n"
       if text.utf8.count > 1 << 20 || row == rows - 1 {
         total += text.utf8.count
@@ -79,7 +100,9 @@ extension BenchmarkSuite {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
-      let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+      let written = bytes.withUnsafeMutableBytes {
+        write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+      }
       if written < 0 {
         if errno == EINTR { continue }
         throw BenchmarkError("cannot write '\(path)': \(String(cString: strerror(errno)))")

@@ -10,7 +10,8 @@ extension BenchmarkSuite {
 
   func runSync(report: (Figure) -> Void) throws {
     Log.info("sync: building \(Self.entryCount) sample entries")
-    let entries = SampleLog.entries(count: Self.entryCount, endingAt: BenchmarkSuite.now() - 60, seed: 0x5EED)
+    let entries = SampleLog.entries(
+      count: Self.entryCount, endingAt: BenchmarkSuite.now() - 60, seed: 0x5EED)
     var pushTimes: [Double] = []
     var pullTimes: [Double] = []
     var peak = 0
@@ -24,34 +25,56 @@ extension BenchmarkSuite {
       sync()
       pushTimes.append(try lifelogCommand(["sync", "--quiet"], database: pusher).timedRun())
       sync()
-      let (seconds, bytes) = try lifelogCommand(["sync", "--quiet"], database: puller).timedRunWithMemory()
+      let (seconds, bytes) = try lifelogCommand(["sync", "--quiet"], database: puller)
+        .timedRunWithMemory()
       pullTimes.append(seconds)
       peak = max(peak, bytes)
       let count = try LogStore(path: puller).entryCount()
       guard count == Self.entryCount else {
-        throw BenchmarkError("the pulling log holds \(count) entries after its first sync, not \(Self.entryCount)")
+        throw BenchmarkError(
+          "the pulling log holds \(count) entries after its first sync, not \(Self.entryCount)")
       }
-      Log.info("sync run \(run): push \(ms(pushTimes.last ?? 0)), pull \(ms(seconds)), peak \(bytes >> 20) MiB")
+      Log.info(
+        "sync run \(run): push \(ms(pushTimes.last ?? 0)), pull \(ms(seconds)), peak \(bytes >> 20) MiB"
+      )
     }
-    report(Figure(name: "sync_push_100k_s", value: Samples(pushTimes).median, unit: "s", goal: .atMost(3), decimals: 3))
-    report(Figure(name: "sync_pull_100k_s", value: Samples(pullTimes).median, unit: "s", goal: .atMost(3), decimals: 3))
-    report(Figure(name: "sync_pull_peak_mb", value: Double(peak) / 1_048_576, unit: "MB", goal: .atMost(100), decimals: 1))
+    report(
+      Figure(
+        name: "sync_push_100k_s", value: Samples(pushTimes).median, unit: "s", goal: .atMost(3),
+        decimals: 3))
+    report(
+      Figure(
+        name: "sync_pull_100k_s", value: Samples(pullTimes).median, unit: "s", goal: .atMost(3),
+        decimals: 3))
+    report(
+      Figure(
+        name: "sync_pull_peak_mb", value: Double(peak) / 1_048_576, unit: "MB", goal: .atMost(100),
+        decimals: 1))
 
     let database = folder + "/sync-push-1.db"
-    let noop = try latency("sync_noop_100k_ms", of: lifelogCommand(["sync", "--quiet"], database: database), runs: Self.quickSyncRuns)
-    report(Figure(name: "sync_noop_100k_ms", value: noop.median * 1e3, unit: "ms", goal: .atMost(20), decimals: 2))
+    let noop = try latency(
+      "sync_noop_100k_ms", of: lifelogCommand(["sync", "--quiet"], database: database),
+      runs: Self.quickSyncRuns)
+    report(
+      Figure(
+        name: "sync_noop_100k_ms", value: noop.median * 1e3, unit: "ms", goal: .atMost(20),
+        decimals: 2))
 
     var tenNew: [Double] = []
     let command = lifelogCommand(["sync", "--quiet"], database: database)
     for round in 0..<Self.quickSyncRuns {
       let store = try LogStore(path: database)
-      let fresh = SampleLog.entries(count: 10, endingAt: BenchmarkSuite.now(), seed: UInt64(round + 1))
+      let fresh = SampleLog.entries(
+        count: 10, endingAt: BenchmarkSuite.now(), seed: UInt64(round + 1))
       try store.add(contentsOf: fresh)
       tenNew.append(try command.timedRun())
     }
     let samples = Samples(tenNew)
     Log.info("sync_10new_100k_ms: median \(ms(samples.median)), max \(ms(samples.maximum))")
-    report(Figure(name: "sync_10new_100k_ms", value: samples.median * 1e3, unit: "ms", goal: .atMost(50), decimals: 2))
+    report(
+      Figure(
+        name: "sync_10new_100k_ms", value: samples.median * 1e3, unit: "ms", goal: .atMost(50),
+        decimals: 2))
   }
 }
 

@@ -14,7 +14,8 @@ public enum LifelogCommand {
   static let configuration = CommandConfiguration(
     commandName: "lifelog",
     abstract: "Log meals and activities from the command line.",
-    discussion: "Keeps a local SQLite log; every command takes --db PATH (or LIFELOG_DB) to use another log.",
+    discussion:
+      "Keeps a local SQLite log; every command takes --db PATH (or LIFELOG_DB) to use another log.",
     options: [OptionSpec(["--version"], help: "Show the version.")],
     subcommands: [
       Add.self, List.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self,
@@ -41,7 +42,9 @@ public enum LifelogCommand {
     }
   }
 
-  private static func dispatch(_ arguments: ArraySlice<String>, path: inout [String], context: Context) throws {
+  private static func dispatch(
+    _ arguments: ArraySlice<String>, path: inout [String], context: Context
+  ) throws {
     var rest = arguments
     // Options before the command name: --db, --version, --help.
     while let first = rest.first, first.hasPrefix("-") {
@@ -80,11 +83,14 @@ public enum LifelogCommand {
 
   /// Runs `command`, descending into a subcommand group when the next word names one.
   static func run(
-    _ command: any Command.Type, arguments: ArraySlice<String>, path: inout [String], context: Context
+    _ command: any Command.Type, arguments: ArraySlice<String>, path: inout [String],
+    context: Context
   ) throws {
     let configuration = command.configuration
     if let next = arguments.first, !next.hasPrefix("-"),
-      let subcommand = configuration.subcommands.first(where: { $0.configuration.commandName == next })
+      let subcommand = configuration.subcommands.first(where: {
+        $0.configuration.commandName == next
+      })
     {
       path.append(next)
       try run(subcommand, arguments: arguments.dropFirst(), path: &path, context: context)
@@ -100,14 +106,18 @@ public enum LifelogCommand {
     try command.init(parsing: parsed, in: context).run(in: context)
   }
 
-  static func find(_ name: String, in configuration: CommandConfiguration) throws -> any Command.Type {
+  static func find(
+    _ name: String, in configuration: CommandConfiguration
+  ) throws -> any Command.Type {
     var names: [String] = []
     for command in configuration.subcommands {
       let commandName = command.configuration.commandName
       if commandName == name { return command }
       if !command.configuration.hidden { names.append(commandName) }
     }
-    let hint = Suggestions.nearest(to: name, in: names, limit: 1).first.map { "; did you mean '\($0)'?" } ?? ""
+    let hint =
+      Suggestions.nearest(to: name, in: names, limit: 1).first.map { "; did you mean '\($0)'?" }
+      ?? ""
     throw UsageError("Unknown command '\(name)'\(hint)")
   }
 
@@ -136,7 +146,8 @@ public enum LifelogCommand {
     case let error as ConfigurationError: return (ExitCode.configuration, error.description)
     case let error as StoreError:
       switch error {
-      case .newerSchema, .notADatabase, .cannotOpen: return (ExitCode.configuration, error.description)
+      case .newerSchema, .notADatabase, .cannotOpen:
+        return (ExitCode.configuration, error.description)
       case .busy: return (ExitCode.temporaryFailure, error.description)
       case .sqlite: return (ExitCode.failure, error.description)
       }

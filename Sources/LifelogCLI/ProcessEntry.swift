@@ -16,8 +16,9 @@ extension LifelogCommand {
     }
     let zoneName = environment["TZ"].flatMap { $0.isEmpty ? nil : $0 } ?? "the local time zone"
     if let tz = environment["TZ"], !SystemTimeZone.isKnown(tz) {
-      errors.write("Warning: TZ '\(tz)' is not a time zone this system knows, so times are read as UTC; "
-        + "set TZ to a name such as 'Europe/Warsaw'\n")
+      errors.write(
+        "Warning: TZ '\(tz)' is not a time zone this system knows, so times are read as UTC; "
+          + "set TZ to a name such as 'Europe/Warsaw'\n")
     }
     let context = Context(
       environment: environment, output: FileOutput(descriptor: STDOUT_FILENO), errors: errors,
@@ -49,7 +50,8 @@ enum ProcessEnvironment {
     if let fixed = environment["LIFELOG_NOW"], !fixed.isEmpty {
       guard let time = try? ISO8601Time.parse(fixed) else {
         throw ConfigurationError(
-          "LIFELOG_NOW '\(fixed)' is not an ISO 8601 time with an offset, such as '2026-12-01T12:00:00+01:00'")
+          "LIFELOG_NOW '\(fixed)' is not an ISO 8601 time with an offset, such as '2026-12-01T12:00:00+01:00'"
+        )
       }
       return time.instant
     }

@@ -29,7 +29,9 @@ public final class Database {
   ///
   /// - Parameter busyTimeoutMilliseconds: how long a statement waits for another connection's
   ///   lock before failing with `SQLITE_BUSY`.
-  public init(path: String, mode: OpenMode = .create, busyTimeoutMilliseconds: Int32 = 10_000)
+  public init(
+    path: String, mode: OpenMode = .create, busyTimeoutMilliseconds: Int32 = 10_000
+  )
     throws(SQLiteError)
   {
     _ = Database.configured

@@ -17,7 +17,9 @@ public struct Row {
   }
 
   /// Calls `body` with the raw UTF-8 bytes of a text column, without copying them into a String.
-  public func withUTF8<T>(_ index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows
+  public func withUTF8<T>(
+    _ index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T
+  ) rethrows
     -> T
   {
     let count = Int(sqlite3_column_bytes(statement.handle, index))

@@ -66,7 +66,8 @@ extension String: SQLiteBindable {
 extension [UInt8]: SQLiteBindable {
   public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
     withUnsafeBytes { bytes in
-      sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), transientDestructor)
+      sqlite3_bind_blob(
+        statement, index, bytes.baseAddress, Int32(bytes.count), transientDestructor)
     }
   }
   public static func read(from statement: OpaquePointer, at index: Int32) -> [UInt8] {

@@ -50,7 +50,9 @@ public final class Statement {
   }
 
   /// Runs the statement and maps each row it returns.
-  public func map<T>(_ arguments: [any SQLiteBindable] = [], _ transform: (Row) throws -> T) throws
+  public func map<T>(
+    _ arguments: [any SQLiteBindable] = [], _ transform: (Row) throws -> T
+  ) throws
     -> [T]
   {
     var result: [T] = []
@@ -59,7 +61,9 @@ public final class Statement {
   }
 
   /// Runs the statement and returns the first row mapped, or nil when there is none.
-  public func first<T>(_ arguments: [any SQLiteBindable] = [], _ transform: (Row) throws -> T)
+  public func first<T>(
+    _ arguments: [any SQLiteBindable] = [], _ transform: (Row) throws -> T
+  )
     throws -> T?
   {
     try bind(arguments)

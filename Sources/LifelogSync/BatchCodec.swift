@@ -11,7 +11,9 @@ public enum BatchCodec {
 
   /// What each field holds, per entity, in field order.
   static let fieldTypes: [SyncedEntity: [FieldType]] = [
-    .entry: [.text, .time, .optionalInteger, .optionalText, .optionalReal, .tags, .optionalText, .flag],
+    .entry: [
+      .text, .time, .optionalInteger, .optionalText, .optionalReal, .tags, .optionalText, .flag,
+    ],
     .activity: [.text, .text, .optionalText, .optionalText, .flag, .flag],
     .setting: [.text],
   ]
@@ -44,7 +46,8 @@ public enum BatchCodec {
   static func line(for change: RowChange) -> String {
     var fields = JSONObjectWriter()
     for (index, name) in change.entity.fields.enumerated() {
-      fields.addRaw(name, "[" + json(change.values[index]) + "," + JSONText.quoted(change.stamps[index]) + "]")
+      fields.addRaw(
+        name, "[" + json(change.values[index]) + "," + JSONText.quoted(change.stamps[index]) + "]")
     }
     var object = JSONObjectWriter()
     object.add("entity", change.entity.rawValue)
@@ -70,7 +73,9 @@ public enum BatchCodec {
   /// - Throws: ``BatchError`` when the file is truncated, fails its checksum, is of a newer format,
   ///   or holds a malformed row.
   public static func decode(_ bytes: [UInt8]) throws(BatchError) -> Batch {
-    guard bytes.last == 0x0A else { throw .damaged("truncated: it does not end with a complete line") }
+    guard bytes.last == 0x0A else {
+      throw .damaged("truncated: it does not end with a complete line")
+    }
     let body = bytes.dropLast()
     guard let trailerStart = body.lastIndex(of: 0x0A).map({ $0 + 1 }) else {
       throw .damaged("truncated: no trailer line")
@@ -85,7 +90,9 @@ public enum BatchCodec {
     var lines = bytes[..<trailerStart].split(separator: 0x0A)
     guard !lines.isEmpty else { throw .damaged("no header line") }
     var batch = try header(parse(lines.removeFirst(), what: "header"))
-    guard lines.count == count else { throw .damaged("the trailer counts \(count) rows but there are \(lines.count)") }
+    guard lines.count == count else {
+      throw .damaged("the trailer counts \(count) rows but there are \(lines.count)")
+    }
     batch.changes.reserveCapacity(lines.count)
     for line in lines { batch.changes.append(try change(parse(line, what: "row"))) }
     return batch
@@ -98,7 +105,8 @@ public enum BatchCodec {
     return try header(parse(bytes[..<end], what: "header"))
   }
 
-  private static func parse(_ line: ArraySlice<UInt8>, what: String) throws(BatchError) -> JSONValue {
+  private static func parse(_ line: ArraySlice<UInt8>, what: String) throws(BatchError) -> JSONValue
+  {
     do {
       return try JSONValue.parse(line)
     } catch {
@@ -112,24 +120,31 @@ public enum BatchCodec {
     }
     guard let version = json["format"]?.integer else { throw .damaged("its header has no format") }
     guard version <= format else { throw .newerFormat(Int(version)) }
-    guard let device = json["device"]?.string, let seq = json["seq"]?.integer, let created = json["created"]?.integer
+    guard let device = json["device"]?.string, let seq = json["seq"]?.integer,
+      let created = json["created"]?.integer
     else { throw .damaged("its header lacks device, seq or created") }
-    guard DeviceID.isValid(device) else { throw .damaged("its header names a device id that is not one (\(DeviceID.rule))") }
+    guard DeviceID.isValid(device) else {
+      throw .damaged("its header names a device id that is not one (\(DeviceID.rule))")
+    }
     var covers = VersionVector()
     if kind == .snapshot {
-      do { covers = try VersionVector(json: json["covers"]) } catch { throw .damaged("its header's covers: \(error.message)") }
+      do { covers = try VersionVector(json: json["covers"]) } catch {
+        throw .damaged("its header's covers: \(error.message)")
+      }
       // A key that is not a device id would end up in every later cursor (a server's token joins
       // devices with '_'), which the server then refuses: the whole snapshot is refused instead.
       guard covers.seqs.keys.allSatisfy(DeviceID.isValid) else {
         throw .damaged("its header's covers name a device id that is not one (\(DeviceID.rule))")
       }
     }
-    return Batch(kind: kind, device: device, seq: Int(seq), created: created, covers: covers, changes: [])
+    return Batch(
+      kind: kind, device: device, seq: Int(seq), created: created, covers: covers, changes: [])
   }
 
   private static func change(_ json: JSONValue) throws(BatchError) -> RowChange {
     guard let entityText = json["entity"]?.string, let entity = SyncedEntity(rawValue: entityText),
-      let id = json["id"]?.string, !id.isEmpty, let fields = json["fields"], let types = fieldTypes[entity]
+      let id = json["id"]?.string, !id.isEmpty, let fields = json["fields"],
+      let types = fieldTypes[entity]
     else { throw .damaged("a row lacks its entity, id or fields") }
     var values: [FieldValue] = []
     var stamps = FieldStamps(count: entity.fields.count)
@@ -171,7 +186,8 @@ public enum BatchError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .damaged(let reason): reason
-    case .newerFormat(let version): "it is in format \(version), newer than this lifelog reads; upgrade lifelog"
+    case .newerFormat(let version):
+      "it is in format \(version), newer than this lifelog reads; upgrade lifelog"
     }
   }
 }

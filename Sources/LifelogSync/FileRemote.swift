@@ -297,7 +297,9 @@ public final class FileRemote: Remote {
         if error.kind != .notAFolder {
           page.skipped.append("devices/\(other): \(error)")
           page.held.append(
-            HeldBatch(device: other, seq: vector[other] + 1, reason: .unreadable(String(describing: error))))
+            HeldBatch(
+              device: other, seq: vector[other] + 1, reason: .unreadable(String(describing: error)))
+          )
         }
         continue
       }
@@ -320,7 +322,8 @@ public final class FileRemote: Remote {
           read = try folder.read(FileRemote.batchName(seq), limit: Limit.batch)
         } catch {
           page.skipped.append("\(file): \(error)")
-          page.held.append(HeldBatch(device: other, seq: seq, reason: .unreadable(String(describing: error))))
+          page.held.append(
+            HeldBatch(device: other, seq: seq, reason: .unreadable(String(describing: error))))
           break
         }
         guard let bytes = read else { break }
@@ -330,7 +333,8 @@ public final class FileRemote: Remote {
           batch = try envelope.open(bytes, name: .batch(device: other, seq: seq))
         } catch {
           page.skipped.append("\(file): \(error)")
-          page.held.append(HeldBatch(device: other, seq: seq, reason: .unreadable(String(describing: error))))
+          page.held.append(
+            HeldBatch(device: other, seq: seq, reason: .unreadable(String(describing: error))))
           break
         }
         if let reason = rules.hold(batch) {

@@ -8,7 +8,11 @@ enum RowCodec {
   static func columns(_ entity: SyncedEntity, prefix: String = "") -> String {
     let names: [String] =
       switch entity {
-      case .entry: ["id", "activity_id", "at", "tz_offset", "duration", "note", "quantity", "tags", "source", "deleted", "stamps"]
+      case .entry:
+        [
+          "id", "activity_id", "at", "tz_offset", "duration", "note", "quantity", "tags", "source",
+          "deleted", "stamps",
+        ]
       case .activity: ["id", "name", "kind", "unit", "target", "archived", "deleted", "stamps"]
       case .setting: ["key", "value", "stamps"]
       }
@@ -17,7 +21,9 @@ enum RowCodec {
 
   /// Decodes a row selected with ``columns(_:prefix:)``.
   static func decode(_ entity: SyncedEntity, _ row: Row) -> RowChange {
-    func text(_ index: Int32) -> FieldValue { (row[index] as String?).map(FieldValue.text) ?? .null }
+    func text(_ index: Int32) -> FieldValue {
+      (row[index] as String?).map(FieldValue.text) ?? .null
+    }
     let values: [FieldValue]
     let stampsColumn: Int32
     switch entity {
@@ -25,8 +31,10 @@ enum RowCodec {
       let tags: String = row[7]
       values = [
         .text(row[1]), .time(LoggedTime(instant: row[2], offsetMinutes: row[3])),
-        (row[4] as Int64?).map(FieldValue.integer) ?? .null, text(5), (row[6] as Double?).map(FieldValue.real) ?? .null,
-        .tags(tags.isEmpty ? [] : tags.split(separator: " ").map(String.init)), text(8), .flag(row[9]),
+        (row[4] as Int64?).map(FieldValue.integer) ?? .null, text(5),
+        (row[6] as Double?).map(FieldValue.real) ?? .null,
+        .tags(tags.isEmpty ? [] : tags.split(separator: " ").map(String.init)), text(8),
+        .flag(row[9]),
       ]
       stampsColumn = 10
     case .activity:
@@ -66,8 +74,10 @@ enum RowCodec {
             deleted = excluded.deleted, stamps = excluded.stamps
           """,
         arguments: [
-          change.id, text(v[0]) ?? "", time.instant, time.offsetMinutes, integer(v[2]).map { max(0, $0) },
-          text(v[3]), real(v[4]), tags.joined(separator: " "), text(v[6]), flag(v[7]), change.stamps.encoded,
+          change.id, text(v[0]) ?? "", time.instant, time.offsetMinutes,
+          integer(v[2]).map { max(0, $0) },
+          text(v[3]), real(v[4]), tags.joined(separator: " "), text(v[6]), flag(v[7]),
+          change.stamps.encoded,
         ])
     case .activity:
       let name = text(v[0]) ?? ""
@@ -81,7 +91,8 @@ enum RowCodec {
             archived = excluded.archived, deleted = excluded.deleted, stamps = excluded.stamps
           """,
         arguments: [
-          change.id, name, ActivityName.key(name), kind.rawValue, text(v[2]), text(v[3]), flag(v[4]), flag(v[5]),
+          change.id, name, ActivityName.key(name), kind.rawValue, text(v[2]), text(v[3]),
+          flag(v[4]), flag(v[5]),
           change.stamps.encoded,
         ])
     case .setting:

@@ -11,7 +11,8 @@ public final class SyncLock {
     self.path = path
     descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
-      throw .remoteUnavailable(path, reason: "cannot create the sync lock: \(String(cString: strerror(errno)))")
+      throw .remoteUnavailable(
+        path, reason: "cannot create the sync lock: \(String(cString: strerror(errno)))")
     }
     // No close here: the descriptor is already stored, so `deinit` runs when this throws and
     // closes it. Closing it here too closed it twice, and in a process with other threads (the

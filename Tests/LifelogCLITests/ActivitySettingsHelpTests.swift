@@ -1,3 +1,5 @@
+import Foundation
+import LifelogCLI
 import LifelogCore
 import LifelogTestSupport
 import Testing
@@ -15,16 +17,27 @@ import Testing
   }
 
   @Test func addEditRenameArchiveAndUnarchive() {
-    #expect(fixture.run("activity", "add", "Swim", "--kind", "exercise", "--unit", "km", "--target", "2 km/week").stdout
-      == "Created activity 'Swim' (exercise)\n")
-    #expect(fixture.run("activity", "edit", "swim", "--target", "90 min/week").stdout
-      == "Updated activity 'Swim' (exercise, unit km, target 90 min/week)\n")
-    #expect(fixture.run("activity", "rename", "swim", "Pool").stdout == "Renamed activity 'swim' to 'Pool'\n")
+    #expect(
+      fixture.run(
+        "activity", "add", "Swim", "--kind", "exercise", "--unit", "km", "--target", "2 km/week"
+      ).stdout
+        == "Created activity 'Swim' (exercise)\n")
+    #expect(
+      fixture.run("activity", "edit", "swim", "--target", "90 min/week").stdout
+        == "Updated activity 'Swim' (exercise, unit km, target 90 min/week)\n")
+    #expect(
+      fixture.run("activity", "rename", "swim", "Pool").stdout
+        == "Renamed activity 'swim' to 'Pool'\n")
     #expect(fixture.run("activity", "archive", "pool").stdout == "Archived activity 'Pool'\n")
-    #expect(fixture.run("activity", "list", "--format", "csv").stdout.contains("Pool,exercise,km,90 min/week,0,,true\r\n"))
+    #expect(
+      fixture.run("activity", "list", "--format", "csv").stdout.contains(
+        "Pool,exercise,km,90 min/week,0,,true\r\n"))
     #expect(fixture.run("activity", "unarchive", "POOL").stdout == "Unarchived activity 'Pool'\n")
     let json = fixture.run("activity", "list", "--format", "json").stdout
-    #expect(json.contains("\"name\":\"Pool\",\"kind\":\"exercise\",\"unit\":\"km\",\"target\":\"90 min/week\",\"archived\":false,\"entries\":0,\"lastAt\":null"))
+    #expect(
+      json.contains(
+        "\"name\":\"Pool\",\"kind\":\"exercise\",\"unit\":\"km\",\"target\":\"90 min/week\",\"archived\":false,\"entries\":0,\"lastAt\":null"
+      ))
   }
 
   @Test(arguments: [
@@ -51,9 +64,11 @@ import Testing
     #expect(fixture.run("settings").stdout.contains("mealGapHours         3 (default)"))
     #expect(fixture.run("settings", "set", "mealgaphours", "2.5").stdout == "mealGapHours = 2.5\n")
     #expect(fixture.run("settings", "get", "mealGapHours").stdout == "2.5\n")
-    #expect(fixture.run("settings", "set", "name", "Ada Lovelace").stdout == "name = Ada Lovelace\n")
-    #expect(fixture.run("settings", "--format", "json").stdout
-      == "{\"mealGapHours\":\"2.5\",\"dayStartsAt\":\"04:00\",\"weekStartsOn\":\"monday\",\"name\":\"Ada Lovelace\","
+    #expect(
+      fixture.run("settings", "set", "name", "Ada Lovelace").stdout == "name = Ada Lovelace\n")
+    #expect(
+      fixture.run("settings", "--format", "json").stdout
+        == "{\"mealGapHours\":\"2.5\",\"dayStartsAt\":\"04:00\",\"weekStartsOn\":\"monday\",\"name\":\"Ada Lovelace\","
         + "\"remindQuietHours\":\"22:00-07:00\",\"remindBeforeMinutes\":\"0\"}\n")
   }
 
@@ -116,14 +131,17 @@ import Testing
 
   @Test func everyCommandHasHelpWithUsageAndExamplesAndTouchesNoDatabase() {
     let commands: [[String]] = [
-      ["add"], ["list"], ["edit"], ["delete"], ["restore"], ["activity", "add"], ["activity", "list"],
-      ["activity", "edit"], ["activity", "rename"], ["activity", "archive"], ["activity", "unarchive"],
+      ["add"], ["list"], ["edit"], ["delete"], ["restore"], ["activity", "add"],
+      ["activity", "list"],
+      ["activity", "edit"], ["activity", "rename"], ["activity", "archive"],
+      ["activity", "unarchive"],
       ["settings", "get"], ["settings", "set"], ["help"],
     ]
     for command in commands {
       let viaFlag = fixture.cli.run(command + ["--help"])
       #expect(viaFlag.exitCode == 0)
-      #expect(viaFlag.stdout.contains("USAGE: lifelog \(command.joined(separator: " "))"), "\(command)")
+      #expect(
+        viaFlag.stdout.contains("USAGE: lifelog \(command.joined(separator: " "))"), "\(command)")
       #expect(viaFlag.stdout.contains("OPTIONS:\n"), "\(command)")
       #expect(viaFlag.stdout.contains("EXAMPLES:\n  lifelog "), "\(command)")
       #expect(fixture.cli.run(["help"] + command).stdout == viaFlag.stdout, "\(command)")
@@ -139,14 +157,17 @@ import Testing
   @Test func anUnknownCommandSuggestsTheNearest() {
     let result = fixture.run("lsit")
     #expect(result.exitCode == 64)
-    #expect(result.stderr.hasPrefix("Error: Unknown command 'lsit'; did you mean 'list'?\nUsage: lifelog <subcommand>\n"))
+    #expect(
+      result.stderr.hasPrefix(
+        "Error: Unknown command 'lsit'; did you mean 'list'?\nUsage: lifelog <subcommand>\n"))
     #expect(fixture.run("help", "nothing").exitCode == 64)
   }
 
   @Test func aLogFromANewerLifelogIsAConfigurationError() throws {
     do {
       let store = try LogStore(path: fixture.folder.file("lifelog.db"))
-      try store.database.execute(sql: "INSERT INTO lifelog_migrations (identifier) VALUES ('v99-future')")
+      try store.database.execute(
+        sql: "INSERT INTO lifelog_migrations (identifier) VALUES ('v99-future')")
     }
     let result = fixture.run("list")
     #expect(result.exitCode == 78)
@@ -154,9 +175,6 @@ import Testing
     #expect(result.stderr.contains("upgrade lifelog"))
   }
 }
-
-import Foundation
-import LifelogCLI
 
 enum FileManagerShim {
   static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }

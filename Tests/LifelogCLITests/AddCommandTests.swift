@@ -19,16 +19,23 @@ import Testing
 
   @Test func everyOptionIsStoredAndShownAsJSON() {
     let result = fixture.run(
-      "add", "walk", "--at", "yesterday 18:00", "--duration", "1h30m", "--qty", "4.5", "--tag", "park",
+      "add", "walk", "--at", "yesterday 18:00", "--duration", "1h30m", "--qty", "4.5", "--tag",
+      "park",
       "--tag", "dog", "--format", "json")
     #expect(result.exitCode == 0, "\(result)")
     let json = result.stdout
-    #expect(json.contains("\"activity\":\"walk\",\"kind\":\"exercise\",\"at\":\"2026-12-01T18:00:00+01:00\""))
-    #expect(json.contains("\"duration\":5400,\"note\":null,\"quantity\":4.5,\"unit\":null,\"tags\":[\"park\",\"dog\"]"))
+    #expect(
+      json.contains(
+        "\"activity\":\"walk\",\"kind\":\"exercise\",\"at\":\"2026-12-01T18:00:00+01:00\""))
+    #expect(
+      json.contains(
+        "\"duration\":5400,\"note\":null,\"quantity\":4.5,\"unit\":null,\"tags\":[\"park\",\"dog\"]"
+      ))
   }
 
   @Test func anUnknownActivityIsRefusedWithTheNearestNames() {
-    expectFailure(fixture, ["add", "brekfast", "eggs"], code: 65, saying: "did you mean 'breakfast'?")
+    expectFailure(
+      fixture, ["add", "brekfast", "eggs"], code: 65, saying: "did you mean 'breakfast'?")
     expectFailure(fixture, ["add", "zzzzzz"], code: 65, saying: "add --kind")
   }
 
@@ -37,11 +44,13 @@ import Testing
     #expect(result.exitCode == 0, "\(result)")
     #expect(result.stdout.hasPrefix("Created activity 'Green Tea' (meal)\nAdded "))
     #expect(fixture.run("add", "green tea").exitCode == 0)
-    #expect(fixture.run("activity", "list", "--format", "csv").stdout.contains("Green Tea,meal,,,2,"))
+    #expect(
+      fixture.run("activity", "list", "--format", "csv").stdout.contains("Green Tea,meal,,,2,"))
   }
 
   @Test func kindThatContradictsAnExistingActivityIsRefused() {
-    expectFailure(fixture, ["add", "walk", "--kind", "meal"], code: 65, saying: "already exists as exercise")
+    expectFailure(
+      fixture, ["add", "walk", "--kind", "meal"], code: 65, saying: "already exists as exercise")
   }
 
   @Test func anArchivedActivityRefusesNewEntriesAndSaysHowToUnarchive() {
@@ -80,13 +89,17 @@ import Testing
     (["add", "snack", "--at", "8am", "--at", "9am"], "more than once"),
     (["add", "snack", "--format", "xml"], "Unknown format 'xml'"),
   ])
-  func commandLinesThatDoNotFitAreUsageErrorsWithTheUsageLine(arguments: [String], fragment: String) {
+  func commandLinesThatDoNotFitAreUsageErrorsWithTheUsageLine(arguments: [String], fragment: String)
+  {
     let result = fixture.cli.run(arguments)
     #expect(result.exitCode == 64, "\(result)")
     #expect(result.stderr.hasPrefix("Error: "), "\(result)")
     #expect(result.stderr.contains(fragment), "\(result)")
-    #expect(result.stderr.contains("\nUsage: lifelog add <activity> [<note> ...] [<options>]\n"), "\(result)")
-    #expect(result.stderr.hasSuffix("  See 'lifelog add --help' for more information.\n"), "\(result)")
+    #expect(
+      result.stderr.contains("\nUsage: lifelog add <activity> [<note> ...] [<options>]\n"),
+      "\(result)")
+    #expect(
+      result.stderr.hasSuffix("  See 'lifelog add --help' for more information.\n"), "\(result)")
   }
 
   @Test func aNoteMayStartWithADashAfterTheTerminator() {
@@ -96,6 +109,7 @@ import Testing
 
   @Test func relativeTimesCountBackFromNow() {
     fixture.run("add", "snack", "--at", "-2h")
-    #expect(fixture.run("list", "--format", "csv").stdout.contains(",2026-12-02T10:00:00+01:00,snack,"))
+    #expect(
+      fixture.run("list", "--format", "csv").stdout.contains(",2026-12-02T10:00:00+01:00,snack,"))
   }
 }

@@ -44,5 +44,6 @@ func expectFailure(
   #expect(result.stderr.hasPrefix("Error: "), "\(result)", sourceLocation: sourceLocation)
   #expect(result.stderr.contains(fragment), "\(result)", sourceLocation: sourceLocation)
   #expect(result.stdout.isEmpty, "\(result)", sourceLocation: sourceLocation)
-  #expect(fixture.state() == before, "the failed command changed the log", sourceLocation: sourceLocation)
+  #expect(
+    fixture.state() == before, "the failed command changed the log", sourceLocation: sourceLocation)
 }

@@ -56,7 +56,8 @@ import Testing
     for value in ["9300000000000000", "86401", "0", "-5", "1e3"] {
       expectFailure(
         fixture, [command, "--timeout", value], code: 65,
-        saying: "--timeout must be a whole number of seconds from 1 to 86400 (a day), not '\(value)'")
+        saying:
+          "--timeout must be a whole number of seconds from 1 to 86400 (a day), not '\(value)'")
     }
   }
 }

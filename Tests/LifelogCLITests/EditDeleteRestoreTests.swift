@@ -6,17 +6,24 @@ import Testing
   let fixture = CLIFixture()
 
   @Test func editChangesOnlyTheNamedFields() throws {
-    let id = try fixture.addReturningID("snack", "apple", "--at", "10:00", "--duration", "5m", "--tag", "fruit")
-    let result = fixture.run("edit", String(id.prefix(6)), "--note", "pear", "--activity", "Lunch", "--format", "json")
+    let id = try fixture.addReturningID(
+      "snack", "apple", "--at", "10:00", "--duration", "5m", "--tag", "fruit")
+    let result = fixture.run(
+      "edit", String(id.prefix(6)), "--note", "pear", "--activity", "Lunch", "--format", "json")
     #expect(result.exitCode == 0, "\(result)")
-    #expect(result.stdout.contains("\"activity\":\"lunch\",\"kind\":\"meal\",\"at\":\"2026-12-02T10:00:00+01:00\",\"duration\":300,\"note\":\"pear\""))
+    #expect(
+      result.stdout.contains(
+        "\"activity\":\"lunch\",\"kind\":\"meal\",\"at\":\"2026-12-02T10:00:00+01:00\",\"duration\":300,\"note\":\"pear\""
+      ))
     #expect(result.stdout.contains("\"tags\":[\"fruit\"]"))
   }
 
   @Test func noneAndAnEmptyNoteClearFields() throws {
     let id = try fixture.addReturningID("walk", "park", "--duration", "5m", "--qty", "2")
-    let result = fixture.run("edit", id, "--duration", "none", "--qty", "none", "--note", "", "--format", "json")
-    #expect(result.stdout.contains("\"duration\":null,\"note\":null,\"quantity\":null"), "\(result)")
+    let result = fixture.run(
+      "edit", id, "--duration", "none", "--qty", "none", "--note", "", "--format", "json")
+    #expect(
+      result.stdout.contains("\"duration\":null,\"note\":null,\"quantity\":null"), "\(result)")
   }
 
   @Test func editingWithNothingToChangeIsAUsageError() throws {
@@ -30,16 +37,22 @@ import Testing
     let store = try LogStore(path: fixture.folder.file("lifelog.db"))
     let snack = ActivityName.derivedID(for: "snack")
     let time = LoggedTime(instant: 1_764_662_400, offsetMinutes: 60)
-    try store.add(NewEntry(id: "abcd1111-0000-4000-8000-000000000000", activityID: snack, time: time))
-    try store.add(NewEntry(id: "abcd2222-0000-4000-8000-000000000000", activityID: snack, time: time))
-    expectFailure(fixture, ["edit", "abcd", "--note", "x"], code: 65, saying: "matches abcd1111-0000 (snack")
+    try store.add(
+      NewEntry(id: "abcd1111-0000-4000-8000-000000000000", activityID: snack, time: time))
+    try store.add(
+      NewEntry(id: "abcd2222-0000-4000-8000-000000000000", activityID: snack, time: time))
+    expectFailure(
+      fixture, ["edit", "abcd", "--note", "x"], code: 65, saying: "matches abcd1111-0000 (snack")
     expectFailure(fixture, ["delete", "ABCD"], code: 65, saying: "type more digits")
     #expect(fixture.run("edit", "abcd2", "--note", "found").exitCode == 0)
   }
 
   @Test func anUnknownOrMalformedIdIsRefusedAndNothingChanges() {
-    expectFailure(fixture, ["edit", "ffffffff", "--note", "x"], code: 65, saying: "No entry has an id starting with 'ffffffff'")
-    expectFailure(fixture, ["edit", "xyz", "--note", "x"], code: 65, saying: "'xyz' is not an entry id")
+    expectFailure(
+      fixture, ["edit", "ffffffff", "--note", "x"], code: 65,
+      saying: "No entry has an id starting with 'ffffffff'")
+    expectFailure(
+      fixture, ["edit", "xyz", "--note", "x"], code: 65, saying: "'xyz' is not an entry id")
   }
 
   @Test func deleteAndRestoreRoundTripAndSayWhatTheyDid() throws {

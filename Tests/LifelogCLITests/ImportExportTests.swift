@@ -20,7 +20,9 @@ import Testing
 
   /// Entries whose notes need every kind of CSV and JSON care.
   func logAwkwardEntries() {
-    fixture.run("add", "breakfast", "oatmeal, coffee", "--at", "2026-12-01 07:30", "--tag", "home", "--tag", "quick")
+    fixture.run(
+      "add", "breakfast", "oatmeal, coffee", "--at", "2026-12-01 07:30", "--tag", "home", "--tag",
+      "quick")
     fixture.run("add", "snack", "say \"cheese\"", "--at", "2026-12-01 10:00")
     fixture.run("add", "lunch", "two\nlines\r\nand ü, é, 東京", "--at", "2026-12-01T13:00:00-05:00")
     fixture.run("add", "walk", "--duration", "45m", "--qty", "4.25", "--at", "2026-12-01 18:00")
@@ -44,17 +46,38 @@ import Testing
   }
 
   static let malformed: [Malformed] = [
-    Malformed("bad time", "at,activity\n2026-12-01 08:00,breakfast\nsoonish,lunch\n", saying: "line 3: Cannot read time 'soonish'"),
-    Malformed("unknown column", "at,activity,mood\n2026-12-01 08:00,breakfast,happy\n", saying: "unknown column 'mood'"),
-    Malformed("unbalanced quote", "at,activity,note\n2026-12-01 08:00,breakfast,\"oats\n2026-12-01 09:00,snack,x\n", saying: "line 2: a quoted field is never closed"),
+    Malformed(
+      "bad time", "at,activity\n2026-12-01 08:00,breakfast\nsoonish,lunch\n",
+      saying: "line 3: Cannot read time 'soonish'"),
+    Malformed(
+      "unknown column", "at,activity,mood\n2026-12-01 08:00,breakfast,happy\n",
+      saying: "unknown column 'mood'"),
+    Malformed(
+      "unbalanced quote",
+      "at,activity,note\n2026-12-01 08:00,breakfast,\"oats\n2026-12-01 09:00,snack,x\n",
+      saying: "line 2: a quoted field is never closed"),
     Malformed("empty file", "", saying: "The input is empty"),
-    Malformed("missing activity column", "at,note\n2026-12-01 08:00,x\n", saying: "'activity' column is missing"),
-    Malformed("too many fields", "at,activity\n2026-12-01 08:00,breakfast,extra\n", saying: "line 2: the row has 3 fields"),
-    Malformed("bad duration", "at,activity,duration\n2026-12-01 08:00,walk,-5m\n", saying: "line 2: Duration cannot be negative"),
-    Malformed("bad id", "id,at,activity\nnot-an-id,2026-12-01 08:00,walk\n", saying: "line 2: Id 'not-an-id' is not a lifelog id"),
-    Malformed("kind mismatch", "at,activity,kind\n2026-12-01 08:00,walk,meal\n", saying: "activity 'walk' is exercise, not meal"),
-    Malformed("not UTF-8", bytes: Array("at,activity,note\n2026-12-01 08:00,snack,".utf8) + [0xFF, 0x0A], saying: "not UTF-8"),
-    Malformed("bad JSON line", "{\"at\":\"2026-12-01 08:00\",\"activity\":\"snack\"}\n{\"at\": oops}\n", saying: "line 2: Malformed JSON"),
+    Malformed(
+      "missing activity column", "at,note\n2026-12-01 08:00,x\n",
+      saying: "'activity' column is missing"),
+    Malformed(
+      "too many fields", "at,activity\n2026-12-01 08:00,breakfast,extra\n",
+      saying: "line 2: the row has 3 fields"),
+    Malformed(
+      "bad duration", "at,activity,duration\n2026-12-01 08:00,walk,-5m\n",
+      saying: "line 2: Duration cannot be negative"),
+    Malformed(
+      "bad id", "id,at,activity\nnot-an-id,2026-12-01 08:00,walk\n",
+      saying: "line 2: Id 'not-an-id' is not a lifelog id"),
+    Malformed(
+      "kind mismatch", "at,activity,kind\n2026-12-01 08:00,walk,meal\n",
+      saying: "activity 'walk' is exercise, not meal"),
+    Malformed(
+      "not UTF-8", bytes: Array("at,activity,note\n2026-12-01 08:00,snack,".utf8) + [0xFF, 0x0A],
+      saying: "not UTF-8"),
+    Malformed(
+      "bad JSON line", "{\"at\":\"2026-12-01 08:00\",\"activity\":\"snack\"}\n{\"at\": oops}\n",
+      saying: "line 2: Malformed JSON"),
   ]
 
   @Test(arguments: malformed)
@@ -65,14 +88,17 @@ import Testing
   }
 
   @Test func aHeaderOnlyFileImportsNothing() {
-    let result = fixture.run("import", file("header.csv", "id,at,activity,kind,duration,note,quantity,unit,tags\r\n"))
+    let result = fixture.run(
+      "import", file("header.csv", "id,at,activity,kind,duration,note,quantity,unit,tags\r\n"))
     #expect(result.exitCode == 0, "\(result)")
     #expect(result.stdout.hasPrefix("Imported: 0 added, 0 updated, 0 unchanged, 0 skipped"))
   }
 
   @Test func aByteOrderMarkAndCRLFLineEndsAreRead() throws {
-    let text = "at,activity,note\r\n2026-12-01 08:00,breakfast,\"oats\r\nand milk\"\r\n2026-12-01 12:00,lunch,soup\r\n"
-    let result = fixture.run("import", file("excel.csv", bytes: [0xEF, 0xBB, 0xBF] + Array(text.utf8)))
+    let text =
+      "at,activity,note\r\n2026-12-01 08:00,breakfast,\"oats\r\nand milk\"\r\n2026-12-01 12:00,lunch,soup\r\n"
+    let result = fixture.run(
+      "import", file("excel.csv", bytes: [0xEF, 0xBB, 0xBF] + Array(text.utf8)))
     #expect(result.exitCode == 0, "\(result)")
     let list = fixture.run("list", "--format", "json", "--from", "2026-12-01")
     #expect(list.stdout.contains("\"note\":\"oats\\r\\nand milk\""))
@@ -95,7 +121,8 @@ import Testing
     var text = "at,activity,note\n"
     for row in 1...10_000 {
       let minute = row % 60, hour = row / 60 % 24, day = 1 + row / 1440
-      let time = "2026-11-\(day < 10 ? "0" : "")\(day) \(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute)"
+      let time =
+        "2026-11-\(day < 10 ? "0" : "")\(day) \(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute)"
       text += bad.contains(row) ? "bad\(row),snack,\n" : "\(time),snack,row \(row)\n"
     }
     let path = file("big.csv", text)
@@ -103,16 +130,22 @@ import Testing
     #expect(refused.exitCode == 65)
     #expect(refused.stderr.contains("  line 2: Cannot read time 'bad1'"))
     let lines = refused.stderr.split(separator: "\n").dropFirst().map { $0.prefix { $0 != ";" } }
-    #expect(lines.map(String.init) == [2, 2049, 2050, 6001, 10000].map { "  line \($0): Cannot read time 'bad\($0 - 1)'" })
+    #expect(
+      lines.map(String.init)
+        == [2, 2049, 2050, 6001, 10000].map { "  line \($0): Cannot read time 'bad\($0 - 1)'" })
     #expect(refused.stderr.contains("  line 10000: Cannot read time 'bad9999'"))
     let result = fixture.run("import", path, "--skip-invalid")
-    #expect(result.stdout.hasPrefix("Imported: 9995 added, 0 updated, 0 unchanged, 5 skipped"), "\(result)")
+    #expect(
+      result.stdout.hasPrefix("Imported: 9995 added, 0 updated, 0 unchanged, 5 skipped"),
+      "\(result)")
     let export = fixture.run("export").stdout
     #expect(export.components(separatedBy: "\r\n").count == 9995 + 2)
   }
 
   @Test func skipInvalidImportsTheValidRowsAndListsTheOthers() {
-    let path = file("mixed.csv", "at,activity\n2026-12-01 08:00,breakfast\nlater,lunch\n2026-12-01 19:00,dinner\n")
+    let path = file(
+      "mixed.csv", "at,activity\n2026-12-01 08:00,breakfast\nlater,lunch\n2026-12-01 19:00,dinner\n"
+    )
     let result = fixture.run("import", path, "--skip-invalid")
     #expect(result.exitCode == 0, "\(result)")
     #expect(result.stdout.hasPrefix("Imported: 2 added, 0 updated, 0 unchanged, 1 skipped"))
@@ -120,17 +153,22 @@ import Testing
   }
 
   @Test func aMissingFileExits66() {
-    expectFailure(fixture, ["import", fixture.folder.file("nope.csv")], code: 66, saying: "no such file")
+    expectFailure(
+      fixture, ["import", fixture.folder.file("nope.csv")], code: 66, saying: "no such file")
   }
 
   @Test func anUnknownFormatIsAUsageError() {
-    expectFailure(fixture, ["import", "x.csv", "--format", "xml"], code: 64, saying: "Unknown format 'xml'")
+    expectFailure(
+      fixture, ["import", "x.csv", "--format", "xml"], code: 64, saying: "Unknown format 'xml'")
   }
 
   // MARK: - Idempotence, updates, dry runs
 
   @Test func importingTheSameFileTwiceAddsNothing() {
-    let path = file("day.csv", "at,activity,duration,note,tags\n2026-12-01 08:00,breakfast,,\"oats, milk\",home\n2026-12-01 18:00,walk,2700,,\n")
+    let path = file(
+      "day.csv",
+      "at,activity,duration,note,tags\n2026-12-01 08:00,breakfast,,\"oats, milk\",home\n2026-12-01 18:00,walk,2700,,\n"
+    )
     let first = fixture.run("import", path)
     #expect(first.stdout.hasPrefix("Imported: 2 added, 0 updated, 0 unchanged"), "\(first)")
     let state = fixture.state()
@@ -140,7 +178,9 @@ import Testing
   }
 
   @Test func contentDerivedIdsHaveRandomLookingShortIds() throws {
-    let rows = (0..<200).map { "2026-12-01 08:\(String(format: "%02d", $0 % 60)):\(String(format: "%02d", $0 / 60)),snack\n" }
+    let rows = (0..<200).map {
+      "2026-12-01 08:\(String(format: "%02d", $0 % 60)):\(String(format: "%02d", $0 / 60)),snack\n"
+    }
     #expect(fixture.run("import", file("many.csv", "at,activity\n" + rows.joined())).exitCode == 0)
     let ids = try entryIDs()
     #expect(ids.count == 200)
@@ -150,16 +190,23 @@ import Testing
 
   @Test func aRowWithAnIdUpdatesOnlyTheFieldsThatDiffer() throws {
     let id = try fixture.addReturningID("breakfast", "oats", "--at", "2026-12-01 08:00")
-    let unchanged = fixture.run("import", file("same.csv", "id,at,activity,note\n\(id),2026-12-01T08:00:00+01:00,breakfast,oats\n"))
+    let unchanged = fixture.run(
+      "import",
+      file("same.csv", "id,at,activity,note\n\(id),2026-12-01T08:00:00+01:00,breakfast,oats\n"))
     #expect(unchanged.stdout.hasPrefix("Imported: 0 added, 0 updated, 1 unchanged"), "\(unchanged)")
     let pendingBefore = try pendingCount()
-    let changed = fixture.run("import", file("edit.csv", "id,at,activity,note\n\(id.uppercased()),2026-12-01T08:00:00+01:00,breakfast,porridge\n"))
+    let changed = fixture.run(
+      "import",
+      file(
+        "edit.csv",
+        "id,at,activity,note\n\(id.uppercased()),2026-12-01T08:00:00+01:00,breakfast,porridge\n"))
     #expect(changed.stdout.hasPrefix("Imported: 0 added, 1 updated, 0 unchanged"), "\(changed)")
     #expect(fixture.run("list", "--format", "json").stdout.contains("\"note\":\"porridge\""))
     #expect(try pendingCount() == pendingBefore + 1, "the update is queued for sync")
-    let stamps = try LogStore(path: fixture.cli.databasePath).database.cachedStatement(
-      sql: "SELECT stamps FROM entry WHERE id = ?"
-    ).first([id]) { $0[0] as String } ?? ""
+    let stamps =
+      try LogStore(path: fixture.cli.databasePath).database.cachedStatement(
+        sql: "SELECT stamps FROM entry WHERE id = ?"
+      ).first([id]) { $0[0] as String } ?? ""
     let fields = stamps.split(separator: ",")
     #expect(fields.count == SyncedEntity.entry.fields.count, "only the note got a new stamp")
     #expect(Set(fields).count == 2)
@@ -175,7 +222,10 @@ import Testing
   }
 
   @Test func unknownActivitiesAreCreatedWithTheRowsKindOrTheDefault() {
-    let path = file("new.csv", "at,activity,kind,unit,quantity\n2026-12-01 08:00,Yoga,exercise,min,30\n2026-12-01 09:00,vitamins,,,\n")
+    let path = file(
+      "new.csv",
+      "at,activity,kind,unit,quantity\n2026-12-01 08:00,Yoga,exercise,min,30\n2026-12-01 09:00,vitamins,,,\n"
+    )
     let result = fixture.run("import", path, "--kind", "medication")
     #expect(result.exitCode == 0, "\(result)")
     #expect(result.stdout.contains("Created activities: Yoga (exercise), vitamins (medication)"))
@@ -187,10 +237,13 @@ import Testing
     fixture.run("import", file("one.csv", "at,activity\n2026-12-01 08:00,breakfast\n"))
     let before = fixture.state()
     let pendingBefore = try? pendingCount()
-    let path = file("two.csv", "at,activity,note\n2026-12-01 08:00,breakfast,\n2026-12-01 10:00,kombucha,fizzy\n")
+    let path = file(
+      "two.csv", "at,activity,note\n2026-12-01 08:00,breakfast,\n2026-12-01 10:00,kombucha,fizzy\n")
     let result = fixture.run("import", path, "--dry-run")
     #expect(result.exitCode == 0, "\(result)")
-    #expect(result.stdout.hasPrefix("Dry run, nothing written: would add 1, update 0, leave 1 unchanged, skip 0"))
+    #expect(
+      result.stdout.hasPrefix(
+        "Dry run, nothing written: would add 1, update 0, leave 1 unchanged, skip 0"))
     #expect(result.stdout.contains("Would create activities: kombucha (other)"))
     #expect(fixture.state() == before)
     #expect((try? pendingCount()) == pendingBefore)
@@ -210,7 +263,9 @@ import Testing
     #expect(imported.stdout.hasPrefix("Imported: 5 added"))
     let second = empty.run("export", "--format", format)
     #expect(second.stdout == first.stdout)
-    #expect(empty.run("export", "--format", format, "--from", "2026-12-01").stdout.contains("tea") == false)
+    #expect(
+      empty.run("export", "--format", format, "--from", "2026-12-01").stdout.contains("tea")
+        == false)
   }
 
   @Test func csvExportMatchesListCSVAndKeepsTheLoggedOffset() {
@@ -218,7 +273,9 @@ import Testing
     let export = fixture.run("export").stdout
     #expect(export == fixture.run("list", "--format", "csv", "--from", "2000-01-01").stdout)
     #expect(export.hasPrefix("id,at,activity,kind,duration,note,quantity,unit,tags\r\n"))
-    #expect(export.contains(",2026-12-01T13:00:00-05:00,lunch,meal,,\"two\nlines\r\nand ü, é, 東京\",,,\r\n"))
+    #expect(
+      export.contains(
+        ",2026-12-01T13:00:00-05:00,lunch,meal,,\"two\nlines\r\nand ü, é, 東京\",,,\r\n"))
     #expect(export.contains(",breakfast,meal,,\"oatmeal, coffee\",,,home;quick\r\n"))
     #expect(export.contains(",walk,exercise,2700,,4.25,,\r\n"))
   }
@@ -226,21 +283,28 @@ import Testing
   @Test func exportToAFileWritesItWholeAndSaysSo() throws {
     logAwkwardEntries()
     let path = fixture.folder.file("out.jsonl")
-    let result = fixture.run("export", "--format", "jsonl", "--from", "2026-12-01", "--output", path)
+    let result = fixture.run(
+      "export", "--format", "jsonl", "--from", "2026-12-01", "--output", path)
     #expect(result.stdout == "Exported 4 entries to '\(path)'\n")
     let text = try String(contentsOfFile: path, encoding: .utf8)
     #expect(text.split(separator: "\n").count == 4)
-    expectFailure(fixture, ["export", "--output", fixture.folder.file("no/such/dir.csv")], code: 65, saying: "does not exist")
+    expectFailure(
+      fixture, ["export", "--output", fixture.folder.file("no/such/dir.csv")], code: 65,
+      saying: "does not exist")
   }
 
   // MARK: - Helpers
 
   func pendingCount() throws -> Int {
-    try LogStore(path: fixture.cli.databasePath).database.cachedStatement(sql: "SELECT count(*) FROM sync_pending")
-      .first { $0[0] as Int } ?? 0
+    try LogStore(path: fixture.cli.databasePath).database.cachedStatement(
+      sql: "SELECT count(*) FROM sync_pending"
+    )
+    .first { $0[0] as Int } ?? 0
   }
 
   func entryIDs() throws -> [String] {
-    try LogStore(path: fixture.cli.databasePath).database.cachedStatement(sql: "SELECT id FROM entry").map { $0[0] as String }
+    try LogStore(path: fixture.cli.databasePath).database.cachedStatement(
+      sql: "SELECT id FROM entry"
+    ).map { $0[0] as String }
   }
 }

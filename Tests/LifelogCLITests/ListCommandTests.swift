@@ -16,7 +16,9 @@ import Testing
 
   @Test func theTableShowsIdDayTimeActivityDurationQuantityAndNote() {
     fixture.run("activity", "edit", "walk", "--unit", "km")
-    fixture.run("add", "walk", "--at", "mon 7:15pm", "--duration", "45m", "--qty", "4.2", "--tag", "dog", "park")
+    fixture.run(
+      "add", "walk", "--at", "mon 7:15pm", "--duration", "45m", "--qty", "4.2", "--tag", "dog",
+      "park")
     let output = fixture.run("list").stdout
     #expect(output.hasPrefix("ID        WHEN                  ACTIVITY  DURATION     QTY  NOTE\n"))
     #expect(output.contains("  Mon 2026-11-30 19:15  walk           45m  4.2 km  park #dog\n"))
@@ -25,7 +27,9 @@ import Testing
   @Test func anEntryLoggedElsewhereShowsItsOwnOffset() {
     fixture.run("add", "breakfast", "--at", "2026-12-01T08:00:00-05:00")
     #expect(fixture.run("list").stdout.contains("Tue 2026-12-01 08:00 UTC-05:00  breakfast"))
-    #expect(fixture.run("list", "--format", "json").stdout.contains("\"at\":\"2026-12-01T08:00:00-05:00\""))
+    #expect(
+      fixture.run("list", "--format", "json").stdout.contains(
+        "\"at\":\"2026-12-01T08:00:00-05:00\""))
   }
 
   @Test func aBareDateMeansMidnightAndTheEndIsExclusive() {
@@ -33,7 +37,8 @@ import Testing
     fixture.run("add", "snack", "b", "--at", "2026-12-01 00:00")
     fixture.run("add", "snack", "c", "--at", "2026-12-01 23:59")
     fixture.run("add", "snack", "d", "--at", "2026-12-02 00:00")
-    let csv = fixture.run("list", "--from", "2026-12-01", "--to", "2026-12-02", "--format", "csv").stdout
+    let csv = fixture.run("list", "--from", "2026-12-01", "--to", "2026-12-02", "--format", "csv")
+      .stdout
     let notes = csv.components(separatedBy: "\r\n").dropFirst().filter { !$0.isEmpty }
       .map { $0.split(separator: ",", omittingEmptySubsequences: false)[5] }
     #expect(notes == ["b", "c"])
@@ -47,7 +52,8 @@ import Testing
     fixture.run("delete", String(apple.prefix(8)))
     #expect(!fixture.run("list").stdout.contains("apple"))
     #expect(fixture.run("list", "--deleted").stdout.contains("apple"))
-    #expect(fixture.run("list", "--deleted", "--format", "json").stdout.contains("\"deleted\":true"))
+    #expect(
+      fixture.run("list", "--deleted", "--format", "json").stdout.contains("\"deleted\":true"))
   }
 
   @Test func csvQuotesFieldsAsRFC4180Says() {
@@ -63,7 +69,10 @@ import Testing
     let json = fixture.run("list", "--format", "json").stdout
     #expect(json.hasPrefix("[\n{\"id\":\""))
     #expect(json.hasSuffix("}\n]\n"))
-    for key in ["id", "activity", "kind", "at", "duration", "note", "quantity", "unit", "tags", "source", "deleted"] {
+    for key in [
+      "id", "activity", "kind", "at", "duration", "note", "quantity", "unit", "tags", "source",
+      "deleted",
+    ] {
       #expect(json.contains("\"\(key)\":"))
     }
     #expect(json.contains("\"note\":\"tab\\there\""))

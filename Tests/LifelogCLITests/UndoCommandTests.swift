@@ -86,7 +86,9 @@ import Testing
       toFile: file, atomically: false, encoding: .utf8)
     let before = fixture.state()
     #expect(fixture.run("import", file).stdout.contains("0 added, 1 updated"))
-    #expect(fixture.run("show", String(id.prefix(8)), "--format", "json").stdout.contains("\"note\":\"porridge\""))
+    #expect(
+      fixture.run("show", String(id.prefix(8)), "--format", "json").stdout.contains(
+        "\"note\":\"porridge\""))
     #expect(fixture.run("undo").stdout.hasPrefix("Undid: import "))
     #expect(fixture.state() == before)
   }

@@ -49,7 +49,8 @@ import Testing
     #expect(fromEnvironment.exitCode == 0, "\(fromEnvironment)")
 
     let phone = try SyncMachine.convergeAsAUserWould(
-      laptop: laptop, desktop: desktop, remote: "home", entries: (breakfast, walk, lunch), in: folder
+      laptop: laptop, desktop: desktop, remote: "home", entries: (breakfast, walk, lunch),
+      in: folder
     ) { phone in
       try phone.expectSuccess("remote", "add", "home", server.baseURL, "--token-file", tokenPath)
     }
@@ -343,7 +344,8 @@ import Testing
       sourceLocation: sourceLocation)
     #expect(!killed, "the sync had to be killed", sourceLocation: sourceLocation)
     #expect(
-      secondsSince(start) < Double(timeout + 3), "the sync gave up \(secondsSince(start)) s after the kill",
+      secondsSince(start) < Double(timeout + 3),
+      "the sync gave up \(secondsSince(start)) s after the kill",
       sourceLocation: sourceLocation)
     return result
   }

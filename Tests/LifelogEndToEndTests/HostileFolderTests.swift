@@ -190,7 +190,8 @@ extension HostileFolderTests {
     let hostile = remote + "/devices/\u{1B}[2J\u{1B}]0;owned\u{07}"
     try FileManager.default.createDirectory(atPath: hostile, withIntermediateDirectories: false)
     try FileManager.default.copyItem(
-      atPath: remote + "/devices/\(desktop)/0000000001.batch", toPath: hostile + "/0000000002.batch")
+      atPath: remote + "/devices/\(desktop)/0000000001.batch", toPath: hostile + "/0000000002.batch"
+    )
     let sync = try laptop.expectSuccess("sync")
     let status = try laptop.expectSuccess("status")
     for text in [sync.stdout, sync.stderr, status.stdout, status.stderr] {
@@ -209,6 +210,7 @@ extension HostileFolderTests {
     try laptop.expectSuccess("sync")
     let check = try laptop.run("check", "--remote", "usb")
     #expect(check.exitCode == 65, "\(check)")
-    #expect(check.stdout.contains("9223372036854775807.batch: it is not named like a batch"), "\(check)")
+    #expect(
+      check.stdout.contains("9223372036854775807.batch: it is not named like a batch"), "\(check)")
   }
 }

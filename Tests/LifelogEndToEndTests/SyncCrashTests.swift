@@ -23,7 +23,8 @@ import Testing
 
     // The backlog: thousands of rows, most on the pushing machine, made before the remote existed.
     var created = Set(try pusher.addBacklog(3_000, label: "pusher backlog"))
-    created.formUnion(try puller.addBacklog(300, label: "puller backlog", startingAt: 1_790_000_000))
+    created.formUnion(
+      try puller.addBacklog(300, label: "puller backlog", startingAt: 1_790_000_000))
     try pusher.expectSuccess("remote", "add", "shared", remote)
     try puller.expectSuccess("remote", "add", "shared", remote)
 
@@ -43,15 +44,19 @@ import Testing
       // Keep a backlog on both sides, so every run has something to push and something to pull;
       // halfway, thousands more at once, to be pushed and pulled under a snapshot.
       if trial == Self.kills / 2 {
-        created.formUnion(try pusher.addBacklog(1_500, label: "pusher second backlog", startingAt: 1_820_000_000))
-        created.formUnion(try puller.addBacklog(500, label: "puller second backlog", startingAt: 1_830_000_000))
+        created.formUnion(
+          try pusher.addBacklog(1_500, label: "pusher second backlog", startingAt: 1_820_000_000))
+        created.formUnion(
+          try puller.addBacklog(500, label: "puller second backlog", startingAt: 1_830_000_000))
       }
       if trial.isMultiple(of: 2) {
         created.formUnion(
-          try pusher.addBacklog(40, label: "pusher trial \(trial)", startingAt: 1_800_000_000 + Int64(trial) * 10_000))
+          try pusher.addBacklog(
+            40, label: "pusher trial \(trial)", startingAt: 1_800_000_000 + Int64(trial) * 10_000))
       } else if trial % 4 == 1 {
         created.formUnion(
-          try puller.addBacklog(10, label: "puller trial \(trial)", startingAt: 1_810_000_000 + Int64(trial) * 10_000))
+          try puller.addBacklog(
+            10, label: "puller trial \(trial)", startingAt: 1_810_000_000 + Int64(trial) * 10_000))
       }
       var arguments = ["sync", "--quiet"]
       if Int.random(in: 0..<6, using: &random) == 0 {
@@ -81,7 +86,8 @@ import Testing
         print(
           "\(Int(secondsSince(started))) s: trial \(trial) \(machine.name) \(arguments.dropFirst(2)) "
             + "delay \(Int(delay * 1000)) ms, next bound \(Int((bound[machine.name] ?? 0) * 1000)) ms: "
-            + "exit \(result.exitCode); remote: \(batches) batches, \(snapshots) snapshots, \(temporaries) temporaries")
+            + "exit \(result.exitCode); remote: \(batches) batches, \(snapshots) snapshots, \(temporaries) temporaries"
+        )
       }
     }
     print(
@@ -102,12 +108,15 @@ import Testing
     for machine in [pusher, puller, newcomer] {
       let entries = try machine.entries()
       #expect(
-        entries.count == created.count, "\(machine.name) has \(entries.count) entries, \(created.count) were made")
+        entries.count == created.count,
+        "\(machine.name) has \(entries.count) entries, \(created.count) were made")
       let lost = created.subtracting(entries.keys).count
       let unexpected = Set(entries.keys).subtracting(created).count
-      #expect(Set(entries.keys) == created, "\(machine.name): lost \(lost), unexpected \(unexpected)")
+      #expect(
+        Set(entries.keys) == created, "\(machine.name): lost \(lost), unexpected \(unexpected)")
       let status = try machine.expectSuccess("status")
-      #expect(status.stdout.contains("Pending: 0 changed rows"), "\(machine.name): \(status.stdout)")
+      #expect(
+        status.stdout.contains("Pending: 0 changed rows"), "\(machine.name): \(status.stdout)")
       #expect(status.stdout.contains("Unsent batches: 0"), "\(machine.name): \(status.stdout)")
     }
     let pusherLines = try pusher.sortedListLines()

@@ -29,7 +29,8 @@ import Testing
     #expect(joined.stdout.contains("Joined the remote 'usb' at \(remote)"), "\(joined)")
     let list = try desktop.expectSuccess("remote", "list")
     #expect(
-      list.stdout.contains("usb") && list.stdout.contains(remote) && list.stdout.contains("never synced"), "\(list)")
+      list.stdout.contains("usb") && list.stdout.contains(remote)
+        && list.stdout.contains("never synced"), "\(list)")
 
     try SyncMachine.convergeAsAUserWould(
       laptop: laptop, desktop: desktop, remote: "usb", entries: (breakfast, walk, lunch), in: folder
@@ -53,9 +54,12 @@ import Testing
     #expect(vanished.exitCode == 69, "\(vanished)")
     #expect(vanished.stderr.hasPrefix("Error: "), "\(vanished)")
     #expect(vanished.stderr.contains(remote), "the message names the missing folder: \(vanished)")
-    #expect(!FileManager.default.fileExists(atPath: remote), "sync must not re-create a vanished remote")
+    #expect(
+      !FileManager.default.fileExists(atPath: remote), "sync must not re-create a vanished remote")
     let quietFailure = try laptop.run("sync", "--quiet")
-    #expect(quietFailure.exitCode == 69 && quietFailure.stderr.contains(remote), "--quiet still reports failures")
+    #expect(
+      quietFailure.exitCode == 69 && quietFailure.stderr.contains(remote),
+      "--quiet still reports failures")
     let status = try laptop.expectSuccess("status")
     #expect(status.stdout.contains("(failed: "), "\(status)")
 
@@ -63,8 +67,12 @@ import Testing
     try FileManager.default.createDirectory(atPath: remote, withIntermediateDirectories: false)
     let emptied = try laptop.run("sync")
     #expect(emptied.exitCode == 69, "\(emptied)")
-    #expect(emptied.stderr.contains(remote) && emptied.stderr.contains("lifelog-remote.json"), "\(emptied)")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: remote).isEmpty, "nothing written into it")
+    #expect(
+      emptied.stderr.contains(remote) && emptied.stderr.contains("lifelog-remote.json"),
+      "\(emptied)")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: remote).isEmpty, "nothing written into it"
+    )
     try FileManager.default.removeItem(atPath: remote)
 
     // Mounted again: the sync goes on where it stopped.
@@ -94,7 +102,9 @@ import Testing
     try laptop.expectSuccess("remote", "add", "usb", remote)
     let again = try laptop.run("remote", "add", "usb", folder.file("elsewhere"))
     #expect(again.exitCode == 65 && again.stderr.contains("already exists"), "\(again)")
-    #expect(!FileManager.default.fileExists(atPath: folder.file("elsewhere")), "nothing created for a refused add")
+    #expect(
+      !FileManager.default.fileExists(atPath: folder.file("elsewhere")),
+      "nothing created for a refused add")
 
     // A folder holding other things is not turned into a remote.
     let photos = folder.file("photos")
@@ -106,13 +116,18 @@ import Testing
 
     _ = try laptop.add("breakfast", "eggs")
     try laptop.expectSuccess("sync")
-    let json = try SyncMachine.objects(inJSON: laptop.expectSuccess("remote", "list", "--format", "json").stdout)
-    #expect(json.count == 1 && json.first?["name"] as? String == "usb" && json.first?["url"] as? String == remote)
+    let json = try SyncMachine.objects(
+      inJSON: laptop.expectSuccess("remote", "list", "--format", "json").stdout)
+    #expect(
+      json.count == 1 && json.first?["name"] as? String == "usb"
+        && json.first?["url"] as? String == remote)
     #expect(json.first?["lastOutcome"] as? String == "ok", "\(json)")
 
     let removed = try laptop.expectSuccess("remote", "remove", "usb")
     #expect(removed.stdout.contains("Removed remote 'usb'"), "\(removed)")
-    #expect(FileManager.default.fileExists(atPath: remote + "/lifelog-remote.json"), "the folder is left as it was")
+    #expect(
+      FileManager.default.fileExists(atPath: remote + "/lifelog-remote.json"),
+      "the folder is left as it was")
     let nothing = try laptop.run("sync")
     #expect(nothing.exitCode == 78 && nothing.stderr.contains("lifelog remote add"), "\(nothing)")
     let missing = try laptop.run("remote", "remove", "usb")
@@ -142,7 +157,8 @@ import Testing
     fromOther.formUnion(try other.addBacklog(500, label: "other later", startingAt: 1_790_000_000))
     try other.expectSuccess("sync")
 
-    let seconds = Double(ProcessInfo.processInfo.environment["SYNC_LOOP_SECONDS"].flatMap(Int.init) ?? 20)
+    let seconds = Double(
+      ProcessInfo.processInfo.environment["SYNC_LOOP_SECONDS"].flatMap(Int.init) ?? 20)
     let end = Date().addingTimeInterval(seconds)
     let added = Mutex<[String]>([])
     let failedAdds = Mutex<[String]>([])
@@ -163,7 +179,9 @@ import Testing
           let result = try? writer.run("sync")
           syncs.withLock {
             $0.count += 1
-            if let result, result.exitCode == 0, !result.stderr.lowercased().contains("locked") { return }
+            if let result, result.exitCode == 0, !result.stderr.lowercased().contains("locked") {
+              return
+            }
             $0.failures.append(result?.description ?? "did not start")
           }
         }
@@ -171,14 +189,18 @@ import Testing
     }
     let adds = added.withLock { $0 }
     let (syncCount, syncFailures) = syncs.withLock { ($0.count, $0.failures) }
-    print("SyncEndToEndTests: \(adds.count) adds and \(syncCount) syncs side by side in \(Int(seconds)) s")
+    print(
+      "SyncEndToEndTests: \(adds.count) adds and \(syncCount) syncs side by side in \(Int(seconds)) s"
+    )
     #expect(failedAdds.withLock { $0 } == [])
     #expect(syncFailures == [], "no sync failed or met a locked database")
     #expect(adds.count > 20 && syncCount > 5, "both loops ran")
 
     try writer.syncUntilQuiet()
     try other.syncUntilQuiet()
-    let notes = try other.entries().values.compactMap { $0["note"] as? String }.filter { $0.hasPrefix("loop ") }
+    let notes = try other.entries().values.compactMap { $0["note"] as? String }.filter {
+      $0.hasPrefix("loop ")
+    }
     #expect(notes.sorted() == adds.sorted(), "every add reached the other machine once")
     #expect(fromOther.isSubset(of: try writer.entries().keys))
   }
@@ -213,7 +235,9 @@ import Testing
     let deadline = Date().addingTimeInterval(10)
     while !held && first.isRunning && Date() < deadline {
       let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
-      held = locks.split(separator: "\n").contains { $0.contains(" FLOCK ") && $0.contains(" \(pid) ") }
+      held = locks.split(separator: "\n").contains {
+        $0.contains(" FLOCK ") && $0.contains(" \(pid) ")
+      }
       if !held { usleep(1_000) }
     }
     try #require(held, "the first sync never held the lock")
@@ -244,7 +268,8 @@ import Testing
     // Standard input is a pipe that stays open and never says anything, as under some schedulers:
     // a prompt would wait on it for ever.
     let silence = Pipe()
-    let noRemote = try RunningLifelog(["sync"], environment: laptop.environment, capture: true, standardInput: silence)
+    let noRemote = try RunningLifelog(
+      ["sync"], environment: laptop.environment, capture: true, standardInput: silence)
     let (unconfigured, hungNoRemote) = noRemote.wait(seconds: 20)
     #expect(!hungNoRemote, "sync without a remote waited on standard input")
     #expect(unconfigured.exitCode == 78, "\(unconfigured)")
@@ -252,12 +277,14 @@ import Testing
 
     let addSilence = Pipe()
     let add = try RunningLifelog(
-      ["remote", "add", "usb", remote], environment: laptop.environment, capture: true, standardInput: addSilence)
+      ["remote", "add", "usb", remote], environment: laptop.environment, capture: true,
+      standardInput: addSilence)
     let (added, hungAdd) = add.wait(seconds: 20)
     #expect(!hungAdd, "remote add waited on standard input")
     #expect(added.exitCode == 0 && added.stdout.contains("Created a new remote"), "\(added)")
     let moreSilence = Pipe()
-    let sync = try RunningLifelog(["sync"], environment: laptop.environment, capture: true, standardInput: moreSilence)
+    let sync = try RunningLifelog(
+      ["sync"], environment: laptop.environment, capture: true, standardInput: moreSilence)
     let (result, hung) = sync.wait(seconds: 20)
     #expect(!hung, "sync waited on standard input")
     #expect(result.exitCode == 0, "\(result)")
@@ -295,7 +322,9 @@ import Testing
     try desktop.syncUntilQuiet()
     let desktopEntries = try desktop.entries()
     #expect(backlog.isSubset(of: desktopEntries.keys))
-    let notes = desktopEntries.values.compactMap { $0["note"] as? String }.filter { $0.hasPrefix("during sync ") }
+    let notes = desktopEntries.values.compactMap { $0["note"] as? String }.filter {
+      $0.hasPrefix("during sync ")
+    }
     #expect(notes.sorted() == during.sorted())
   }
 
@@ -305,7 +334,8 @@ import Testing
     for value in ["0", "abc", "1.5", ""] {
       let result = try laptop.run("sync", "--timeout", value)
       #expect(result.exitCode == 65, "--timeout '\(value)': \(result)")
-      #expect(result.stderr.contains("--timeout") && result.stderr.contains("'\(value)'"), "\(result)")
+      #expect(
+        result.stderr.contains("--timeout") && result.stderr.contains("'\(value)'"), "\(result)")
     }
     try laptop.expectSuccess("sync", "--timeout", "30")
   }
@@ -320,7 +350,8 @@ import Testing
 
     let before = try laptop.expectSuccess("status")
     let device = try #require(
-      try SyncMachine.objects(inJSON: laptop.expectSuccess("status", "--format", "json").stdout).first)
+      try SyncMachine.objects(inJSON: laptop.expectSuccess("status", "--format", "json").stdout)
+        .first)
     let deviceID = try #require(device["device"] as? String)
     #expect(UUID(uuidString: deviceID) != nil)
     #expect(before.stdout.hasPrefix("Device \(deviceID) (\(Self.hostName))\n"), "\(before)")
@@ -329,7 +360,8 @@ import Testing
 
     try laptop.expectSuccess("remote", "add", "usb", remote)
     let unsynced = try laptop.expectSuccess("status")
-    #expect(unsynced.stdout.contains("Remote 'usb': \(remote)\n  Last sync: never\n"), "\(unsynced)")
+    #expect(
+      unsynced.stdout.contains("Remote 'usb': \(remote)\n  Last sync: never\n"), "\(unsynced)")
 
     let daysBefore = Self.warsawDates()
     try laptop.expectSuccess("sync")
@@ -339,10 +371,15 @@ import Testing
     _ = try laptop.add("dinner", "pasta", "--at", "2026-12-01 19:00")
     let synced = try laptop.expectSuccess("status")
     #expect(synced.stdout.contains("Pending: 1 changed row not yet in a batch"), "\(synced)")
-    let lastSync = try #require(synced.stdout.split(separator: "\n").first { $0.contains("Last sync:") })
+    let lastSync = try #require(
+      synced.stdout.split(separator: "\n").first { $0.contains("Last sync:") })
     #expect(lastSync.hasSuffix(" (ok)"), "\(synced)")
-    #expect(daysBefore.union(daysAfter).contains { lastSync.contains($0) }, "\(lastSync) is not today in Warsaw")
-    #expect(synced.stdout.contains("  Unsent batches: 0\n  Skipped in the last sync: none\n"), "\(synced)")
+    #expect(
+      daysBefore.union(daysAfter).contains { lastSync.contains($0) },
+      "\(lastSync) is not today in Warsaw")
+    #expect(
+      synced.stdout.contains("  Unsent batches: 0\n  Skipped in the last sync: none\n"), "\(synced)"
+    )
 
     // Two more batches; the first of them arrives cut short (a file-syncing tool still copying).
     try laptop.expectSuccess("sync")
@@ -355,16 +392,23 @@ import Testing
     try desktop.expectSuccess("remote", "add", "usb", remote)
     let damaged = try desktop.run("sync")
     #expect(damaged.exitCode == 0, "\(damaged)")
-    #expect(damaged.stderr.contains("Warning: skipped devices/\(deviceID)/0000000002.batch"), "\(damaged)")
+    #expect(
+      damaged.stderr.contains("Warning: skipped devices/\(deviceID)/0000000002.batch"), "\(damaged)"
+    )
     #expect(damaged.stderr.contains("read again"), "\(damaged)")
     // Batch 1 is in; batch 2 and the batch 3 behind it wait (a cursor never skips a gap).
-    #expect(try desktop.entries().values.compactMap { $0["note"] as? String }.sorted() == ["eggs", "soup"])
+    #expect(
+      try desktop.entries().values.compactMap { $0["note"] as? String }.sorted() == [
+        "eggs", "soup",
+      ])
     let skipped = try desktop.expectSuccess("status")
     #expect(
-      skipped.stdout.contains("  Skipped in the last sync:\n    devices/\(deviceID)/0000000002.batch: "), "\(skipped)")
+      skipped.stdout.contains(
+        "  Skipped in the last sync:\n    devices/\(deviceID)/0000000002.batch: "), "\(skipped)")
     #expect(skipped.stdout.contains("(ok)"), "\(skipped)")
     let skippedJSON = try #require(
-      try SyncMachine.objects(inJSON: desktop.expectSuccess("status", "--format", "json").stdout).first)
+      try SyncMachine.objects(inJSON: desktop.expectSuccess("status", "--format", "json").stdout)
+        .first)
     let remotes = try #require(skippedJSON["remotes"] as? [[String: Any]])
     #expect((remotes.first?["skipped"] as? [String])?.count == 1, "\(skippedJSON)")
 
@@ -378,7 +422,9 @@ import Testing
     #expect(repaired.stdout.contains("pulled 2 batches"), "\(repaired)")
     #expect(repaired.stderr.isEmpty, "\(repaired)")
     #expect(
-      try desktop.entries().values.compactMap { $0["note"] as? String }.sorted() == ["apple", "eggs", "pasta", "soup"])
+      try desktop.entries().values.compactMap { $0["note"] as? String }.sorted() == [
+        "apple", "eggs", "pasta", "soup",
+      ])
     let clean = try desktop.expectSuccess("status")
     #expect(clean.stdout.contains("Skipped in the last sync: none"), "\(clean)")
   }

@@ -36,11 +36,17 @@ struct SyncMachine {
   }
 
   /// Adds an entry with the binary and returns its full id.
-  func add(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-    let result = try LifelogProcess.run(["add"] + arguments + ["--format", "json"], environment: environment)
-    try #require(result.exitCode == 0, "\(name): lifelog add \(arguments)\n\(result)", sourceLocation: sourceLocation)
+  func add(
+    _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> String {
+    let result = try LifelogProcess.run(
+      ["add"] + arguments + ["--format", "json"], environment: environment)
+    try #require(
+      result.exitCode == 0, "\(name): lifelog add \(arguments)\n\(result)",
+      sourceLocation: sourceLocation)
     let entry = try #require(
-      try SyncMachine.objects(inJSON: result.stdout).first, "\(result)", sourceLocation: sourceLocation)
+      try SyncMachine.objects(inJSON: result.stdout).first, "\(result)",
+      sourceLocation: sourceLocation)
     return try #require(entry["id"] as? String, sourceLocation: sourceLocation)
   }
 
@@ -48,10 +54,12 @@ struct SyncMachine {
   func syncUntilQuiet(rounds: Int = 10, sourceLocation: SourceLocation = #_sourceLocation) throws {
     for _ in 0..<rounds {
       let result = try LifelogProcess.run(["sync"], environment: environment)
-      try #require(result.exitCode == 0, "\(name): lifelog sync\n\(result)", sourceLocation: sourceLocation)
+      try #require(
+        result.exitCode == 0, "\(name): lifelog sync\n\(result)", sourceLocation: sourceLocation)
       if result.stdout.contains("pulled 0 batches, pushed 0") { return }
     }
-    Issue.record("\(name): sync still moved batches after \(rounds) runs", sourceLocation: sourceLocation)
+    Issue.record(
+      "\(name): sync still moved batches after \(rounds) runs", sourceLocation: sourceLocation)
   }
 
   /// Every entry as `lifelog list --format json --from 1970-01-01` shows it (with `--deleted`,
@@ -84,7 +92,8 @@ struct SyncMachine {
 
   /// The objects of a JSON array (or the one object) that `--format json` printed.
   static func objects(inJSON text: String) throws -> [[String: Any]] {
-    let value = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+    let value = try JSONSerialization.jsonObject(
+      with: Data(text.utf8), options: [.fragmentsAllowed])
     if let array = value as? [[String: Any]] { return array }
     if let object = value as? [String: Any] { return [object] }
     return []
@@ -92,12 +101,15 @@ struct SyncMachine {
 
   /// Adds `count` snack entries straight through the store, in one transaction, and returns their
   /// ids: thousands of entries in milliseconds instead of a process each.
-  func addBacklog(_ count: Int, label: String, startingAt start: Int64 = 1_780_000_000) throws -> [String] {
+  func addBacklog(
+    _ count: Int, label: String, startingAt start: Int64 = 1_780_000_000
+  ) throws -> [String] {
     let store = try LogStore(path: databasePath)
     let activity = try #require(try store.activity(named: "snack"))
     let entries = (0..<count).map { index in
       NewEntry(
-        activityID: activity.id, time: LoggedTime(instant: start + Int64(index) * 60, offsetMinutes: 60),
+        activityID: activity.id,
+        time: LoggedTime(instant: start + Int64(index) * 60, offsetMinutes: 60),
         note: "\(label) \(index)", tags: ["backlog"])
     }
     try store.add(contentsOf: entries)
@@ -121,7 +133,8 @@ final class RunningLifelog: @unchecked Sendable {
   ///   - capture: read stdout and stderr (else they go to /dev/null, which is all a kill trial needs).
   ///   - standardInput: what the process reads; a pipe left open plays a script whose stdin never ends.
   init(
-    _ arguments: [String], environment: [String: String], capture: Bool = false, standardInput: Any? = nil
+    _ arguments: [String], environment: [String: String], capture: Bool = false,
+    standardInput: Any? = nil
   ) throws {
     process.executableURL = URL(fileURLWithPath: LifelogProcess.binaryPath)
     process.arguments = arguments
@@ -171,7 +184,8 @@ final class RunningLifelog: @unchecked Sendable {
     let status = process.terminationStatus
     let code = process.terminationReason == .uncaughtSignal ? 128 + status : status
     let result = CommandResult(
-      exitCode: code, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+      exitCode: code, stdout: String(decoding: stdout, as: UTF8.self),
+      stderr: String(decoding: stderr, as: UTF8.self))
     return (result, killed)
   }
 }
@@ -184,7 +198,9 @@ typealias SeededGenerator = SplitMix64
 extension SplitMix64 {
   /// `SYNC_CRASH_SEED` when set (to replay or explore), else the fixed seed of the normal run.
   static func seed() -> UInt64 {
-    if let text = ProcessInfo.processInfo.environment["SYNC_CRASH_SEED"], let seed = UInt64(text) { return seed }
+    if let text = ProcessInfo.processInfo.environment["SYNC_CRASH_SEED"], let seed = UInt64(text) {
+      return seed
+    }
     return 20_261_202
   }
 }
@@ -252,7 +268,8 @@ extension SyncMachine {
     for machine in [laptop, phone] {
       #expect(try machine.sortedListLines() == (try desktop.sortedListLines()), "\(machine.name)")
       #expect(
-        try machine.sortedListLines(deleted: true) == (try desktop.sortedListLines(deleted: true)), "\(machine.name)")
+        try machine.sortedListLines(deleted: true) == (try desktop.sortedListLines(deleted: true)),
+        "\(machine.name)")
     }
     #expect(Set(try phone.entries().keys) == [breakfast, walk])
     #expect(Set(try phone.entries(deleted: true).keys) == [lunch])

@@ -54,7 +54,9 @@ import Testing
         throw SQLiteError(code: 1, message: "inner failure")
       }
     }
-    #expect(try database.cachedStatement(sql: "SELECT group_concat(x) FROM t").first { $0[0] as String } == "1")
+    #expect(
+      try database.cachedStatement(sql: "SELECT group_concat(x) FROM t").first { $0[0] as String }
+        == "1")
   }
 
   @Test func errorsNameTheStatementButNotItsValues() throws {
@@ -74,9 +76,10 @@ import Testing
     let waiter = try Database(path: path, busyTimeoutMilliseconds: 5_000)
     try holder.execute(sql: "BEGIN IMMEDIATE; INSERT INTO t VALUES (1)")
     nonisolated(unsafe) let lockHolder = holder
-    DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { try? lockHolder.execute(sql: "COMMIT") }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
+      try? lockHolder.execute(sql: "COMMIT")
+    }
     try waiter.inTransaction { try waiter.execute(sql: "INSERT INTO t VALUES (2)", arguments: []) }
     #expect(try waiter.cachedStatement(sql: "SELECT count(*) FROM t").first { $0[0] as Int } == 2)
   }
 }
-

@@ -6,7 +6,8 @@ import Testing
 /// Sealing batches and snapshots, and the key envelope (docs/sync-protocol.md, docs/security.md).
 @Suite struct BatchEnvelopeTests {
   static let remoteID = "5b0e3c1a-0000-4000-8000-00000000c0de"
-  static let keys = try! RemoteKeys.create(remoteID: remoteID, passphrase: Array("unit test passphrase".utf8))
+  static let keys = try! RemoteKeys.create(
+    remoteID: remoteID, passphrase: Array("unit test passphrase".utf8))
   static let sealed = BatchEnvelope.sealed(remoteID: remoteID, dataKey: keys.dataKey)
 
   @Test func aSealedBatchOpensUnderItsOwnNameOnly() throws {
@@ -14,15 +15,29 @@ import Testing
     let bytes = try BatchEnvelopeTests.sealed.seal(plain, name: .batch(device: "dev-1", seq: 2))
     #expect(!String(decoding: bytes, as: UTF8.self).contains("secret soup"))
     // Deterministic: a batch sent again is the same bytes, which a remote takes as a no-op.
-    #expect(try BatchEnvelopeTests.sealed.seal(plain, name: .batch(device: "dev-1", seq: 2)) == bytes)
-    #expect(try BatchEnvelopeTests.sealed.open(bytes, name: .batch(device: "dev-1", seq: 2)) == BatchCodec.decode(plain))
+    #expect(
+      try BatchEnvelopeTests.sealed.seal(plain, name: .batch(device: "dev-1", seq: 2)) == bytes)
+    #expect(
+      try BatchEnvelopeTests.sealed.open(bytes, name: .batch(device: "dev-1", seq: 2))
+        == BatchCodec.decode(plain))
 
-    #expect(throws: BatchError.self) { try BatchEnvelopeTests.sealed.open(bytes, name: .batch(device: "dev-1", seq: 3)) }
-    #expect(throws: BatchError.self) { try BatchEnvelopeTests.sealed.open(bytes, name: .batch(device: "dev-2", seq: 2)) }
-    let otherRemote = BatchEnvelope.sealed(remoteID: "another", dataKey: BatchEnvelopeTests.keys.dataKey)
-    #expect(throws: BatchError.self) { try otherRemote.open(bytes, name: .batch(device: "dev-1", seq: 2)) }
-    #expect(throws: BatchError.self) { try BatchEnvelope.plain.open(bytes, name: .batch(device: "dev-1", seq: 2)) }
-    #expect(throws: BatchError.self) { try BatchEnvelopeTests.sealed.open(plain, name: .batch(device: "dev-1", seq: 2)) }
+    #expect(throws: BatchError.self) {
+      try BatchEnvelopeTests.sealed.open(bytes, name: .batch(device: "dev-1", seq: 3))
+    }
+    #expect(throws: BatchError.self) {
+      try BatchEnvelopeTests.sealed.open(bytes, name: .batch(device: "dev-2", seq: 2))
+    }
+    let otherRemote = BatchEnvelope.sealed(
+      remoteID: "another", dataKey: BatchEnvelopeTests.keys.dataKey)
+    #expect(throws: BatchError.self) {
+      try otherRemote.open(bytes, name: .batch(device: "dev-1", seq: 2))
+    }
+    #expect(throws: BatchError.self) {
+      try BatchEnvelope.plain.open(bytes, name: .batch(device: "dev-1", seq: 2))
+    }
+    #expect(throws: BatchError.self) {
+      try BatchEnvelopeTests.sealed.open(plain, name: .batch(device: "dev-1", seq: 2))
+    }
   }
 
   @Test func aRewrittenHeaderOrAnyChangedByteFailsAuthentication() throws {
@@ -31,15 +46,20 @@ import Testing
     var renamed = String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
     renamed = renamed.replacingOccurrences(of: "\"seq\":1,", with: "\"seq\":9,")
     let replayed = Array(renamed.utf8) + bytes.drop { $0 != 0x0A }
-    #expect(throws: BatchError.self) { try BatchEnvelopeTests.sealed.open(replayed, name: .batch(device: "dev-1", seq: 9)) }
+    #expect(throws: BatchError.self) {
+      try BatchEnvelopeTests.sealed.open(replayed, name: .batch(device: "dev-1", seq: 9))
+    }
     for index in stride(from: 0, to: bytes.count, by: 7) {
       var changed = bytes
       changed[index] ^= 0x20
-      #expect(throws: BatchError.self) { try BatchEnvelopeTests.sealed.open(changed, name: .batch(device: "dev-1", seq: 1)) }
+      #expect(throws: BatchError.self) {
+        try BatchEnvelopeTests.sealed.open(changed, name: .batch(device: "dev-1", seq: 1))
+      }
     }
     for length in stride(from: 0, to: bytes.count, by: 11) {
       #expect(throws: BatchError.self) {
-        try BatchEnvelopeTests.sealed.open(Array(bytes.prefix(length)), name: .batch(device: "dev-1", seq: 1))
+        try BatchEnvelopeTests.sealed.open(
+          Array(bytes.prefix(length)), name: .batch(device: "dev-1", seq: 1))
       }
     }
   }
@@ -48,9 +68,15 @@ import Testing
     let plain = SampleBatches.snapshot(device: "dev-1", covers: ["dev-1": 4, "dev-2": 2])
     let bytes = try BatchEnvelopeTests.sealed.seal(plain, name: .snapshot("0001-a"))
     let header = try SealedHeader(bytes)  // what a server reads without the key
-    #expect(header.batch.covers == VersionVector(["dev-1": 4, "dev-2": 2]) && header.name == .snapshot("0001-a"))
-    #expect(try BatchEnvelopeTests.sealed.open(bytes, name: .snapshot("0001-a")).covers == header.batch.covers)
-    #expect(throws: BatchError.self) { try BatchEnvelopeTests.sealed.open(bytes, name: .snapshot("0002-b")) }
+    #expect(
+      header.batch.covers == VersionVector(["dev-1": 4, "dev-2": 2])
+        && header.name == .snapshot("0001-a"))
+    #expect(
+      try BatchEnvelopeTests.sealed.open(bytes, name: .snapshot("0001-a")).covers
+        == header.batch.covers)
+    #expect(throws: BatchError.self) {
+      try BatchEnvelopeTests.sealed.open(bytes, name: .snapshot("0002-b"))
+    }
   }
 
   @Test func theKeyEnvelopeOpensWithThePassphraseOrTheRecoveryKeyAndSurvivesAChange() throws {
@@ -76,7 +102,8 @@ import Testing
     let folder = TemporaryDirectory(prefix: "lifelog-keys")
     let remote = try FileRemote(url: folder.file("r"))
     let (keys, dataKey, _) = BatchEnvelopeTests.keys
-    let manifest = try remote.create(remoteID: BatchEnvelopeTests.remoteID, minimumVersion: "0.2.0", keys: keys)
+    let manifest = try remote.create(
+      remoteID: BatchEnvelopeTests.remoteID, minimumVersion: "0.2.0", keys: keys)
     let read = try remote.manifest()
     #expect(manifest.encrypted && read.encrypted)
     let mine = try keys.rewrapped(dataKey: dataKey, passphrase: Array("mine is first".utf8))

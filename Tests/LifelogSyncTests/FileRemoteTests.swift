@@ -11,7 +11,10 @@ import Testing
     BatchCodec.encode(
       Batch(
         device: device, seq: seq, created: 1,
-        changes: [RowChange(entity: .setting, id: "name", values: [.text(note)], stamps: FieldStamps(count: 1))]))
+        changes: [
+          RowChange(
+            entity: .setting, id: "name", values: [.text(note)], stamps: FieldStamps(count: 1))
+        ]))
   }
 
   @Test func aMissingOrEmptyFolderBecomesANewRemoteAndASecondAddJoinsIt() throws {
@@ -19,16 +22,21 @@ import Testing
     let (manifest, created) = try remote.createOrJoin(minimumVersion: "0.2.0")
     #expect(created)
     #expect(FileManager.default.fileExists(atPath: folder.file("r/lifelog-remote.json")))
-    let (joined, createdAgain) = try FileRemote(url: folder.file("r/")).createOrJoin(minimumVersion: "0.2.0")
+    let (joined, createdAgain) = try FileRemote(url: folder.file("r/")).createOrJoin(
+      minimumVersion: "0.2.0")
     #expect(!createdAgain)
     #expect(joined == manifest)
   }
 
   @Test func aFolderWithOtherFilesIsNotTakenOver() throws {
-    try FileManager.default.createDirectory(atPath: folder.file("photos"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: folder.file("photos"), withIntermediateDirectories: true)
     try "x".write(toFile: folder.file("photos/cat.jpg"), atomically: true, encoding: .utf8)
-    #expect(throws: SyncError.self) { try FileRemote(url: folder.file("photos")).createOrJoin(minimumVersion: "0.2.0") }
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("photos")) == ["cat.jpg"])
+    #expect(throws: SyncError.self) {
+      try FileRemote(url: folder.file("photos")).createOrJoin(minimumVersion: "0.2.0")
+    }
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.file("photos")) == ["cat.jpg"])
   }
 
   @Test func aVanishedOrEmptiedRemoteIsUnavailableAndNotRecreated() throws {
@@ -47,7 +55,9 @@ import Testing
     _ = try remote.createOrJoin(minimumVersion: "0.2.0")
     try remote.push(device: "dev-a", seq: 1, bytes: batch(seq: 1))
     try remote.push(device: "dev-a", seq: 1, bytes: batch(seq: 1))
-    #expect(throws: SyncError.self) { try remote.push(device: "dev-a", seq: 1, bytes: batch(seq: 1, note: "other")) }
+    #expect(throws: SyncError.self) {
+      try remote.push(device: "dev-a", seq: 1, bytes: batch(seq: 1, note: "other"))
+    }
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.file("r/devices/dev-a"))
     #expect(names == ["0000000001.batch"])
   }
@@ -56,9 +66,12 @@ import Testing
     let remote = try FileRemote(url: folder.file("r"))
     _ = try remote.createOrJoin(minimumVersion: "0.2.0")
     let bytes = batch(seq: 1)
-    try Data(bytes.prefix(20)).write(to: URL(fileURLWithPath: folder.file("r/devices/dev-a/0000000001.batch")).creatingFolder())
+    try Data(bytes.prefix(20)).write(
+      to: URL(fileURLWithPath: folder.file("r/devices/dev-a/0000000001.batch")).creatingFolder())
     try remote.push(device: "dev-a", seq: 1, bytes: bytes)
-    #expect(try Data(contentsOf: URL(fileURLWithPath: folder.file("r/devices/dev-a/0000000001.batch"))) == Data(bytes))
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: folder.file("r/devices/dev-a/0000000001.batch")))
+        == Data(bytes))
   }
 
   @Test func pullingStopsAtADamagedBatchAndReadsItOnceRepaired() throws {
@@ -68,7 +81,8 @@ import Testing
     let path = folder.file("r/devices/dev-a/0000000002.batch")
     let good = try Data(contentsOf: URL(fileURLWithPath: path))
     try good.prefix(good.count / 2).write(to: URL(fileURLWithPath: path))
-    try Data("junk".utf8).write(to: URL(fileURLWithPath: folder.file("r/devices/dev-a/.tmp-1.part")))
+    try Data("junk".utf8).write(
+      to: URL(fileURLWithPath: folder.file("r/devices/dev-a/.tmp-1.part")))
     let first = try remote.pull(after: "", excluding: "me", rowLimit: 10)
     #expect(first.batches.map(\.batch.seq) == [1])
     #expect(first.skipped.count == 1)
@@ -98,7 +112,9 @@ import Testing
     let remote = try FileRemote(url: folder.file("r"))
     _ = try remote.createOrJoin(minimumVersion: "0.2.0")
     let big = String(repeating: "x", count: 9 << 20)
-    for seq in 1...3 { try remote.push(device: "dev-a", seq: seq, bytes: batch(seq: seq, note: big)) }
+    for seq in 1...3 {
+      try remote.push(device: "dev-a", seq: seq, bytes: batch(seq: seq, note: big))
+    }
     let page = try remote.pull(after: "", excluding: "me", rowLimit: 5_000)
     #expect(page.batches.map(\.batch.seq) == [1, 2])
     #expect(page.more)
@@ -120,7 +136,8 @@ import Testing
 
 extension URL {
   fileprivate func creatingFolder() throws -> URL {
-    try FileManager.default.createDirectory(at: deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: deletingLastPathComponent(), withIntermediateDirectories: true)
     return self
   }
 }

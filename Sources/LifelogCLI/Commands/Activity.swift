@@ -9,7 +9,8 @@ extension LifelogCommand {
       discussion: "'lifelog activity' alone lists the activities.",
       options: ActivityList.configuration.options,
       subcommands: [
-        ActivityAdd.self, ActivityList.self, ActivityEdit.self, ActivityRename.self, ActivityArchive.self,
+        ActivityAdd.self, ActivityList.self, ActivityEdit.self, ActivityRename.self,
+        ActivityArchive.self,
         ActivityUnarchive.self,
       ])
 
@@ -26,11 +27,18 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "add",
       abstract: "Create an activity.",
-      arguments: [ArgumentSpec("name", "The name, as it should be shown (matched case-insensitively).")],
+      arguments: [
+        ArgumentSpec("name", "The name, as it should be shown (matched case-insensitively).")
+      ],
       options: [
-        OptionSpec(["--kind"], value: "kind", help: "meal, exercise, sleep, medication or other.", default: "other"),
-        OptionSpec(["--unit"], value: "unit", help: "The unit quantities are in: km, kcal, glasses, ..."),
-        OptionSpec(["--target"], value: "target", help: "A goal: '150 min/week', '3 times/day', '10 km/week'."),
+        OptionSpec(
+          ["--kind"], value: "kind", help: "meal, exercise, sleep, medication or other.",
+          default: "other"),
+        OptionSpec(
+          ["--unit"], value: "unit", help: "The unit quantities are in: km, kcal, glasses, ..."),
+        OptionSpec(
+          ["--target"], value: "target",
+          help: "A goal: '150 min/week', '3 times/day', '10 km/week'."),
       ],
       examples: [
         "lifelog activity add tea --kind meal",
@@ -81,7 +89,8 @@ extension LifelogCommand {
         let (count, last) = usage[activity.id] ?? (0, nil)
         let lastText = last.map { presenter.when(context.zone.loggedTime(at: $0)) } ?? ""
         return [
-          activity.name, activity.kind.rawValue, activity.unit ?? "", activity.target?.description ?? "",
+          activity.name, activity.kind.rawValue, activity.unit ?? "",
+          activity.target?.description ?? "",
           String(count), lastText, activity.archived ? "archived" : "",
         ]
       }
@@ -94,10 +103,16 @@ extension LifelogCommand {
         rows.forEach { table.append($0) }
         context.output.write(table.render(width: context.terminalWidth, bold: context.usesColor))
       case .csv:
-        context.output.write(CSVText.row(["name", "kind", "unit", "target", "entries", "last", "archived"]))
+        context.output.write(
+          CSVText.row(["name", "kind", "unit", "target", "entries", "last", "archived"]))
         for (activity, row) in zip(activities, rows) {
-          context.output.write(CSVText.row(Array(row.prefix(5)) + [usage[activity.id]?.lastAt.map {
-            context.zone.loggedTime(at: $0).iso8601 } ?? "", activity.archived ? "true" : "false"]))
+          context.output.write(
+            CSVText.row(
+              Array(row.prefix(5)) + [
+                usage[activity.id]?.lastAt.map {
+                  context.zone.loggedTime(at: $0).iso8601
+                } ?? "", activity.archived ? "true" : "false",
+              ]))
         }
       case .json:
         let objects = activities.map { activity -> String in
@@ -105,10 +120,12 @@ extension LifelogCommand {
           object.addActivity(activity)
           object.add("archived", activity.archived)
           object.add("entries", usage[activity.id]?.count ?? 0)
-          object.add("lastAt", usage[activity.id]?.lastAt.map { context.zone.loggedTime(at: $0).iso8601 })
+          object.add(
+            "lastAt", usage[activity.id]?.lastAt.map { context.zone.loggedTime(at: $0).iso8601 })
           return object.result
         }
-        context.output.write("[\n" + objects.joined(separator: ",\n") + (objects.isEmpty ? "]\n" : "\n]\n"))
+        context.output.write(
+          "[\n" + objects.joined(separator: ",\n") + (objects.isEmpty ? "]\n" : "\n]\n"))
       }
     }
   }
@@ -123,7 +140,10 @@ extension LifelogCommand {
         OptionSpec(["--unit"], value: "unit", help: "The unit quantities are in (or none)."),
         OptionSpec(["--target"], value: "target", help: "A goal such as '150 min/week' (or none)."),
       ],
-      examples: ["lifelog activity edit walk --target '150 min/week'", "lifelog activity edit walk --unit km"])
+      examples: [
+        "lifelog activity edit walk --target '150 min/week'",
+        "lifelog activity edit walk --unit km",
+      ])
 
     let name: String
     let kind: ActivityKind?
@@ -146,8 +166,13 @@ extension LifelogCommand {
       let activity = try context.recordingStep("activity edit \(name)") {
         try $0.updateActivity(named: name, kind: kind, unit: unit, target: target)
       }
-      let details = [activity.kind.rawValue, activity.unit.map { "unit \($0)" }, activity.target.map { "target \($0)" }]
-      context.output.write("Updated activity '\(activity.name)' (\(details.compactMap { $0 }.joined(separator: ", ")))\n")
+      let details = [
+        activity.kind.rawValue, activity.unit.map { "unit \($0)" },
+        activity.target.map { "target \($0)" },
+      ]
+      context.output.write(
+        "Updated activity '\(activity.name)' (\(details.compactMap { $0 }.joined(separator: ", ")))\n"
+      )
     }
   }
 
@@ -155,7 +180,10 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "rename",
       abstract: "Rename an activity; its entries follow it.",
-      arguments: [ArgumentSpec("old", "The current name.", completes: .activityName), ArgumentSpec("new", "The new name.")],
+      arguments: [
+        ArgumentSpec("old", "The current name.", completes: .activityName),
+        ArgumentSpec("new", "The new name."),
+      ],
       examples: ["lifelog activity rename workout gym"])
 
     let oldName: String

@@ -16,7 +16,8 @@ extension LifelogCommand {
       ],
       options: [
         OptionSpec(
-          ["--at"], value: "time", help: "When: now, 08:15, 8am, 'yesterday 19:30', 'mon 12:00', -2h, ISO 8601.",
+          ["--at"], value: "time",
+          help: "When: now, 08:15, 8am, 'yesterday 19:30', 'mon 12:00', -2h, ISO 8601.",
           default: "now"),
         OptionSpec(["--duration"], value: "duration", help: "How long: 45m, 1h30m, 90s, 1:30."),
         OptionSpec(["--qty"], value: "number", help: "How much, in the activity's unit."),
@@ -44,7 +45,8 @@ extension LifelogCommand {
       kind = try arguments.value("--kind").map(ActivityKind.init(parsing:))
       let words = positionals["note"] ?? []
       fields = try EntryFieldValues(
-        arguments, note: words.isEmpty ? nil : words.joined(separator: " "), parser: context.timeParser)
+        arguments, note: words.isEmpty ? nil : words.joined(separator: " "),
+        parser: context.timeParser)
     }
 
     func run(in context: Context) throws {
@@ -56,12 +58,14 @@ extension LifelogCommand {
         let entry = try store.add(
           NewEntry(
             activityID: activity.id, time: fields.time ?? context.timeParser.parseTime("now"),
-            duration: fields.duration ?? nil, note: fields.note ?? nil, quantity: fields.quantity ?? nil,
+            duration: fields.duration ?? nil, note: fields.note ?? nil,
+            quantity: fields.quantity ?? nil,
             tags: fields.tags ?? []))
         return (entry, created)
       }
       if entry.time.instant > context.now + 300 {
-        context.errors.write("Note: \(presenter.when(entry.time)) is in the future; 'lifelog edit' can fix it\n")
+        context.errors.write(
+          "Note: \(presenter.when(entry.time)) is in the future; 'lifelog edit' can fix it\n")
       }
       if json {
         context.output.write(presenter.json(entry) + "\n")
@@ -78,15 +82,19 @@ extension LifelogCommand {
       if let existing = try store.activity(named: activityName) {
         if existing.archived {
           throw InputError(
-            "Activity '\(existing.name)' is archived; run 'lifelog activity unarchive \(existing.name)' to use it again")
+            "Activity '\(existing.name)' is archived; run 'lifelog activity unarchive \(existing.name)' to use it again"
+          )
         }
         if let kind, kind != existing.kind {
           throw InputError(
-            "Activity '\(existing.name)' already exists as \(existing.kind.rawValue); drop --kind to log to it")
+            "Activity '\(existing.name)' already exists as \(existing.kind.rawValue); drop --kind to log to it"
+          )
         }
         return (existing, nil)
       }
-      guard let kind else { return (try store.requireActivity(named: activityName, creatingHint: true), nil) }
+      guard let kind else {
+        return (try store.requireActivity(named: activityName, creatingHint: true), nil)
+      }
       let activity = try store.addActivity(named: activityName, kind: kind)
       return (activity, activity)
     }
@@ -103,21 +111,27 @@ struct EntryFieldValues {
   var quantity: Double??
   var tags: [String]?
 
-  init(_ arguments: ParsedArguments, note: String?, parser: TimeParser, allowsClearing: Bool = false)
+  init(
+    _ arguments: ParsedArguments, note: String?, parser: TimeParser, allowsClearing: Bool = false
+  )
     throws
   {
     if let at = arguments.value("--at") { time = try parser.parseTime(at) }
     if let text = arguments.value("--duration") {
-      duration = allowsClearing && text.lowercased() == "none" ? .some(nil) : try DurationText.parse(text)
+      duration =
+        allowsClearing && text.lowercased() == "none" ? .some(nil) : try DurationText.parse(text)
     }
     if let text = arguments.value("--qty") {
-      quantity = allowsClearing && text.lowercased() == "none" ? .some(nil) : try EntryFields.quantity(text)
+      quantity =
+        allowsClearing && text.lowercased() == "none" ? .some(nil) : try EntryFields.quantity(text)
     }
     if let note { self.note = .some(try EntryFields.note(note)) }
     let tagTexts = arguments.all("--tag")
     if !tagTexts.isEmpty {
       var tags: [String] = []
-      for text in tagTexts where !tags.contains(try EntryFields.tag(text)) { tags.append(try EntryFields.tag(text)) }
+      for text in tagTexts where !tags.contains(try EntryFields.tag(text)) {
+        tags.append(try EntryFields.tag(text))
+      }
       self.tags = tags
     }
   }

@@ -47,9 +47,12 @@ public final class Context {
   var databasePath: String {
     get throws {
       if let path = databasePathOverride ?? environment["LIFELOG_DB"], !path.isEmpty { return path }
-      if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/lifelog/lifelog.db" }
+      if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+        return data + "/lifelog/lifelog.db"
+      }
       guard let home = environment["HOME"], !home.isEmpty else {
-        throw ConfigurationError("Cannot find the log: HOME is not set; set LIFELOG_DB or pass --db PATH")
+        throw ConfigurationError(
+          "Cannot find the log: HOME is not set; set LIFELOG_DB or pass --db PATH")
       }
       return home + "/.local/share/lifelog/lifelog.db"
     }

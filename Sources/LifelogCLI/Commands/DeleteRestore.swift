@@ -6,7 +6,10 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "delete",
       abstract: "Delete entries (they can be restored).",
-      arguments: [ArgumentSpec("id", "Entry ids or prefixes (4+ hex digits), or last, -1, -2, ...", .oneOrMore)],
+      arguments: [
+        ArgumentSpec(
+          "id", "Entry ids or prefixes (4+ hex digits), or last, -1, -2, ...", .oneOrMore)
+      ],
       options: [SoftDelete.activityOption],
       examples: ["lifelog delete 1a2b", "lifelog delete 1a2b3c4d 5e6f7a8b", "lifelog delete last"])
 
@@ -24,9 +27,11 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "restore",
       abstract: "Restore deleted entries.",
-      arguments: [ArgumentSpec(
+      arguments: [
+        ArgumentSpec(
           "id", "Entry ids, or unambiguous prefixes (see 'lifelog list --deleted').", .oneOrMore,
-          completes: .entryID(deleted: true))],
+          completes: .entryID(deleted: true))
+      ],
       options: [SoftDelete.activityOption],
       examples: ["lifelog list --deleted", "lifelog restore 1a2b", "lifelog restore last"])
 
@@ -51,9 +56,12 @@ struct SoftDelete {
   static let activityOption = OptionSpec(
     ["--activity"], value: "name", help: "With last or -N: count only this activity's entries.")
 
-  init(deleted: Bool, parsing arguments: ParsedArguments, configuration: CommandConfiguration) throws {
+  init(
+    deleted: Bool, parsing arguments: ParsedArguments, configuration: CommandConfiguration
+  ) throws {
     self.deleted = deleted
-    references = try (arguments.checkedPositionals(for: configuration)["id"] ?? []).map(EntryReference.init)
+    references = try (arguments.checkedPositionals(for: configuration)["id"] ?? []).map(
+      EntryReference.init)
     activityName = arguments.value("--activity")
   }
 
@@ -62,7 +70,8 @@ struct SoftDelete {
     let verb = deleted ? "delete" : "restore"
     let presenter = EntryPresenter(zone: context.zone)
     let results = try store.recordingUndoStep({ results in
-      "\(verb) " + results.map { presenter.summary($0.entry, markingDeleted: false) }.joined(separator: ", ")
+      "\(verb) "
+        + results.map { presenter.summary($0.entry, markingDeleted: false) }.joined(separator: ", ")
     }) {
       let activityID = try activityName.map { try store.requireActivity(named: $0).id }
       var fullIDs: [String] = []
@@ -74,7 +83,9 @@ struct SoftDelete {
       return try store.setDeleted(deleted, ids: fullIDs)
     }
     for (entry, changed) in results {
-      let verb = deleted ? (changed ? "Deleted" : "Already deleted:") : (changed ? "Restored" : "Not deleted:")
+      let verb =
+        deleted
+        ? (changed ? "Deleted" : "Already deleted:") : (changed ? "Restored" : "Not deleted:")
       context.output.write("\(verb) \(presenter.summary(entry, markingDeleted: false))\n")
     }
   }

@@ -6,10 +6,14 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "edit",
       abstract: "Change an entry.",
-      discussion: "Fields not named stay as they are. --duration none and --qty none clear a field; --note '' clears the note.",
-      arguments: [ArgumentSpec("id", "The entry's id or a prefix of it (4+ hex digits), or last, -1, -2, ...")],
+      discussion:
+        "Fields not named stay as they are. --duration none and --qty none clear a field; --note '' clears the note.",
+      arguments: [
+        ArgumentSpec("id", "The entry's id or a prefix of it (4+ hex digits), or last, -1, -2, ...")
+      ],
       options: [
-        OptionSpec(["--of"], value: "name", help: "With last or -N: count only this activity's entries."),
+        OptionSpec(
+          ["--of"], value: "name", help: "With last or -N: count only this activity's entries."),
         OptionSpec(["--activity"], value: "name", help: "Move the entry to another activity."),
         OptionSpec(["--note"], value: "text", help: "Replace the note."),
         OptionSpec(["--at"], value: "time", help: "Change when it happened."),
@@ -38,9 +42,12 @@ extension LifelogCommand {
       activityName = arguments.value("--activity")
       json = try TextOrJSON.parse(arguments.value("--format"))
       var fields = try EntryFieldValues(
-        arguments, note: arguments.value("--note"), parser: context.timeParser, allowsClearing: true)
+        arguments, note: arguments.value("--note"), parser: context.timeParser, allowsClearing: true
+      )
       if arguments.flag("--no-tags") {
-        guard fields.tags == nil else { throw UsageError("Give either --tag or --no-tags, not both") }
+        guard fields.tags == nil else {
+          throw UsageError("Give either --tag or --no-tags, not both")
+        }
         fields.tags = []
       }
       self.fields = fields
@@ -48,7 +55,8 @@ extension LifelogCommand {
         fields.quantity == nil, fields.tags == nil
       {
         throw UsageError(
-          "Nothing to change; give at least one of --activity, --note, --at, --duration, --qty, --tag, --no-tags")
+          "Nothing to change; give at least one of --activity, --note, --at, --duration, --qty, --tag, --no-tags"
+        )
       }
     }
 
@@ -62,7 +70,9 @@ extension LifelogCommand {
         if let activityName {
           let activity = try store.requireActivity(named: activityName)
           if activity.archived {
-            throw InputError("Activity '\(activity.name)' is archived; run 'lifelog activity unarchive \(activity.name)' first")
+            throw InputError(
+              "Activity '\(activity.name)' is archived; run 'lifelog activity unarchive \(activity.name)' first"
+            )
           }
           changes.activityID = activity.id
         }
@@ -73,7 +83,8 @@ extension LifelogCommand {
         changes.tags = fields.tags
         return try store.update(id: fullID, with: changes)
       }
-      context.output.write(json ? presenter.json(entry) + "\n" : "Updated \(presenter.summary(entry))\n")
+      context.output.write(
+        json ? presenter.json(entry) + "\n" : "Updated \(presenter.summary(entry))\n")
     }
   }
 }

@@ -57,7 +57,8 @@ extension LifelogCommand {
       }
       guard let file else { return }
       try file.commit()
-      context.output.write("Exported \(count == 1 ? "1 entry" : "\(count) entries") to '\(file.path)'\n")
+      context.output.write(
+        "Exported \(count == 1 ? "1 entry" : "\(count) entries") to '\(file.path)'\n")
     }
 
     /// One `list --format json` object per line.

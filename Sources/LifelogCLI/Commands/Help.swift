@@ -4,7 +4,9 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "help",
       abstract: "Show help for a command.",
-      arguments: [ArgumentSpec("command", "The command, e.g. 'add' or 'activity add'.", .zeroOrMore)],
+      arguments: [
+        ArgumentSpec("command", "The command, e.g. 'add' or 'activity add'.", .zeroOrMore)
+      ],
       examples: ["lifelog help add", "lifelog help activity add"],
       usesDatabase: false)
 

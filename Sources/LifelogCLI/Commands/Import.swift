@@ -51,24 +51,30 @@ extension LifelogCommand {
 
     func run(in context: Context) throws {
       if !fileNamed, context.errors is FileOutput, isatty(STDIN_FILENO) == 1 {
-        throw UsageError("Missing file to import; name one, or pipe the rows in ('lifelog import - < rows.csv')")
+        throw UsageError(
+          "Missing file to import; name one, or pipe the rows in ('lifelog import - < rows.csv')")
       }
       let started = Seconds.monotonic()
-      let input = try path.map { path throws(InputFileError) in try ChunkedReader(path: path) }
+      let input =
+        try path.map { path throws(InputFileError) in try ChunkedReader(path: path) }
         ?? ChunkedReader(descriptor: STDIN_FILENO, closing: false)
       let format = try self.format ?? ExchangeFormat.detect(path: path, input: input)
       var options = ImportOptions(parser: context.timeParser)
       options.defaultKind = kind
       options.dryRun = dryRun
       options.skipInvalid = skipInvalid
-      options.source = path.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? "stdin"
+      options.source =
+        path.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? "stdin"
       let progress = ImportProgress(context: context)
       let summary: ImportSummary
       do {
         let store = try context.store
         let name = path ?? "standard input"
-        summary = try store.recordingUndoStep({ "import \(name): \($0.added) added, \($0.updated) updated" }) {
-          try store.importEntries(from: format.records(from: input), options: options, progress: progress.show)
+        summary = try store.recordingUndoStep({
+          "import \(name): \($0.added) added, \($0.updated) updated"
+        }) {
+          try store.importEntries(
+            from: format.records(from: input), options: options, progress: progress.show)
         }
       } catch let error as ImportError {
         progress.clear()
@@ -78,13 +84,15 @@ extension LifelogCommand {
       if summary.invalidCount > 0 {
         context.errors.write("Skipped \(Self.rows(summary.invalidCount)):\n" + Self.list(summary))
       }
-      context.output.write(Self.describe(summary, seconds: Seconds.monotonic() - started, dryRun: dryRun))
+      context.output.write(
+        Self.describe(summary, seconds: Seconds.monotonic() - started, dryRun: dryRun))
     }
 
     /// `3 added, 1 updated, 0 unchanged, 0 skipped in 0.02 s`, and the activities it created.
     static func describe(_ summary: ImportSummary, seconds: Double, dryRun: Bool) -> String {
       var text = dryRun ? "Dry run, nothing written: would add" : "Imported:"
-      text += dryRun
+      text +=
+        dryRun
         ? " \(summary.added), update \(summary.updated), leave \(summary.unchanged) unchanged, "
           + "skip \(summary.invalidCount)"
         : " \(summary.added) added, \(summary.updated) updated, \(summary.unchanged) unchanged, "
@@ -92,7 +100,8 @@ extension LifelogCommand {
       text += " in \(Seconds.text(seconds)) s\n"
       if !summary.createdActivities.isEmpty {
         text += (dryRun ? "Would create" : "Created") + " activities: "
-        text += summary.createdActivities.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", ")
+        text += summary.createdActivities.map { "\($0.name) (\($0.kind.rawValue))" }.joined(
+          separator: ", ")
         text += "\n"
       }
       return text

@@ -19,7 +19,8 @@ extension LifelogCommand {
         OptionSpec(
           ["--limit"], value: "n", help: "Show the last n entries.",
           default: "\(defaultLimit), or all with --from/--to"),
-        OptionSpec(["--deleted"], help: "List deleted entries instead (to find ids for 'restore')."),
+        OptionSpec(
+          ["--deleted"], help: "List deleted entries instead (to find ids for 'restore')."),
         OptionSpec.format(["table", "json", "csv"]),
       ],
       examples: [
@@ -55,17 +56,21 @@ extension LifelogCommand {
       let store = try context.store
       let activityID = try activityName.map { try store.requireActivity(named: $0).id }
       let query = EntryQuery(
-        from: from?.instant, to: to?.instant, activityID: activityID, limit: limit, deleted: deleted)
+        from: from?.instant, to: to?.instant, activityID: activityID, limit: limit, deleted: deleted
+      )
       let presenter = EntryPresenter(zone: context.zone)
       let output = context.output
       switch format {
       case .table:
         let entries = try store.entries(query)
         guard !entries.isEmpty else {
-          output.write(deleted ? "No deleted entries.\n" : "No entries; add one with 'lifelog add breakfast'.\n")
+          output.write(
+            deleted
+              ? "No deleted entries.\n" : "No entries; add one with 'lifelog add breakfast'.\n")
           return
         }
-        output.write(presenter.table(entries).render(width: context.terminalWidth, bold: context.usesColor))
+        output.write(
+          presenter.table(entries).render(width: context.terminalWidth, bold: context.usesColor))
       case .json:
         var first = true
         output.write("[")
@@ -91,7 +96,8 @@ extension ParsedArguments {
     let from = try value("--from").map(parser.parseBoundary)
     let to = try value("--to").map(parser.parseBoundary)
     if let from, let to, to.instant <= from.instant {
-      throw InputError("--to (\(to.iso8601)) is not after --from (\(from.iso8601)); swap them or widen the range")
+      throw InputError(
+        "--to (\(to.iso8601)) is not after --from (\(from.iso8601)); swap them or widen the range")
     }
     return (from, to)
   }

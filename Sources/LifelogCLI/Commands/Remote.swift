@@ -9,7 +9,9 @@ extension LifelogCommand {
       abstract: "Add, list and remove sync remotes; change passphrases.",
       discussion: "'lifelog remote' alone lists the remotes.",
       options: RemoteList.configuration.options,
-      subcommands: [RemoteAdd.self, RemoteList.self, RemoteRemove.self, RemotePasswd.self, RemoteRecover.self])
+      subcommands: [
+        RemoteAdd.self, RemoteList.self, RemoteRemove.self, RemotePasswd.self, RemoteRecover.self,
+      ])
 
     let list: RemoteList
 
@@ -41,10 +43,15 @@ extension LifelogCommand {
         ArgumentSpec("url", "A folder path, file:///path, or http(s)://host:port."),
       ],
       options: [
-        OptionSpec(["--token-file"], value: "file", help: "A file holding the server's token (or LIFELOG_TOKEN)."),
-        OptionSpec(["--encrypt"], help: "Encrypt a new remote end to end (or join an encrypted one)."),
+        OptionSpec(
+          ["--token-file"], value: "file",
+          help: "A file holding the server's token (or LIFELOG_TOKEN)."),
+        OptionSpec(
+          ["--encrypt"], help: "Encrypt a new remote end to end (or join an encrypted one)."),
         OptionSpec(["--no-encrypt"], help: "Create a new remote unencrypted, without asking."),
-        OptionSpec(["--passphrase-file"], value: "file", help: "A file holding the passphrase (or LIFELOG_PASSPHRASE)."),
+        OptionSpec(
+          ["--passphrase-file"], value: "file",
+          help: "A file holding the passphrase (or LIFELOG_PASSPHRASE)."),
       ],
       examples: [
         "lifelog remote add usb /media/usb/lifelog",
@@ -63,7 +70,8 @@ extension LifelogCommand {
       let positionals = try arguments.checkedPositionals(for: Self.configuration)
       name = try RemoteAdd.checkedName(positionals["name"]?.first ?? "")
       url = positionals["url"]?.first ?? ""
-      token = try RemoteAdd.token(file: arguments.value("--token-file"), environment: context.environment, url: url)
+      token = try RemoteAdd.token(
+        file: arguments.value("--token-file"), environment: context.environment, url: url)
       switch (arguments.flag("--encrypt"), arguments.flag("--no-encrypt")) {
       case (true, true): throw UsageError("Give either --encrypt or --no-encrypt, not both")
       case (true, false): encrypt = true
@@ -74,7 +82,8 @@ extension LifelogCommand {
     }
 
     static func checkedName(_ name: String) throws -> String {
-      guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+      guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+      else {
         throw InputError("Remote name '\(name)' must be a word of letters, digits, '-' or '_'")
       }
       return name
@@ -82,7 +91,8 @@ extension LifelogCommand {
 
     static func checkFree(_ name: String, in store: SyncStore) throws {
       if try store.remote(named: name) != nil {
-        throw InputError("A remote named '\(name)' already exists; remove it first or pick another name")
+        throw InputError(
+          "A remote named '\(name)' already exists; remove it first or pick another name")
       }
     }
 
@@ -95,7 +105,8 @@ extension LifelogCommand {
       var token = environment["LIFELOG_TOKEN"]
       if let file {
         guard let bytes = try? LocalFile.read(file) else {
-          throw InputError("Cannot read the token file '\(file)'; check the path and its permissions")
+          throw InputError(
+            "Cannot read the token file '\(file)'; check the path and its permissions")
         }
         token = String(decoding: bytes, as: UTF8.self)
       }
@@ -105,7 +116,8 @@ extension LifelogCommand {
             + "(the server's operator makes one with 'lifelog serve user add NAME')")
       }
       guard token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
-        throw InputError("The token holds spaces or other characters a token never has; check the file")
+        throw InputError(
+          "The token holds spaces or other characters a token never has; check the file")
       }
       return token
     }
@@ -113,7 +125,8 @@ extension LifelogCommand {
     func run(in context: Context) throws {
       let store = SyncStore(log: try context.store)
       try RemoteAdd.checkFree(name, in: store)
-      let remote = try RemoteLocation.make(url, token: token, timeoutSeconds: 10, environment: context.environment)
+      let remote = try RemoteLocation.make(
+        url, token: token, timeoutSeconds: 10, environment: context.environment)
       let passphrase = PassphraseSource(file: passphraseFile, context: context)
       var manifest: RemoteManifest
       var created = false
@@ -126,7 +139,9 @@ extension LifelogCommand {
           (keys, dataKey, recoveryKey) = try RemoteKeys.create(
             remoteID: remoteID, passphrase: passphrase.read(creating: true, remote: name))
         }
-        manifest = try folder.create(remoteID: remoteID, minimumVersion: LifelogVersion.minimumWriter(encrypted: keys != nil), keys: keys)
+        manifest = try folder.create(
+          remoteID: remoteID, minimumVersion: LifelogVersion.minimumWriter(encrypted: keys != nil),
+          keys: keys)
         created = true
       } else {
         manifest = try remote.manifest()  // checks the address and the token before keeping either
@@ -134,15 +149,19 @@ extension LifelogCommand {
           // A manifest stripped of its "encrypted" mark must not make this machine push in clear.
           throw SyncError.encryptionMismatch(
             remote.location,
-            reason: "says it is not encrypted but holds a key envelope: it may have been tampered with. "
+            reason:
+              "says it is not encrypted but holds a key envelope: it may have been tampered with. "
               + "Nothing was written; check the remote before joining it")
         }
         if manifest.encrypted {
           if encrypt == false {
-            throw SyncError.encryptionMismatch(remote.location, reason: "is encrypted; join it without --no-encrypt")
+            throw SyncError.encryptionMismatch(
+              remote.location, reason: "is encrypted; join it without --no-encrypt")
           }
-          dataKey = try RemoteAdd.unlock(remote, manifest: manifest, passphrase: passphrase, name: name)
-        } else if remote is HTTPRemote, try RemoteAdd.isEmpty(remote), try wantsEncryption(context) {
+          dataKey = try RemoteAdd.unlock(
+            remote, manifest: manifest, passphrase: passphrase, name: name)
+        } else if remote is HTTPRemote, try RemoteAdd.isEmpty(remote), try wantsEncryption(context)
+        {
           // A server account that holds nothing yet becomes encrypted by its first machine.
           let (keys, key, recovery) = try RemoteKeys.create(
             remoteID: manifest.remoteID, passphrase: passphrase.read(creating: true, remote: name))
@@ -151,15 +170,22 @@ extension LifelogCommand {
         } else if encrypt == true {
           throw SyncError.encryptionMismatch(
             remote.location,
-            reason: "already holds unencrypted data, so it cannot be joined with --encrypt; join it without "
+            reason:
+              "already holds unencrypted data, so it cannot be joined with --encrypt; join it without "
               + "--encrypt, or encrypt a new remote")
         }
       }
-      try store.addRemote(name: name, url: remote.location, remoteID: manifest.remoteID, token: token, dataKey: dataKey)
+      try store.addRemote(
+        name: name, url: remote.location, remoteID: manifest.remoteID, token: token,
+        dataKey: dataKey)
       let verb =
-        recoveryKey != nil ? "Created a new encrypted remote"
-        : created ? "Created a new remote" : dataKey != nil ? "Joined the encrypted remote" : "Joined the remote"
-      context.output.write("\(verb) '\(name)' at \(remote.location); run 'lifelog sync' to sync with it\n")
+        recoveryKey != nil
+        ? "Created a new encrypted remote"
+        : created
+          ? "Created a new remote"
+          : dataKey != nil ? "Joined the encrypted remote" : "Joined the remote"
+      context.output.write(
+        "\(verb) '\(name)' at \(remote.location); run 'lifelog sync' to sync with it\n")
       if let recoveryKey { context.output.write(RecoveryKeyNotice.text(recoveryKey, remote: name)) }
     }
 
@@ -168,7 +194,8 @@ extension LifelogCommand {
     private func wantsEncryption(_ context: Context) throws -> Bool {
       if let encrypt { return encrypt }
       guard let prompt = context.prompt else { return false }
-      return prompt.confirm("Encrypt '\(name)' end to end, so the remote never sees your entries?", defaultAnswer: true)
+      return prompt.confirm(
+        "Encrypt '\(name)' end to end, so the remote never sees your entries?", defaultAnswer: true)
     }
 
     /// The data key of an encrypted remote, unwrapped with the passphrase: before anything else is
@@ -177,10 +204,13 @@ extension LifelogCommand {
       _ remote: any Remote, manifest: RemoteManifest, passphrase: PassphraseSource, name: String
     ) throws -> [UInt8] {
       guard let keys = try remote.keys(), keys.remoteID == manifest.remoteID else {
-        throw SyncError.remoteUnavailable(remote.location, reason: "it is encrypted but holds no key envelope of its own")
+        throw SyncError.remoteUnavailable(
+          remote.location, reason: "it is encrypted but holds no key envelope of its own")
       }
       try Sodium.load()
-      guard let dataKey = try keys.dataKey(passphrase: passphrase.read(creating: false, remote: name)) else {
+      guard
+        let dataKey = try keys.dataKey(passphrase: passphrase.read(creating: false, remote: name))
+      else {
         throw SyncError.wrongKey(remote.location, what: "passphrase")
       }
       return dataKey
@@ -191,7 +221,8 @@ extension LifelogCommand {
       let nobody = UUIDText.random()
       let page = try remote.pull(after: "", excluding: nobody, rowLimit: 1)
       var skipped = page.skipped
-      return try page.batches.isEmpty && remote.snapshot(beyond: "", excluding: nobody, skipped: &skipped) == nil
+      return try page.batches.isEmpty
+        && remote.snapshot(beyond: "", excluding: nobody, skipped: &skipped) == nil
         && skipped.isEmpty
     }
   }
@@ -220,10 +251,14 @@ extension LifelogCommand {
         context.output.write("No remotes; add one with 'lifelog remote add NAME FOLDER'.\n")
         return
       }
-      var table = Table([.init(title: "NAME"), .init(title: "URL", truncatable: true), .init(title: "LAST SYNC"), .init(title: "OUTCOME")])
+      var table = Table([
+        .init(title: "NAME"), .init(title: "URL", truncatable: true), .init(title: "LAST SYNC"),
+        .init(title: "OUTCOME"),
+      ])
       for remote in remotes {
         table.append([
-          remote.name + (remote.dataKey != nil ? " (encrypted)" : ""), remote.url, RemoteStatusText.time(remote.lastSyncAt, context: context),
+          remote.name + (remote.dataKey != nil ? " (encrypted)" : ""), remote.url,
+          RemoteStatusText.time(remote.lastSyncAt, context: context),
           remote.lastOutcome ?? "never synced",
         ])
       }
@@ -266,7 +301,8 @@ enum RemoteLocation {
         url: url, token: token, caFile: environment["LIFELOG_CA_FILE"],
         deadline: LogStore.systemMilliseconds() + Int64(timeoutSeconds) * 1000)
     } else if url.contains("://"), !url.hasPrefix("file://") {
-      throw InputError("Cannot use '\(url)' as a remote; give a folder path, file:///path or http(s)://host:port")
+      throw InputError(
+        "Cannot use '\(url)' as a remote; give a folder path, file:///path or http(s)://host:port")
     } else {
       remote = try FileRemote(url: url)
     }
@@ -278,7 +314,8 @@ enum RemoteLocation {
 extension String {
   /// The text without leading and trailing whitespace and newlines.
   func trimmingCharacters() -> String {
-    guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace })
+    guard let start = firstIndex(where: { !$0.isWhitespace }),
+      let end = lastIndex(where: { !$0.isWhitespace })
     else { return "" }
     return String(self[start...end])
   }

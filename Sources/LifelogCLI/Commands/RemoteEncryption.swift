@@ -19,14 +19,17 @@ struct PassphraseSource {
     var passphrase: [UInt8]
     if let file {
       guard let bytes = try? LocalFile.read(file) else {
-        throw InputError("Cannot read the passphrase file '\(file)'; check the path and its permissions")
+        throw InputError(
+          "Cannot read the passphrase file '\(file)'; check the path and its permissions")
       }
       passphrase = bytes
       while passphrase.last == 0x0A || passphrase.last == 0x0D { passphrase.removeLast() }
     } else if let text = environment["LIFELOG_PASSPHRASE"], !text.isEmpty {
       passphrase = Array(text.utf8)
     } else if let prompt {
-      guard let first = prompt.secret(creating ? "New passphrase for '\(remote)': " : "Passphrase for '\(remote)': ")
+      guard
+        let first = prompt.secret(
+          creating ? "New passphrase for '\(remote)': " : "Passphrase for '\(remote)': ")
       else { throw InputError("No passphrase was given") }
       if creating {
         guard prompt.secret("The same passphrase again: ") == first else {
@@ -41,7 +44,8 @@ struct PassphraseSource {
     }
     guard !passphrase.isEmpty else { throw InputError("The passphrase is empty; give one") }
     if creating, passphrase.count < 8 {
-      throw InputError("The passphrase is shorter than 8 characters; choose a longer one (a few words)")
+      throw InputError(
+        "The passphrase is shorter than 8 characters; choose a longer one (a few words)")
     }
     return passphrase
   }
@@ -92,18 +96,22 @@ extension LifelogCommand {
         throw InputError("No remote is named '\(name)'; see 'lifelog remote list'")
       }
       guard let dataKey = record.dataKey else {
-        throw SyncError.encryptionMismatch(record.url, reason: "is not encrypted, so it has no passphrase")
+        throw SyncError.encryptionMismatch(
+          record.url, reason: "is not encrypted, so it has no passphrase")
       }
       try Sodium.checkDataKey(dataKey, remote: record.url)
       let remote = try RemoteLocation.make(
         record.url, token: record.token, timeoutSeconds: 30, environment: context.environment)
       guard let keys = try remote.keys() else {
-        throw SyncError.encryptionMismatch(record.url, reason: "holds no key envelope, though this log joined it encrypted")
+        throw SyncError.encryptionMismatch(
+          record.url, reason: "holds no key envelope, though this log joined it encrypted")
       }
       guard try keys.opens(with: dataKey) else {
-        throw SyncError.encryptionMismatch(record.url, reason: "holds keys that the key this log keeps does not open")
+        throw SyncError.encryptionMismatch(
+          record.url, reason: "holds keys that the key this log keeps does not open")
       }
-      let passphrase = try PassphraseSource(file: passphraseFile, context: context).read(creating: true, remote: name)
+      let passphrase = try PassphraseSource(file: passphraseFile, context: context).read(
+        creating: true, remote: name)
       let next = try keys.rewrapped(dataKey: dataKey, passphrase: passphrase)
       try remote.putKeys(next)
       context.output.write(
@@ -125,10 +133,14 @@ extension LifelogCommand {
         ArgumentSpec("url", "A folder path, file:///path, or http(s)://host:port."),
       ],
       options: [
-        OptionSpec(["--recovery-key-file"], value: "file", help: "A file holding the recovery key."),
-        OptionSpec(["--token-file"], value: "file", help: "A file holding the server's token (or LIFELOG_TOKEN)."),
+        OptionSpec(
+          ["--recovery-key-file"], value: "file", help: "A file holding the recovery key."),
+        OptionSpec(
+          ["--token-file"], value: "file",
+          help: "A file holding the server's token (or LIFELOG_TOKEN)."),
       ],
-      examples: ["lifelog remote recover usb /media/usb/lifelog --recovery-key-file ~/recovery.txt"])
+      examples: ["lifelog remote recover usb /media/usb/lifelog --recovery-key-file ~/recovery.txt"]
+    )
 
     let name: String
     let url: String
@@ -139,12 +151,14 @@ extension LifelogCommand {
       let positionals = try arguments.checkedPositionals(for: Self.configuration)
       name = try RemoteAdd.checkedName(positionals["name"]?.first ?? "")
       url = positionals["url"]?.first ?? ""
-      token = try RemoteAdd.token(file: arguments.value("--token-file"), environment: context.environment, url: url)
+      token = try RemoteAdd.token(
+        file: arguments.value("--token-file"), environment: context.environment, url: url)
       guard let file = arguments.value("--recovery-key-file") else {
         throw UsageError("Give the recovery key with '--recovery-key-file FILE'")
       }
       guard let bytes = try? LocalFile.read(file) else {
-        throw InputError("Cannot read the recovery key file '\(file)'; check the path and its permissions")
+        throw InputError(
+          "Cannot read the recovery key file '\(file)'; check the path and its permissions")
       }
       guard let key = RecoveryKeyText.parse(String(decoding: bytes, as: UTF8.self)) else {
         throw InputError("'\(file)' does not hold a recovery key (64 hex digits, in groups or not)")
@@ -155,19 +169,23 @@ extension LifelogCommand {
     func run(in context: Context) throws {
       let store = SyncStore(log: try context.store)
       try RemoteAdd.checkFree(name, in: store)
-      let remote = try RemoteLocation.make(url, token: token, timeoutSeconds: 30, environment: context.environment)
+      let remote = try RemoteLocation.make(
+        url, token: token, timeoutSeconds: 30, environment: context.environment)
       let manifest = try remote.manifest()
       guard manifest.encrypted, let keys = try remote.keys() else {
-        throw SyncError.encryptionMismatch(remote.location, reason: "is not encrypted; join it with 'lifelog remote add'")
+        throw SyncError.encryptionMismatch(
+          remote.location, reason: "is not encrypted; join it with 'lifelog remote add'")
       }
       guard keys.remoteID == manifest.remoteID else {
-        throw SyncError.remoteUnavailable(remote.location, reason: "it is encrypted but holds no key envelope of its own")
+        throw SyncError.remoteUnavailable(
+          remote.location, reason: "it is encrypted but holds no key envelope of its own")
       }
       guard let dataKey = try keys.dataKey(recoveryKey: recoveryKey) else {
         throw SyncError.wrongKey(remote.location, what: "recovery key")
       }
       try store.addRemote(
-        name: name, url: remote.location, remoteID: manifest.remoteID, token: token, dataKey: dataKey)
+        name: name, url: remote.location, remoteID: manifest.remoteID, token: token,
+        dataKey: dataKey)
       context.output.write(
         "Joined the encrypted remote '\(name)' at \(remote.location) with the recovery key; set a new passphrase "
           + "with 'lifelog remote passwd \(name)' and run 'lifelog sync'\n")

@@ -54,7 +54,9 @@ extension LifelogCommand {
         if remote.skipped.isEmpty {
           text += "  Skipped in the last sync: none\n"
         } else {
-          text += "  Skipped in the last sync:\n" + remote.skipped.map { "    \(TerminalText.visible($0))\n" }.joined()
+          text +=
+            "  Skipped in the last sync:\n"
+            + remote.skipped.map { "    \(TerminalText.visible($0))\n" }.joined()
         }
         if !remote.held.isEmpty {
           text += "  Held back, not merged yet (later batches of the same device wait behind):\n"

@@ -16,10 +16,16 @@ extension LifelogCommand {
       arguments: [ArgumentSpec("remote", "Sync only this remote.", .optional)],
       options: [
         OptionSpec(["--quiet"], help: "Print nothing when all went well (for cron)."),
-        OptionSpec(["--timeout"], value: "seconds", help: "Give up after this long (exit 69).", default: "60"),
-        OptionSpec(["--compact"], help: "Write a snapshot and delete this device's batches it covers."),
+        OptionSpec(
+          ["--timeout"], value: "seconds", help: "Give up after this long (exit 69).", default: "60"
+        ),
+        OptionSpec(
+          ["--compact"], help: "Write a snapshot and delete this device's batches it covers."),
       ],
-      examples: ["lifelog sync", "lifelog sync usb --quiet --timeout 30", "*/15 * * * * lifelog sync --quiet"])
+      examples: [
+        "lifelog sync", "lifelog sync usb --quiet --timeout 30",
+        "*/15 * * * * lifelog sync --quiet",
+      ])
 
     let remoteName: String?
     let quiet: Bool
@@ -46,7 +52,8 @@ extension LifelogCommand {
         }
       }
       guard !remotes.isEmpty else {
-        throw ConfigurationError("No remote to sync with; add one with 'lifelog remote add NAME FOLDER'")
+        throw ConfigurationError(
+          "No remote to sync with; add one with 'lifelog remote add NAME FOLDER'")
       }
       let engine = SyncEngine(store: store)
       let watchdog = Sync.watchdog(seconds: timeout)
@@ -55,23 +62,29 @@ extension LifelogCommand {
         let report = try engine.sync(
           record,
           with: try RemoteLocation.make(
-            record.url, token: record.token, timeoutSeconds: timeout, environment: context.environment,
+            record.url, token: record.token, timeoutSeconds: timeout,
+            environment: context.environment,
             envelope: record.envelope),
           options: .init(compact: compact, timeout: timeout))
         for skipped in report.skipped {
-          context.errors.write("Warning: skipped \(TerminalText.visible(skipped)); it will be read again on the next sync\n")
+          context.errors.write(
+            "Warning: skipped \(TerminalText.visible(skipped)); it will be read again on the next sync\n"
+          )
         }
         for held in report.held where !held.reason.isUnreadable {  // unreadable: warned above
           // A device folder's or snapshot's name comes from the remote: shown, never obeyed.
           context.errors.write(
-            TerminalText.visible("Warning: held back \(held.name): \(held.why); \(held.advice)") + "\n")
+            TerminalText.visible("Warning: held back \(held.name): \(held.why); \(held.advice)")
+              + "\n")
         }
         if let skew = report.clockSkewMilliseconds {
           context.errors.write(
-            "Warning: a change from '\(record.name)' is stamped \(skew / 60_000) minutes ahead of this machine's clock\n")
+            "Warning: a change from '\(record.name)' is stamped \(skew / 60_000) minutes ahead of this machine's clock\n"
+          )
         }
         if !quiet {
-          var line = "Synced '\(record.name)': pulled \(report.pulled) batch\(report.pulled == 1 ? "" : "es"), "
+          var line =
+            "Synced '\(record.name)': pulled \(report.pulled) batch\(report.pulled == 1 ? "" : "es"), "
             + "pushed \(report.pushed)"
           if let name = report.snapshotMerged { line += ", merged snapshot \(name)" }
           if let name = report.snapshotWritten { line += ", wrote snapshot \(name)" }

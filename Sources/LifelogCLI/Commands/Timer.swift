@@ -161,7 +161,8 @@ extension LifelogCommand {
       let path = try context.databasePath
       // systemd's ExecStart quoting has no escape for these: refused rather than mis-quoted.
       guard !path.contains(where: { $0 == "\n" || $0 == "\"" || $0 == "\\" }) else {
-        throw InputError("The log's path holds a line break, a double quote or a backslash; move the log")
+        throw InputError(
+          "The log's path holds a line break, a double quote or a backslash; move the log")
       }
       if path.hasPrefix("/") { return path }
       var buffer = [CChar](repeating: 0, count: 4096)

@@ -11,7 +11,9 @@ enum HelpFormatter {
     text += "\nUSAGE: \(usage(for: configuration, path: path))\n"
     if !configuration.arguments.isEmpty {
       text += "\nARGUMENTS:\n"
-      for argument in configuration.arguments { text += entry(label: "<\(argument.name)>", help: argument.help) }
+      for argument in configuration.arguments {
+        text += entry(label: "<\(argument.name)>", help: argument.help)
+      }
     }
     text += "\nOPTIONS:\n"
     for option in configuration.allOptions {
@@ -23,9 +25,11 @@ enum HelpFormatter {
     if !configuration.subcommands.isEmpty {
       text += "\nSUBCOMMANDS:\n"
       for command in configuration.visibleSubcommands {
-        text += entry(label: command.configuration.commandName, help: command.configuration.abstract)
+        text += entry(
+          label: command.configuration.commandName, help: command.configuration.abstract)
       }
-      text += "\n  See 'lifelog help \(path.joined(separator: " "))\(path.isEmpty ? "" : " ")<subcommand>' "
+      text +=
+        "\n  See 'lifelog help \(path.joined(separator: " "))\(path.isEmpty ? "" : " ")<subcommand>' "
         + "for detailed help.\n"
     }
     if !configuration.examples.isEmpty {
@@ -40,7 +44,9 @@ enum HelpFormatter {
     var parts = ["lifelog"] + path
     if !configuration.subcommands.isEmpty {
       // A group that also runs alone (`lifelog activity`) makes its subcommand optional.
-      parts.append(configuration.options.isEmpty || path.isEmpty ? "<subcommand>" : "[<subcommand>] [<options>]")
+      parts.append(
+        configuration.options.isEmpty || path.isEmpty
+          ? "<subcommand>" : "[<subcommand>] [<options>]")
       return parts.joined(separator: " ")
     }
     parts += configuration.arguments.map(\.usage)
@@ -51,7 +57,9 @@ enum HelpFormatter {
     }
     let line = full.joined(separator: " ")
     // Like swift-argument-parser: a usage too long for one line names the options as a group.
-    guard "USAGE: ".count + line.count > lineWidth, !configuration.options.isEmpty else { return line }
+    guard "USAGE: ".count + line.count > lineWidth, !configuration.options.isEmpty else {
+      return line
+    }
     return (parts + ["[<options>]"]).joined(separator: " ")
   }
 

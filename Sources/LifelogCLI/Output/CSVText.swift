@@ -5,7 +5,9 @@ enum CSVText {
   }
 
   static func field(_ value: String) -> String {
-    guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
+    guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
+      return value
+    }
     return "\"" + value.replacingQuotes() + "\""
   }
 }

@@ -26,7 +26,8 @@ final class OutputFile {
     descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
     guard descriptor >= 0 else {
       throw InputError(
-        "Cannot write '\(path)': \(String(cString: strerror(errno))); check the folder's permissions")
+        "Cannot write '\(path)': \(String(cString: strerror(errno))); check the folder's permissions"
+      )
     }
     fchmod(descriptor, mode)
   }
@@ -43,7 +44,8 @@ final class OutputFile {
     var written = 0
     while written < bytes.count {
       let count = bytes.withUnsafeBytes { buffer in
-        buffer.baseAddress.map { Glibc.write(descriptor, $0 + written, buffer.count - written) } ?? 0
+        buffer.baseAddress.map { Glibc.write(descriptor, $0 + written, buffer.count - written) }
+          ?? 0
       }
       if count < 0 {
         if errno == EINTR { continue }

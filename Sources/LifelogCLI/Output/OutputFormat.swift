@@ -11,7 +11,8 @@ enum OutputFormat: String, CaseIterable {
     }
     guard let format = OutputFormat(rawValue: text.lowercased()) else {
       throw UsageError(
-        "Unknown format '\(text)'; use one of: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        "Unknown format '\(text)'; use one of: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))"
+      )
     }
     self = format
   }

@@ -49,7 +49,9 @@ struct ArgumentSpec: Sendable {
   /// What Tab offers for it; by default guessed from the name (`activity`, `id`, `file`, ...).
   let completion: ValueCompletion
 
-  init(_ name: String, _ help: String, _ arity: Arity = .required, completes: ValueCompletion? = nil) {
+  init(
+    _ name: String, _ help: String, _ arity: Arity = .required, completes: ValueCompletion? = nil
+  ) {
     self.name = name
     self.help = help
     self.arity = arity
@@ -100,7 +102,9 @@ struct OptionSpec: Sendable {
 
   /// `--format <format>`: one of `choices`, the first being the default.
   static func format(_ choices: [String]) -> OptionSpec {
-    let list = choices.dropLast().joined(separator: ", ") + (choices.count > 1 ? " or " : "") + (choices.last ?? "")
+    let list =
+      choices.dropLast().joined(separator: ", ") + (choices.count > 1 ? " or " : "")
+      + (choices.last ?? "")
     return OptionSpec(
       ["--format"], value: "format", help: "Output: \(list).", default: choices.first,
       completes: .choices(choices))

@@ -17,7 +17,9 @@ struct ParsedArguments {
     while index < arguments.count {
       let argument = arguments[index]
       index += 1
-      if optionsEnded || !argument.hasPrefix("-") || argument == "-" || ParsedArguments.isNumber(argument) {
+      if optionsEnded || !argument.hasPrefix("-") || argument == "-"
+        || ParsedArguments.isNumber(argument)
+      {
         positionals.append(argument)
         continue
       }
@@ -67,14 +69,18 @@ struct ParsedArguments {
   var wantsHelp: Bool { flags.contains("--help") }
 
   /// Checks the positional arguments against the declared ones and returns them by name.
-  func checkedPositionals(for configuration: CommandConfiguration) throws(UsageError) -> [String: [String]] {
+  func checkedPositionals(
+    for configuration: CommandConfiguration
+  ) throws(UsageError) -> [String: [String]] {
     var remaining = positionals[...]
     var result: [String: [String]] = [:]
     for (offset, spec) in configuration.arguments.enumerated() {
       let isLast = offset == configuration.arguments.count - 1
       switch spec.arity {
       case .required:
-        guard let value = remaining.popFirst() else { throw UsageError("Missing expected argument '\(spec.usage)'") }
+        guard let value = remaining.popFirst() else {
+          throw UsageError("Missing expected argument '\(spec.usage)'")
+        }
         result[spec.name] = [value]
       case .optional:
         if let value = remaining.popFirst() { result[spec.name] = [value] }
@@ -99,9 +105,9 @@ struct ParsedArguments {
   }
 
   private static func unknownOption(_ name: String, options: [OptionSpec]) -> UsageError {
-    let near = Suggestions.nearest(to: name, in: options.flatMap(\.names).filter { $0.hasPrefix("--") }, limit: 1)
+    let near = Suggestions.nearest(
+      to: name, in: options.flatMap(\.names).filter { $0.hasPrefix("--") }, limit: 1)
     let hint = near.first.map { "; did you mean '\($0)'?" } ?? ""
     return UsageError("Unknown option '\(name)'\(hint)")
   }
 }
-

@@ -116,7 +116,8 @@ public final class CSVReader {
         if bytes.count == (ends.last ?? 0) && !afterClosingQuote {
           quoted = true
         } else {
-          problem = problem
+          problem =
+            problem
             ?? "a quote inside an unquoted field; quote the whole field and double the quote (\"a \"\"b\"\"\")"
           bytes.append(byte)
         }

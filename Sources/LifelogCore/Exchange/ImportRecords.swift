@@ -29,7 +29,9 @@ public enum ExchangeFormat: String, CaseIterable, Sendable {
   case csv, jsonl
 
   /// The format a file's name or first byte shows: `.csv`, `.jsonl`/`.ndjson`, or a `{` first.
-  public static func detect(path: String?, input: ChunkedReader) throws(InputFileError) -> ExchangeFormat {
+  public static func detect(
+    path: String?, input: ChunkedReader
+  ) throws(InputFileError) -> ExchangeFormat {
     let name = path?.lowercased() ?? ""
     if name.hasSuffix(".csv") { return .csv }
     if name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") { return .jsonl }
@@ -57,7 +59,9 @@ public final class CSVImportRecords: ImportRecords {
   public func next() throws -> Result<ImportRow, RowError>? {
     let columns = try self.columns ?? readHeader()
     guard try reader.next() else { return nil }
-    if let problem = reader.problem { return .failure(RowError(line: reader.line, message: problem)) }
+    if let problem = reader.problem {
+      return .failure(RowError(line: reader.line, message: problem))
+    }
     guard reader.fieldCount == columns.count else {
       return .failure(
         RowError(
@@ -69,7 +73,9 @@ public final class CSVImportRecords: ImportRecords {
     for (index, column) in columns.enumerated() where !reader.fieldIsEmpty(index) {
       guard let text = reader.field(index) else {
         return .failure(
-          RowError(line: reader.line, message: "the \(column.rawValue) field is not UTF-8 text; save the file as UTF-8"))
+          RowError(
+            line: reader.line,
+            message: "the \(column.rawValue) field is not UTF-8 text; save the file as UTF-8"))
       }
       switch column {
       case .id: row.id = text
@@ -88,17 +94,24 @@ public final class CSVImportRecords: ImportRecords {
 
   private func readHeader() throws -> [ExchangeColumn] {
     guard try reader.next() else {
-      throw InputError("The input is empty; a CSV import starts with a header row such as '\(ExchangeColumn.allCases.map(\.rawValue).joined(separator: ","))'")
+      throw InputError(
+        "The input is empty; a CSV import starts with a header row such as '\(ExchangeColumn.allCases.map(\.rawValue).joined(separator: ","))'"
+      )
     }
-    if let problem = reader.problem { throw InputError("line \(reader.line) (the header): \(problem)") }
+    if let problem = reader.problem {
+      throw InputError("line \(reader.line) (the header): \(problem)")
+    }
     var columns: [ExchangeColumn] = []
     for index in 0..<reader.fieldCount {
       let name = (reader.field(index) ?? "").trimmingSpaces().lowercased()
       guard let column = ExchangeColumn(rawValue: name) else {
-        throw InputError("line \(reader.line) (the header): unknown column '\(name)'; the columns are \(ExchangeColumn.list)")
+        throw InputError(
+          "line \(reader.line) (the header): unknown column '\(name)'; the columns are \(ExchangeColumn.list)"
+        )
       }
       guard !columns.contains(column) else {
-        throw InputError("line \(reader.line) (the header): column '\(name)' appears twice; keep one")
+        throw InputError(
+          "line \(reader.line) (the header): column '\(name)' appears twice; keep one")
       }
       columns.append(column)
     }
@@ -150,7 +163,11 @@ public final class JSONLinesImportRecords: ImportRecords {
         }
         if !started {
           started = true
-          if input.count >= 3, input.chunk[0] == 0xEF, input.chunk[1] == 0xBB, input.chunk[2] == 0xBF { index = 3 }
+          if input.count >= 3, input.chunk[0] == 0xEF, input.chunk[1] == 0xBB,
+            input.chunk[2] == 0xBF
+          {
+            index = 3
+          }
         }
         continue
       }
@@ -181,11 +198,21 @@ public final class JSONLinesImportRecords: ImportRecords {
       case "note": row.note = try text(value, key)
       case "unit": row.unit = try text(value, key)
       case "duration":
-        if let seconds = value.integer { row.duration = String(seconds) } else { row.duration = try text(value, key) }
+        if let seconds = value.integer {
+          row.duration = String(seconds)
+        } else {
+          row.duration = try text(value, key)
+        }
       case "quantity":
-        if let number = value.number { row.quantity = JSONText.number(number) } else { row.quantity = try text(value, key) }
+        if let number = value.number {
+          row.quantity = JSONText.number(number)
+        } else {
+          row.quantity = try text(value, key)
+        }
       case "tags":
-        guard case .array(let items) = value else { throw InputError("'tags' must be an array of strings") }
+        guard case .array(let items) = value else {
+          throw InputError("'tags' must be an array of strings")
+        }
         row.tags = try items.map { item throws(InputError) in try text(item, key) ?? "" }
       case "source": row.source = .some(try text(value, key))
       case "deleted": continue  // export writes only live entries; an import never deletes

@@ -39,7 +39,9 @@ public struct ImportRow: Sendable {
     guard let activityText = activity else {
       throw InputError("The activity is missing; every row needs an activity such as 'breakfast'")
     }
-    guard let at else { throw InputError("The time ('at') is missing; give one such as '2026-12-01T08:15:00+01:00'") }
+    guard let at else {
+      throw InputError("The time ('at') is missing; give one such as '2026-12-01T08:15:00+01:00'")
+    }
     var row = ValidImportRow(
       id: try id.map(ValidImportRow.checkedID), activity: try ActivityName.validated(activityText),
       time: try parser.parseTime(at))
@@ -97,7 +99,9 @@ public struct ValidImportRow: Sendable {
     seed.reserveCapacity(160)
     seed.append(contentsOf: "lifelog-import".utf8)
     func add(_ value: Int64) {
-      for shift in stride(from: 0, to: 64, by: 8) { seed.append(UInt8(truncatingIfNeeded: value >> Int64(shift))) }
+      for shift in stride(from: 0, to: 64, by: 8) {
+        seed.append(UInt8(truncatingIfNeeded: value >> Int64(shift)))
+      }
     }
     func add(_ text: String) {
       add(Int64(text.utf8.count))  // length first, so no two rows run together into one seed

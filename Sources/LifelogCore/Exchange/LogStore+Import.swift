@@ -117,8 +117,10 @@ private final class EntryImporter {
     self.options = options
     stamp = try store.nextStamp()
     try store.noteBulkCreation(stamp: stamp)  // `lifelog undo` counts the added rows by it
-    insert = try store.database.cachedStatement(sql: LogStore.insertEntrySQL + " ON CONFLICT (id) DO NOTHING")
-    lastRowIDBefore = try store.database.cachedStatement(sql: "SELECT coalesce(max(rowid), 0) FROM entry")
+    insert = try store.database.cachedStatement(
+      sql: LogStore.insertEntrySQL + " ON CONFLICT (id) DO NOTHING")
+    lastRowIDBefore =
+      try store.database.cachedStatement(sql: "SELECT coalesce(max(rowid), 0) FROM entry")
       .first { $0[0] as Int64 } ?? 0
   }
 
@@ -151,12 +153,15 @@ private final class EntryImporter {
   /// instead of one per row. Call before the transaction commits.
   func queueAddedEntries() throws {
     try store.database.execute(
-      sql: "INSERT INTO sync_pending (entity, id) SELECT ?, id FROM entry WHERE rowid > ? ORDER BY rowid",
+      sql:
+        "INSERT INTO sync_pending (entity, id) SELECT ?, id FROM entry WHERE rowid > ? ORDER BY rowid",
       arguments: [SyncedEntity.entry.rawValue, lastRowIDBefore])
   }
 
   /// The row's activity, created (with the row's kind, or the default) when it is new.
-  private func resolveActivity(_ row: ValidImportRow, summary: inout ImportSummary) throws -> Activity {
+  private func resolveActivity(
+    _ row: ValidImportRow, summary: inout ImportSummary
+  ) throws -> Activity {
     let activity: Activity
     if let known = activitiesByName[row.activity] {
       activity = known
@@ -164,7 +169,8 @@ private final class EntryImporter {
       activity = existing
       activitiesByName[row.activity] = existing
     } else {
-      activity = try store.addActivity(named: row.activity, kind: row.kind ?? options.defaultKind, unit: row.unit)
+      activity = try store.addActivity(
+        named: row.activity, kind: row.kind ?? options.defaultKind, unit: row.unit)
       activitiesByName[row.activity] = activity
       summary.createdActivities.append(activity)
       return activity
@@ -182,16 +188,20 @@ private final class EntryImporter {
     let database = store.database
     guard
       let current = try database.cachedStatement(
-        sql: "SELECT activity_id, at, tz_offset, duration, note, quantity, tags FROM entry WHERE id = ?"
-      ).first([id], { row -> [String] in
-        [
-          row[0], "\(row[1] as Int64) \(row[2] as Int)", (row[3] as Int?).map(String.init) ?? "",
-          row[4] as String? ?? "", (row[5] as Double?).map(JSONText.number) ?? "", row[6],
-        ]
-      })
+        sql:
+          "SELECT activity_id, at, tz_offset, duration, note, quantity, tags FROM entry WHERE id = ?"
+      ).first(
+        [id],
+        { row -> [String] in
+          [
+            row[0], "\(row[1] as Int64) \(row[2] as Int)", (row[3] as Int?).map(String.init) ?? "",
+            row[4] as String? ?? "", (row[5] as Double?).map(JSONText.number) ?? "", row[6],
+          ]
+        })
     else { return false }
     let wanted = [
-      activityID, "\(row.time.instant) \(row.time.offsetMinutes)", row.duration.map(String.init) ?? "",
+      activityID, "\(row.time.instant) \(row.time.offsetMinutes)",
+      row.duration.map(String.init) ?? "",
       row.note ?? "", row.quantity.map(JSONText.number) ?? "", row.tags.joined(separator: " "),
     ]
     let names = ["activity", "at", "duration", "note", "quantity", "tags"]

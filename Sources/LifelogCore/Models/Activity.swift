@@ -40,9 +40,12 @@ public enum ActivityName {
   public static func validated(_ text: String) throws(InputError) -> String {
     if isPlainASCIIName(text) { return text }  // the common case, checked without allocating
     let name = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
-    guard !name.isEmpty else { throw InputError("Activity name is empty; give a name such as 'tea'") }
+    guard !name.isEmpty else {
+      throw InputError("Activity name is empty; give a name such as 'tea'")
+    }
     guard name.count <= maximumLength else {
-      throw InputError("Activity name is longer than \(maximumLength) characters; use a shorter name")
+      throw InputError(
+        "Activity name is longer than \(maximumLength) characters; use a shorter name")
     }
     guard !name.hasPrefix("-") else {
       throw InputError("Activity name '\(name)' starts with '-'; names cannot look like options")

@@ -33,8 +33,10 @@ public enum Setting: String, CaseIterable, Sendable {
       "When a day begins for reports, as HH:MM (a 1 a.m. snack counts to the day before)."
     case .weekStartsOn: "First day of the week for weekly totals (monday-sunday)."
     case .name: "Your name, printed on report titles (may be empty)."
-    case .remindQuietHours: "When 'lifelog remind' stays silent, as HH:MM-HH:MM (may pass midnight), or off."
-    case .remindBeforeMinutes: "Minutes before a meal is due that 'lifelog remind' speaks up (0-180)."
+    case .remindQuietHours:
+      "When 'lifelog remind' stays silent, as HH:MM-HH:MM (may pass midnight), or off."
+    case .remindBeforeMinutes:
+      "Minutes before a meal is due that 'lifelog remind' speaks up (0-180)."
     }
   }
 
@@ -86,8 +88,11 @@ public enum Setting: String, CaseIterable, Sendable {
     case .remindQuietHours:
       return try QuietHours(parsing: value).description
     case .remindBeforeMinutes:
-      guard value.count <= 3, value.allSatisfy(\.isASCIIDigit), let minutes = Int(value), minutes <= 180 else {
-        throw InputError("remindBeforeMinutes must be a whole number of minutes from 0 to 180, such as '15'")
+      guard value.count <= 3, value.allSatisfy(\.isASCIIDigit), let minutes = Int(value),
+        minutes <= 180
+      else {
+        throw InputError(
+          "remindBeforeMinutes must be a whole number of minutes from 0 to 180, such as '15'")
       }
       return String(minutes)
     }

@@ -19,7 +19,8 @@ extension LogStore {
   public func activity(named name: String) throws -> Activity? {
     try read {
       try database.cachedStatement(
-        sql: "SELECT \(LogStore.activityColumns) FROM activity WHERE name_key = ? AND deleted = 0 ORDER BY id LIMIT 1"
+        sql:
+          "SELECT \(LogStore.activityColumns) FROM activity WHERE name_key = ? AND deleted = 0 ORDER BY id LIMIT 1"
       ).first([ActivityName.key(name.trimmingSpaces())], LogStore.decodeActivity)
     }
   }
@@ -30,10 +31,13 @@ extension LogStore {
     let names = try activities().filter { !$0.archived }.map(\.name)
     let near = Suggestions.nearest(to: name, in: names)
     var message = "Unknown activity '\(name)'"
-    if !near.isEmpty { message += "; did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?" }
+    if !near.isEmpty {
+      message += "; did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?"
+    }
     if creatingHint {
       message += near.isEmpty ? ";" : ""
-      message += " To create it, add --kind (\(ActivityKind.allCases.map(\.rawValue).joined(separator: "|")))"
+      message +=
+        " To create it, add --kind (\(ActivityKind.allCases.map(\.rawValue).joined(separator: "|")))"
     } else if near.isEmpty {
       message += "; run 'lifelog activity list' to see the activities"
     }
@@ -60,8 +64,12 @@ extension LogStore {
       }
       let activity = Activity(id: id, name: name, kind: kind, unit: unit, target: target)
       try database.execute(
-        sql: "INSERT INTO activity (id, name, name_key, kind, unit, target, stamps) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        arguments: [id, name, ActivityName.key(name), kind.rawValue, unit, target?.description, try nextStamp()])
+        sql:
+          "INSERT INTO activity (id, name, name_key, kind, unit, target, stamps) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        arguments: [
+          id, name, ActivityName.key(name), kind.rawValue, unit, target?.description,
+          try nextStamp(),
+        ])
       try markPending(.activity, id: id)
       return activity
     }
@@ -120,14 +128,16 @@ extension LogStore {
     try read {
       var usage: [String: (Int, Int64?)] = [:]
       try database.cachedStatement(
-        sql: "SELECT activity_id, count(*), max(at) FROM entry WHERE deleted = 0 GROUP BY activity_id"
+        sql:
+          "SELECT activity_id, count(*), max(at) FROM entry WHERE deleted = 0 GROUP BY activity_id"
       ).forEachRow { row in usage[row[0]] = (row[1], row[2]) }
       return usage
     }
   }
 
   private func idTaken(_ id: String) throws -> Bool {
-    try database.cachedStatement(sql: "SELECT 1 FROM activity WHERE id = ?").first([id]) { _ in true } ?? false
+    try database.cachedStatement(sql: "SELECT 1 FROM activity WHERE id = ?").first([id]) { _ in true
+    } ?? false
   }
 
   static func decodeActivity(_ row: Row) throws -> Activity {
@@ -154,10 +164,12 @@ public enum ActivityUnit {
     guard case .quantity(let targetUnit)? = target?.measure else { return }
     guard let unit else {
       throw InputError(
-        "Target '\(target!)' is in '\(targetUnit)' but the activity has no unit; add --unit \(targetUnit)")
+        "Target '\(target!)' is in '\(targetUnit)' but the activity has no unit; add --unit \(targetUnit)"
+      )
     }
     guard unit.lowercased() == targetUnit.lowercased() else {
-      throw InputError("Target '\(target!)' is in '\(targetUnit)' but the activity's unit is '\(unit)'")
+      throw InputError(
+        "Target '\(target!)' is in '\(targetUnit)' but the activity's unit is '\(unit)'")
     }
   }
 }
@@ -170,7 +182,8 @@ extension LogStore {
   public func ignoredTargets() throws -> [(name: String, stored: String)] {
     try read {
       try database.cachedStatement(
-        sql: "SELECT name, target FROM activity WHERE deleted = 0 AND target IS NOT NULL ORDER BY name_key"
+        sql:
+          "SELECT name, target FROM activity WHERE deleted = 0 AND target IS NOT NULL ORDER BY name_key"
       ).map { ($0[0] as String, $0[1] as String) }
     }.filter { (try? Target(parsing: $0.stored)) == nil }
   }

@@ -14,7 +14,8 @@ extension LogStore {
   /// This device's id (random, made when sync tables were created).
   public func deviceID() throws -> String {
     if let cachedDeviceID { return cachedDeviceID }
-    let id: String = try database.cachedStatement(sql: "SELECT id FROM sync_device").first { $0[0] } ?? ""
+    let id: String =
+      try database.cachedStatement(sql: "SELECT id FROM sync_device").first { $0[0] } ?? ""
     cachedDeviceID = id
     return id
   }
@@ -29,7 +30,8 @@ extension LogStore {
   /// Persists the clock; call inside the write transaction that used it.
   public func saveClock(_ clock: HybridClock) throws {
     try database.execute(
-      sql: "UPDATE sync_device SET clock_ms = ?, clock_counter = ?", arguments: [clock.milliseconds, clock.counter])
+      sql: "UPDATE sync_device SET clock_ms = ?, clock_counter = ?",
+      arguments: [clock.milliseconds, clock.counter])
   }
 
   /// A new stamp for a local write, advancing and persisting the clock. Call inside a write
@@ -38,7 +40,8 @@ extension LogStore {
     var clock = try clock()
     let reading = clock.tick(wall: wallClockMilliseconds())
     try saveClock(clock)
-    return Stamp.make(milliseconds: reading.milliseconds, counter: reading.counter, device: try deviceID())
+    return Stamp.make(
+      milliseconds: reading.milliseconds, counter: reading.counter, device: try deviceID())
   }
 
   /// Queues a row to be sent on the next sync; a row queued twice goes into one batch once.
@@ -55,14 +58,17 @@ extension LogStore {
   func restamp(_ entity: SyncedEntity, id: String, fields: [String], with stamp: String) throws {
     guard !fields.isEmpty else { return }
     let current: String =
-      try database.cachedStatement(sql: "SELECT stamps FROM \(entity.table) WHERE \(entity.idColumn) = ?")
+      try database.cachedStatement(
+        sql: "SELECT stamps FROM \(entity.table) WHERE \(entity.idColumn) = ?"
+      )
       .first([id]) { $0[0] } ?? ""
     var stamps = FieldStamps(decoding: current, count: entity.fields.count)
     for field in fields {
       if let index = entity.index(of: field) { stamps[index] = stamp }
     }
     try database.execute(
-      sql: "UPDATE \(entity.table) SET stamps = ? WHERE \(entity.idColumn) = ?", arguments: [stamps.encoded, id])
+      sql: "UPDATE \(entity.table) SET stamps = ? WHERE \(entity.idColumn) = ?",
+      arguments: [stamps.encoded, id])
     try markPending(entity, id: id)
   }
 }

@@ -33,7 +33,9 @@ extension LogStore {
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     """
 
-  private func insertRow(_ entry: NewEntry, stamp: String, insert: Statement? = nil, queue: Statement? = nil)
+  private func insertRow(
+    _ entry: NewEntry, stamp: String, insert: Statement? = nil, queue: Statement? = nil
+  )
     throws
   {
     try EntryFields.checkRanges(duration: entry.duration, quantity: entry.quantity)
@@ -41,14 +43,17 @@ extension LogStore {
       entry.id, entry.activityID, entry.time.instant, entry.time.offsetMinutes, entry.duration,
       entry.note, entry.quantity, entry.tags.joined(separator: " "), entry.source, stamp,
     ])
-    try (queue ?? database.cachedStatement(sql: LogStore.markPendingSQL)).execute([SyncedEntity.entry.rawValue, entry.id])
+    try (queue ?? database.cachedStatement(sql: LogStore.markPendingSQL)).execute([
+      SyncedEntity.entry.rawValue, entry.id,
+    ])
   }
 
   /// The entry with exactly this id, deleted or not.
   public func entry(id: String) throws -> Entry? {
     try read {
       try database.cachedStatement(
-        sql: "SELECT \(LogStore.entryColumns) FROM entry e LEFT JOIN activity a ON a.id = e.activity_id WHERE e.id = ?"
+        sql:
+          "SELECT \(LogStore.entryColumns) FROM entry e LEFT JOIN activity a ON a.id = e.activity_id WHERE e.id = ?"
       ).first([id], LogStore.decodeEntry)
     }
   }
@@ -83,8 +88,10 @@ extension LogStore {
     try read {
       if let limit = query.limit {
         // The most recent `limit`, found from the end of the time index, then put oldest first.
-        let newest = try database.cachedStatement(sql: base + " ORDER BY e.at DESC, e.id DESC LIMIT ?")
-          .map(arguments + [limit], LogStore.decodeEntry)
+        let newest = try database.cachedStatement(
+          sql: base + " ORDER BY e.at DESC, e.id DESC LIMIT ?"
+        )
+        .map(arguments + [limit], LogStore.decodeEntry)
         for entry in newest.reversed() { try body(entry) }
       } else {
         try database.cachedStatement(sql: base + " ORDER BY e.at, e.id").forEachRow(arguments) {
@@ -101,7 +108,8 @@ extension LogStore {
       guard var entry = try entry(id: id) else { throw noSuchEntry(id) }
       if let activityID = changes.activityID { entry.activityID = activityID }
       if let time = changes.time { entry.time = time }
-      try EntryFields.checkRanges(duration: changes.duration ?? nil, quantity: changes.quantity ?? nil)
+      try EntryFields.checkRanges(
+        duration: changes.duration ?? nil, quantity: changes.quantity ?? nil)
       if let duration = changes.duration { entry.duration = duration }
       if let note = changes.note { entry.note = note }
       if let quantity = changes.quantity { entry.quantity = quantity }
@@ -112,7 +120,8 @@ extension LogStore {
             tags = ? WHERE id = ?
           """,
         arguments: [
-          entry.activityID, entry.time.instant, entry.time.offsetMinutes, entry.duration, entry.note,
+          entry.activityID, entry.time.instant, entry.time.offsetMinutes, entry.duration,
+          entry.note,
           entry.quantity, entry.tags.joined(separator: " "), id,
         ])
       var fields: [String] = []
@@ -137,7 +146,8 @@ extension LogStore {
       var result: [(Entry, Bool)] = []
       for id in ids {
         try database.execute(
-          sql: "UPDATE entry SET deleted = ? WHERE id = ? AND deleted != ?", arguments: [deleted, id, deleted])
+          sql: "UPDATE entry SET deleted = ? WHERE id = ? AND deleted != ?",
+          arguments: [deleted, id, deleted])
         let changed = database.changes > 0
         if changed { try restamp(.entry, id: id, fields: ["deleted"], with: try nextStamp()) }
         guard let entry = try entry(id: id) else { throw noSuchEntry(id) }
@@ -149,7 +159,11 @@ extension LogStore {
 
   /// The number of live entries.
   public func entryCount() throws -> Int {
-    try read { try database.cachedStatement(sql: "SELECT count(*) FROM entry WHERE deleted = 0").first { $0[0] } ?? 0 }
+    try read {
+      try database.cachedStatement(sql: "SELECT count(*) FROM entry WHERE deleted = 0").first {
+        $0[0]
+      } ?? 0
+    }
   }
 
   private func noSuchEntry(_ id: String) -> InputError {
@@ -162,8 +176,10 @@ extension LogStore {
       // An entry can arrive by sync before its activity does; it still shows.
       id: row[0], activityID: row[1], activityName: row[2] as String? ?? "(unknown activity)",
       kind: ActivityKind(rawValue: row[3] as String? ?? "") ?? .other, unit: row[4],
-      time: LoggedTime(instant: row[5], offsetMinutes: row[6]), duration: EntryFields.stored(duration: row[7]),
-      note: row[8], quantity: EntryFields.stored(quantity: row[9]), tags: tagsText.isEmpty ? [] : tagsText.split(separator: " ").map(String.init),
+      time: LoggedTime(instant: row[5], offsetMinutes: row[6]),
+      duration: EntryFields.stored(duration: row[7]),
+      note: row[8], quantity: EntryFields.stored(quantity: row[9]),
+      tags: tagsText.isEmpty ? [] : tagsText.split(separator: " ").map(String.init),
       source: row[11], deleted: row[12])
   }
 }

@@ -23,23 +23,28 @@ extension LogStore {
     }
     // Ids hold only hex digits and dashes, all below "g", so this range is exactly the prefix.
     let matches: [String] = try read {
-      try database.cachedStatement(sql: "SELECT id FROM entry WHERE id >= ? AND id < ? ORDER BY id LIMIT 6")
-        .map([dashed, dashed + "g"]) { $0[0] }
+      try database.cachedStatement(
+        sql: "SELECT id FROM entry WHERE id >= ? AND id < ? ORDER BY id LIMIT 6"
+      )
+      .map([dashed, dashed + "g"]) { $0[0] }
     }
     switch matches.count {
     case 0:
       throw InputError(
-        "No entry has an id starting with '\(prefix)'; run 'lifelog list' (or 'lifelog list --deleted') to see ids")
+        "No entry has an id starting with '\(prefix)'; run 'lifelog list' (or 'lifelog list --deleted') to see ids"
+      )
     case 1:
       return matches[0]
     default:
       let described = try matches.prefix(5).map { id -> String in
         guard let entry = try entry(id: id) else { return UUIDText.short(id) }
-        return "\(id.prefix(13)) (\(entry.activityName), \(entry.time.local.date) \(entry.time.local.timeDescription))"
+        return
+          "\(id.prefix(13)) (\(entry.activityName), \(entry.time.local.date) \(entry.time.local.timeDescription))"
       }
       let more = matches.count > 5 ? " and more" : ""
       throw InputError(
-        "Id '\(prefix)' is ambiguous: it matches \(described.joined(separator: ", "))\(more); type more digits")
+        "Id '\(prefix)' is ambiguous: it matches \(described.joined(separator: ", "))\(more); type more digits"
+      )
     }
   }
 }

@@ -25,22 +25,28 @@ public final class LogStore {
   /// - Parameter readOnly: open an existing log without creating, migrating or writing anything
   ///   (`lifelog check`); SQLite then refuses every write on the connection.
   public init(
-    path: String, schemaVersion: Int? = nil, busyTimeoutMilliseconds: Int32 = 10_000, readOnly: Bool = false
+    path: String, schemaVersion: Int? = nil, busyTimeoutMilliseconds: Int32 = 10_000,
+    readOnly: Bool = false
   ) throws {
     let schemaVersion = schemaVersion ?? Migration.all.count
     self.path = path
     let readOnly = readOnly && path != ":memory:"
-    if readOnly, access(path, F_OK) != 0 { throw StoreError.cannotOpen(path: path, reason: "there is no log there") }
+    if readOnly, access(path, F_OK) != 0 {
+      throw StoreError.cannotOpen(path: path, reason: "there is no log there")
+    }
     if path != ":memory:", !readOnly { try LogStore.createFileIfMissing(path) }
     do {
       database = try Database(
-        path: path, mode: readOnly ? .readOnly : .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        path: path, mode: readOnly ? .readOnly : .readWrite,
+        busyTimeoutMilliseconds: busyTimeoutMilliseconds)
       let migrator = Migrator(database: database, path: path)
       let applied = try migrator.appliedIdentifiers()
       try migrator.checkNotNewer(applied: applied)
       if readOnly { return }
       try database.execute(
-        sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA cache_size = -\(LogStore.cacheKiB)")
+        sql:
+          "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA cache_size = -\(LogStore.cacheKiB)"
+      )
       if applied.count < schemaVersion { try migrator.migrate(upTo: schemaVersion) }
     } catch let error as SQLiteError {
       throw StoreError.wrapping(error, path: path)
@@ -96,7 +102,8 @@ public final class LogStore {
       prefix += component
       if mkdir(prefix, 0o700) != 0, errno != EEXIST {
         throw StoreError.cannotOpen(
-          path: path, reason: "cannot create folder '\(prefix)': \(String(cString: strerror(errno)))")
+          path: path,
+          reason: "cannot create folder '\(prefix)': \(String(cString: strerror(errno)))")
       }
       prefix += "/"
     }

@@ -73,7 +73,9 @@ struct Migrator {
   /// The identifiers of the migrations already applied.
   func appliedIdentifiers() throws -> [String] {
     guard try database.tableExists("lifelog_migrations") else { return [] }
-    return try database.cachedStatement(sql: "SELECT identifier FROM lifelog_migrations").map { $0[0] }
+    return try database.cachedStatement(sql: "SELECT identifier FROM lifelog_migrations").map {
+      $0[0]
+    }
   }
 
   /// Refuses a database that has migrations this lifelog does not know, before touching it.
@@ -87,7 +89,9 @@ struct Migrator {
   /// lock, that no other process applied it first.
   func migrate(upTo count: Int = Migration.all.count) throws {
     try database.execute(
-      sql: "CREATE TABLE IF NOT EXISTS lifelog_migrations (identifier TEXT PRIMARY KEY NOT NULL) STRICT")
+      sql:
+        "CREATE TABLE IF NOT EXISTS lifelog_migrations (identifier TEXT PRIMARY KEY NOT NULL) STRICT"
+    )
     for migration in Migration.all.prefix(count) {
       try database.inTransaction {
         let applied = try appliedIdentifiers()
@@ -95,7 +99,8 @@ struct Migrator {
         guard !applied.contains(migration.identifier) else { return }
         try migration.apply(database)
         try database.execute(
-          sql: "INSERT INTO lifelog_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
+          sql: "INSERT INTO lifelog_migrations (identifier) VALUES (?)",
+          arguments: [migration.identifier])
       }
     }
   }

@@ -16,10 +16,12 @@ public enum StoreError: Error, CustomStringConvertible {
   public var description: String {
     switch self {
     case .newerSchema(let path, let unknown):
-      return "The database '\(path)' was written by a newer lifelog (schema \(unknown.joined(separator: ", "))); "
+      return
+        "The database '\(path)' was written by a newer lifelog (schema \(unknown.joined(separator: ", "))); "
         + "upgrade lifelog to use it. Nothing was changed"
     case .notADatabase(let path, let reason):
-      return "'\(path)' is not a lifelog database (\(reason)); point --db or LIFELOG_DB at another file"
+      return
+        "'\(path)' is not a lifelog database (\(reason)); point --db or LIFELOG_DB at another file"
     case .cannotOpen(let path, let reason):
       return "Cannot open the database '\(path)': \(reason); check the path and its permissions"
     case .busy(let path):

@@ -49,16 +49,22 @@ enum SyncMigration {
     let now = LogStore.systemMilliseconds()
     let device = UUIDText.random()
     try database.execute(
-      sql: "INSERT INTO sync_device (singleton, id, name, clock_ms, clock_counter) VALUES (1, ?, ?, ?, 0)",
+      sql:
+        "INSERT INTO sync_device (singleton, id, name, clock_ms, clock_counter) VALUES (1, ?, ?, ?, 0)",
       arguments: [device, hostName(), now])
     // Rows written before sync existed get one stamp from now and wait to be sent, except default
     // activities nobody changed: every new log has those, so they keep the oldest stamp.
     let stamp = Stamp.make(milliseconds: now, counter: 0, device: device)
     try database.execute(sql: "UPDATE entry SET stamps = ?", arguments: [stamp])
     try database.execute(sql: "UPDATE setting SET stamps = ?", arguments: [stamp])
-    try database.execute(sql: "INSERT INTO sync_pending (entity, id) SELECT 'entry', id FROM entry", arguments: [])
-    try database.execute(sql: "INSERT INTO sync_pending (entity, id) SELECT 'setting', key FROM setting", arguments: [])
-    let defaults = Activity.defaults.map { "('\(ActivityName.derivedID(for: $0.name))', '\($0.name)', '\($0.kind.rawValue)')" }
+    try database.execute(
+      sql: "INSERT INTO sync_pending (entity, id) SELECT 'entry', id FROM entry", arguments: [])
+    try database.execute(
+      sql: "INSERT INTO sync_pending (entity, id) SELECT 'setting', key FROM setting", arguments: []
+    )
+    let defaults = Activity.defaults.map {
+      "('\(ActivityName.derivedID(for: $0.name))', '\($0.name)', '\($0.kind.rawValue)')"
+    }
     try database.execute(
       sql: """
         WITH pristine (id, name, kind) AS (VALUES \(defaults.joined(separator: ", ")))
@@ -67,7 +73,8 @@ enum SyncMigration {
           WHERE a.unit IS NULL AND a.target IS NULL AND a.archived = 0 AND a.deleted = 0)
         """, arguments: [stamp])
     try database.execute(
-      sql: "INSERT INTO sync_pending (entity, id) SELECT 'activity', id FROM activity WHERE stamps != ''",
+      sql:
+        "INSERT INTO sync_pending (entity, id) SELECT 'activity', id FROM activity WHERE stamps != ''",
       arguments: [])
   }
 

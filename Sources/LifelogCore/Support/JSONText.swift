@@ -10,9 +10,13 @@ public struct JSONObjectWriter {
     addRaw(key, value.map(JSONText.quoted) ?? "null")
   }
 
-  public mutating func add(_ key: String, _ value: Int?) { addRaw(key, value.map(String.init) ?? "null") }
+  public mutating func add(_ key: String, _ value: Int?) {
+    addRaw(key, value.map(String.init) ?? "null")
+  }
 
-  public mutating func add(_ key: String, _ value: Double?) { addRaw(key, value.map(JSONText.number) ?? "null") }
+  public mutating func add(_ key: String, _ value: Double?) {
+    addRaw(key, value.map(JSONText.number) ?? "null")
+  }
 
   public mutating func add(_ key: String, _ value: Bool) { addRaw(key, value ? "true" : "false") }
 
@@ -33,7 +37,9 @@ public enum JSONText {
   /// A JSON string literal, with the escapes RFC 8259 requires.
   public static func quoted(_ value: String) -> String {
     // Most strings need no escape: copy them whole instead of scalar by scalar.
-    if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) { return "\"" + value + "\"" }
+    if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+      return "\"" + value + "\""
+    }
     var result = "\""
     result.reserveCapacity(value.utf8.count + 2)
     for scalar in value.unicodeScalars {

@@ -14,7 +14,9 @@ public enum JSONValue: Equatable, Sendable {
       var parser = JSONParser(bytes: buffer)
       let value = try parser.value()
       parser.skipWhitespace()
-      guard parser.index == buffer.count else { throw parser.failure("unexpected text after the value") }
+      guard parser.index == buffer.count else {
+        throw parser.failure("unexpected text after the value")
+      }
       return value
     }
   }
@@ -36,7 +38,9 @@ public enum JSONValue: Equatable, Sendable {
 
   /// The value as a whole number, when it is one.
   public var integer: Int64? {
-    guard case .number(let value) = self, value.rounded() == value, abs(value) < 9e15 else { return nil }
+    guard case .number(let value) = self, value.rounded() == value, abs(value) < 9e15 else {
+      return nil
+    }
     return Int64(value)
   }
 
@@ -78,7 +82,9 @@ struct JSONParser {
     }
   }
 
-  private mutating func literal(_ word: StaticString, _ value: JSONValue) throws(InputError) -> JSONValue {
+  private mutating func literal(
+    _ word: StaticString, _ value: JSONValue
+  ) throws(InputError) -> JSONValue {
     let count = word.utf8CodeUnitCount
     guard index + count <= bytes.count,
       (0..<count).allSatisfy({ bytes[index + $0] == word.utf8Start[$0] })
@@ -104,10 +110,14 @@ struct JSONParser {
     }
     while true {
       skipWhitespace()
-      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a key") }
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+        throw failure("expected a key")
+      }
       let key = try string()
       skipWhitespace()
-      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':'") }
+      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+        throw failure("expected ':'")
+      }
       index += 1
       members[key] = try value()
       skipWhitespace()
@@ -152,7 +162,9 @@ struct JSONParser {
     index += 1
     let start = index
     // Fast path: no escapes.
-    while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
+    while index < bytes.count, bytes[index] != UInt8(ascii: "\""),
+      bytes[index] != UInt8(ascii: "\\")
+    {
       guard bytes[index] >= 0x20 else { throw failure("control character in a string") }
       index += 1
     }
@@ -167,7 +179,9 @@ struct JSONParser {
       index += 1
       switch byte {
       case UInt8(ascii: "\""):
-        return try scalars.withUnsafeBufferPointer { buffer throws(InputError) in try validUTF8(buffer) }
+        return try scalars.withUnsafeBufferPointer { buffer throws(InputError) in
+          try validUTF8(buffer)
+        }
       case UInt8(ascii: "\\"):
         guard index < bytes.count else { throw failure("unterminated escape") }
         let escape = bytes[index]
@@ -211,7 +225,8 @@ struct JSONParser {
   private mutating func unicodeEscape() throws(InputError) -> [UInt8] {
     var code = try hex4()
     if (0xD800...0xDBFF).contains(code) {
-      guard index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+      guard index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
+        bytes[index + 1] == UInt8(ascii: "u")
       else { throw failure("lone surrogate") }
       index += 2
       let low = try hex4()
@@ -228,7 +243,9 @@ struct JSONParser {
     // Decoding repairs invalid UTF-8; the text is valid exactly when nothing had to be repaired.
     // (Faster here than the generic `String(validating:as:)`.)
     let text = String(decoding: buffer, as: UTF8.self)
-    guard text.utf8.count == buffer.count, text.utf8.elementsEqual(buffer) else { throw failure("invalid UTF-8") }
+    guard text.utf8.count == buffer.count, text.utf8.elementsEqual(buffer) else {
+      throw failure("invalid UTF-8")
+    }
     return text
   }
 
@@ -247,7 +264,10 @@ struct JSONParser {
     }
     if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
       index += 1
-      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
+      {
+        index += 1
+      }
       let exponent = index
       while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
       guard index > exponent else { throw failure("expected digits in the exponent") }

@@ -21,23 +21,33 @@ public enum SHA256 {
     tail.append(0x80)
     while tail.count % 64 != 56 { tail.append(0) }
     let bitLength = UInt64(message.count) * 8
-    for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+    for shift in stride(from: 56, through: 0, by: -8) {
+      tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+    }
     tail.withUnsafeBufferPointer { bytes in
-      for block in 0..<(tail.count / 64) { compress(bytes.baseAddress! + block * 64, &state, &words) }
+      for block in 0..<(tail.count / 64) {
+        compress(bytes.baseAddress! + block * 64, &state, &words)
+      }
     }
     var digest: [UInt8] = []
     digest.reserveCapacity(32)
     for word in state {
-      for shift in stride(from: 24 as UInt32, through: 0, by: -8) { digest.append(UInt8(truncatingIfNeeded: word >> shift)) }
+      for shift in stride(from: 24 as UInt32, through: 0, by: -8) {
+        digest.append(UInt8(truncatingIfNeeded: word >> shift))
+      }
     }
     return digest
   }
 
   /// Mixes one 64-byte block into `state`.
-  private static func compress(_ block: UnsafePointer<UInt8>, _ state: inout [UInt32], _ scratch: inout [UInt32]) {
+  private static func compress(
+    _ block: UnsafePointer<UInt8>, _ state: inout [UInt32], _ scratch: inout [UInt32]
+  ) {
     scratch.withUnsafeMutableBufferPointer { w in
       for i in 0..<16 {
-        w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8
+        w[i] =
+          UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2])
+          << 8
           | UInt32(block[i * 4 + 3])
       }
       for i in 16..<64 {
@@ -45,7 +55,9 @@ public enum SHA256 {
         let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
         w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
       }
-      var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+      var (a, b, c, d, e, f, g, h) = (
+        state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
+      )
       roundConstants.withUnsafeBufferPointer { k in
         for i in 0..<64 {
           let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
@@ -77,13 +89,21 @@ public enum SHA256 {
   }
 
   private static let roundConstants: [UInt32] = [
-    0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
-    0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
-    0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
-    0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
-    0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
-    0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
-    0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
-    0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
+    0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
+    0xab1c_5ed5,
+    0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7,
+    0xc19b_f174,
+    0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc,
+    0x76f9_88da,
+    0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351,
+    0x1429_2967,
+    0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e,
+    0x9272_2c85,
+    0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585,
+    0x106a_a070,
+    0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f,
+    0x682e_6ff3,
+    0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7,
+    0xc671_78f2,
   ]
 }

@@ -9,7 +9,8 @@ public enum Suggestions {
     for candidate in candidates {
       let lowered = candidate.lowercased()
       let distance =
-        lowered.hasPrefix(String(typed)) && typed.count >= 2 ? 1 : editDistance(typed, Array(lowered))
+        lowered.hasPrefix(String(typed)) && typed.count >= 2
+        ? 1 : editDistance(typed, Array(lowered))
       if distance <= threshold { scored.append((candidate, distance)) }
     }
     scored.sort { ($0.distance, $0.name) < ($1.distance, $1.name) }

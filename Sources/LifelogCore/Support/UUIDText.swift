@@ -7,7 +7,8 @@ public enum UUIDText {
   public static func random<G: RandomNumberGenerator>(using generator: inout G) -> String {
     let high = generator.next()
     let low = generator.next()
-    var bytes = (0..<8).map { UInt8(truncatingIfNeeded: high >> ($0 * 8)) }
+    var bytes =
+      (0..<8).map { UInt8(truncatingIfNeeded: high >> ($0 * 8)) }
       + (0..<8).map { UInt8(truncatingIfNeeded: low >> ($0 * 8)) }
     bytes[6] = (bytes[6] & 0x0F) | 0x40
     bytes[8] = (bytes[8] & 0x3F) | 0x80

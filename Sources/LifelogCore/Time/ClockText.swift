@@ -33,7 +33,8 @@ struct ClockText {
     }
     guard (1...12).contains(hour) else {
       throw InputError(
-        "'\(original)' has hour \(hour) with \(meridiem); use 1-12 with am/pm, or 24-hour time such as '13:00'")
+        "'\(original)' has hour \(hour) with \(meridiem); use 1-12 with am/pm, or 24-hour time such as '13:00'"
+      )
     }
     let hour24 = (hour % 12) + (meridiem == "pm" ? 12 : 0)
     return ClockText(hour: hour24, minute: minute, second: second)

@@ -17,7 +17,8 @@ public enum DurationText {
     let seconds: Int?
     if trimmed.allSatisfy(\.isASCIIDigit) {
       throw InputError(
-        "Duration '\(text)' has no unit; write '\(trimmed)m' for minutes or '\(trimmed)s' for seconds")
+        "Duration '\(text)' has no unit; write '\(trimmed)m' for minutes or '\(trimmed)s' for seconds"
+      )
     } else if trimmed.contains(":") {
       seconds = parseClockStyle(trimmed)
     } else {
@@ -48,7 +49,8 @@ public enum DurationText {
   /// `h:mm` or `h:mm:ss`.
   private static func parseClockStyle(_ text: String) -> Int? {
     let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-    guard (2...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }),
+    guard (2...3).contains(parts.count),
+      parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }),
       parts.dropFirst().allSatisfy({ $0.count == 2 }), parts[0].count <= 3,
       let hours = Int(parts[0]), let minutes = Int(parts[1]), minutes < 60
     else { return nil }

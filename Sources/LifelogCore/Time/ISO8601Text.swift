@@ -3,7 +3,8 @@
 public enum ISO8601Time {
   public static func parse(_ text: String) throws(InputError) -> LoggedTime {
     guard let time = try ISO8601Text.parseWithOffset(text.lowercased(), original: text) else {
-      throw InputError("'\(text)' is not an ISO 8601 time with an offset, such as '2026-12-01T08:15:00+01:00'")
+      throw InputError(
+        "'\(text)' is not an ISO 8601 time with an offset, such as '2026-12-01T08:15:00+01:00'")
     }
     return time
   }
@@ -13,17 +14,22 @@ public enum ISO8601Time {
 enum ISO8601Text {
   /// Parses `YYYY-MM-DD`; nil when `word` is not shaped like a date, an error when it is shaped
   /// like one but names no real day (`2025-13-45`).
-  static func parseDate(_ word: some StringProtocol, original: String) throws(InputError)
+  static func parseDate(
+    _ word: some StringProtocol, original: String
+  ) throws(InputError)
     -> CivilDate?
   {
     let chars = Array(word)
     guard chars.count == 10, chars[4] == "-", chars[7] == "-",
-      chars.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || $0.element.isASCIIDigit }),
+      chars.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || $0.element.isASCIIDigit }
+      ),
       let year = Int(String(chars[0..<4])), let month = Int(String(chars[5..<7])),
       let day = Int(String(chars[8..<10]))
     else { return nil }
     guard let date = CivilDate(year: year, month: month, day: day) else {
-      throw InputError("'\(original)' is not a real date; write YYYY-MM-DD with month 01-12 and a day that month has")
+      throw InputError(
+        "'\(original)' is not a real date; write YYYY-MM-DD with month 01-12 and a day that month has"
+      )
     }
     return date
   }
@@ -57,13 +63,17 @@ enum ISO8601Text {
     guard clockPart.contains(":"),
       let clock = try ClockText.parse(String(clockPart), original: original)
     else {
-      throw InputError("Cannot read the time of day in '\(original)'; write it as HH:MM or HH:MM:SS")
+      throw InputError(
+        "Cannot read the time of day in '\(original)'; write it as HH:MM or HH:MM:SS")
     }
     guard let offsetMinutes = parseOffset(rest[offsetStart...]) else {
-      throw InputError("Cannot read the UTC offset in '\(original)'; write it as 'Z', '+01:00' or '-05:00'")
+      throw InputError(
+        "Cannot read the UTC offset in '\(original)'; write it as 'Z', '+01:00' or '-05:00'")
     }
-    let local = LocalDateTime(date: date, hour: clock.hour, minute: clock.minute, second: clock.second)
-    return LoggedTime(instant: local.secondsAsIfUTC - Int64(offsetMinutes * 60), offsetMinutes: offsetMinutes)
+    let local = LocalDateTime(
+      date: date, hour: clock.hour, minute: clock.minute, second: clock.second)
+    return LoggedTime(
+      instant: local.secondsAsIfUTC - Int64(offsetMinutes * 60), offsetMinutes: offsetMinutes)
   }
 
   /// Parses exactly `YYYY-MM-DDTHH:MM:SS+HH:MM` (or `Z` for the offset; `t` or a space between
@@ -85,7 +95,8 @@ enum ISO8601Text {
         return value
       }
       let separator = bytes[10]
-      guard bytes[4] == 0x2D, bytes[7] == 0x2D, separator == 0x54 || separator == 0x74 || separator == 0x20,
+      guard bytes[4] == 0x2D, bytes[7] == 0x2D,
+        separator == 0x54 || separator == 0x74 || separator == 0x20,
         bytes[13] == 0x3A, bytes[16] == 0x3A,
         let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
         let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
@@ -113,8 +124,10 @@ enum ISO8601Text {
     let digits = text.dropFirst().filter { $0 != ":" }
     let colons = text.dropFirst().filter { $0 == ":" }.count
     guard digits.allSatisfy(\.isASCIIDigit), digits.count == 2 || digits.count == 4,
-      colons == 0 || (colons == 1 && digits.count == 4 && text.dropFirst().dropFirst(2).first == ":"),
-      let hours = Int(digits.prefix(2)), let minutes = Int(digits.dropFirst(2).isEmpty ? "0" : String(digits.dropFirst(2))),
+      colons == 0
+        || (colons == 1 && digits.count == 4 && text.dropFirst().dropFirst(2).first == ":"),
+      let hours = Int(digits.prefix(2)),
+      let minutes = Int(digits.dropFirst(2).isEmpty ? "0" : String(digits.dropFirst(2))),
       hours <= 18, minutes < 60
     else { return nil }
     return sign * (hours * 60 + minutes)

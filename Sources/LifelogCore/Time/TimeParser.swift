@@ -69,11 +69,14 @@ public struct TimeParser: Sendable {
       if let day = try day(from: words[0]) {
         guard bareDayMeansMidnight else {
           throw InputError(
-            "'\(text)' names a day, not a time; add a time, e.g. '\(words[0]) 08:15' or '\(words[0]) 8am'")
+            "'\(text)' names a day, not a time; add a time, e.g. '\(words[0]) 08:15' or '\(words[0]) 8am'"
+          )
         }
         return midnight(of: day)
       }
-      guard let clock = try ClockText.parse(words[0], original: text) else { throw unreadable(text) }
+      guard let clock = try ClockText.parse(words[0], original: text) else {
+        throw unreadable(text)
+      }
       return try resolve(date: today, clock: clock, original: text)
     case 2:
       guard let day = try day(from: words[0]) else { throw unreadable(text) }
@@ -109,10 +112,13 @@ public struct TimeParser: Sendable {
     return try ISO8601Text.parseDate(word, original: word)
   }
 
-  private func resolve(date: CivilDate, clock: ClockText, original: String) throws(InputError)
+  private func resolve(
+    date: CivilDate, clock: ClockText, original: String
+  ) throws(InputError)
     -> LoggedTime
   {
-    let local = LocalDateTime(date: date, hour: clock.hour, minute: clock.minute, second: clock.second)
+    let local = LocalDateTime(
+      date: date, hour: clock.hour, minute: clock.minute, second: clock.second)
     switch zone.resolve(local) {
     case .unique(let instant):
       return zone.loggedTime(at: instant)

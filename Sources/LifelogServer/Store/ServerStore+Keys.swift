@@ -41,7 +41,9 @@ extension ServerStore {
   /// newest envelope and tries again with it. Version 1 makes a remote encrypted, so it is taken
   /// only by an account that holds no batch or snapshot yet: plain data must never sit in a
   /// remote that says it is encrypted.
-  public func putKeyEnvelope(user: Int64, version: Int64, bytes: [UInt8]) throws
+  public func putKeyEnvelope(
+    user: Int64, version: Int64, bytes: [UInt8]
+  ) throws
     -> PutOutcome
   {
     try write {

@@ -32,7 +32,9 @@ public enum BatchEnvelope: Sendable {
   /// sent again after an interrupted sync is the same bytes, which the remote takes as a no-op.
   public func seal(_ plain: [UInt8], name: Name) throws(BatchError) -> [UInt8] {
     guard case .sealed(let remoteID, let dataKey) = self else { return plain }
-    guard dataKey.count == Sodium.keyBytes else { throw .damaged("the data key is not \(Sodium.keyBytes) bytes long") }
+    guard dataKey.count == Sodium.keyBytes else {
+      throw .damaged("the data key is not \(Sodium.keyBytes) bytes long")
+    }
     let batch = try BatchCodec.header(of: plain)
     var header = JSONObjectWriter()
     header.add("lifelog", batch.kind.rawValue)
@@ -53,7 +55,9 @@ public enum BatchEnvelope: Sendable {
     var trailer = JSONObjectWriter()
     trailer.add("end", true)
     trailer.add("nonce", Hex.encode(nonce))
-    return headerLine + Sodium.seal(plain, associated: associated, nonce: nonce, key: dataKey) + [0x0A]
+    return headerLine + Sodium.seal(plain, associated: associated, nonce: nonce, key: dataKey) + [
+      0x0A
+    ]
       + Array((trailer.result + "\n").utf8)
   }
 
@@ -75,16 +79,25 @@ public enum BatchEnvelope: Sendable {
       do {
         return try BatchEnvelope.checked(BatchCodec.decode(bytes), name: name)
       } catch {
-        if (try? SealedHeader(bytes)) != nil { throw .damaged("it is sealed, but this remote is not encrypted") }
+        if (try? SealedHeader(bytes)) != nil {
+          throw .damaged("it is sealed, but this remote is not encrypted")
+        }
         throw error
       }
     }
-    guard dataKey.count == Sodium.keyBytes else { throw .damaged("the data key is not \(Sodium.keyBytes) bytes long") }
-    guard let header = try? SealedHeader(bytes) else {
-      throw .damaged("it is not sealed, and this remote is encrypted (was it written by someone without the key?)")
+    guard dataKey.count == Sodium.keyBytes else {
+      throw .damaged("the data key is not \(Sodium.keyBytes) bytes long")
     }
-    guard header.name == name else { throw .damaged("its sealed header names \(header.name), not this file") }
-    let associated = BatchEnvelope.associated(remoteID: remoteID, header: Array(bytes[..<header.length]))
+    guard let header = try? SealedHeader(bytes) else {
+      throw .damaged(
+        "it is not sealed, and this remote is encrypted (was it written by someone without the key?)"
+      )
+    }
+    guard header.name == name else {
+      throw .damaged("its sealed header names \(header.name), not this file")
+    }
+    let associated = BatchEnvelope.associated(
+      remoteID: remoteID, header: Array(bytes[..<header.length]))
     guard let plain = Sodium.open(bytes[header.sealed], associated: associated, key: dataKey),
       Hex.encode(Array(bytes[header.sealed].prefix(Sodium.nonceBytes))) == header.nonce
     else {
@@ -125,7 +138,8 @@ public enum BatchEnvelope: Sendable {
   private static func rowCount(_ plain: [UInt8]) -> Int {
     let body = plain.dropLast()
     guard let start = body.lastIndex(of: 0x0A).map({ $0 + 1 }),
-      let trailer = try? JSONValue.parse(plain[start..<body.endIndex]), let count = trailer["changes"]?.integer
+      let trailer = try? JSONValue.parse(plain[start..<body.endIndex]),
+      let count = trailer["changes"]?.integer
     else { return 0 }
     return Int(count)
   }
@@ -151,20 +165,28 @@ public struct SealedHeader: Sendable {
     guard let json = try? JSONValue.parse(bytes[..<end]), json["sealed"] != nil else {
       throw .damaged("it is not sealed")
     }
-    guard json["sealed"]?.string == BatchEnvelope.cipher else { throw .damaged("it is sealed with an unknown cipher") }
+    guard json["sealed"]?.string == BatchEnvelope.cipher else {
+      throw .damaged("it is sealed with an unknown cipher")
+    }
     batch = try BatchCodec.header(of: bytes)
-    guard let changes = json["changes"]?.integer, changes >= 0 else { throw .damaged("its sealed header lacks changes") }
+    guard let changes = json["changes"]?.integer, changes >= 0 else {
+      throw .damaged("its sealed header lacks changes")
+    }
     self.changes = Int(changes)
     switch batch.kind {
     case .batch: name = .batch(device: batch.device, seq: batch.seq)
     case .snapshot:
-      guard let snapshotName = json["name"]?.string else { throw .damaged("its sealed header lacks the snapshot's name") }
+      guard let snapshotName = json["name"]?.string else {
+        throw .damaged("its sealed header lacks the snapshot's name")
+      }
       name = .snapshot(snapshotName)
     }
     length = end + 1
     let body = bytes.dropLast()
-    guard bytes.last == 0x0A, let trailerStart = body.lastIndex(of: 0x0A).map({ $0 + 1 }), trailerStart - 1 > length,
-      let trailer = try? JSONValue.parse(bytes[trailerStart..<body.endIndex]), trailer["end"]?.bool == true,
+    guard bytes.last == 0x0A, let trailerStart = body.lastIndex(of: 0x0A).map({ $0 + 1 }),
+      trailerStart - 1 > length,
+      let trailer = try? JSONValue.parse(bytes[trailerStart..<body.endIndex]),
+      trailer["end"]?.bool == true,
       let nonce = trailer["nonce"]?.string
     else { throw .damaged("truncated: no trailer line") }
     sealed = length..<(trailerStart - 1)

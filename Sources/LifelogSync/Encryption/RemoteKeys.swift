@@ -32,7 +32,8 @@ public struct RemoteKeys: Equatable, Sendable {
     var keys = RemoteKeys(
       version: 1, remoteID: remoteID, limits: limits, salt: [], byPassphrase: [],
       byRecoveryKey: Sodium.seal(
-        dataKey, associated: RemoteKeys.associated(remoteID, "recovery"), nonce: Sodium.random(Sodium.nonceBytes),
+        dataKey, associated: RemoteKeys.associated(remoteID, "recovery"),
+        nonce: Sodium.random(Sodium.nonceBytes),
         key: recoveryKey),
       check: Sodium.seal(
         Array(remoteID.utf8), associated: RemoteKeys.associated(remoteID, "check"),
@@ -57,7 +58,8 @@ public struct RemoteKeys: Equatable, Sendable {
     var wrappingKey = try Sodium.argon2id(passphrase, salt: salt, limits: limits)
     defer { Sodium.wipe(&wrappingKey) }
     byPassphrase = Sodium.seal(
-      dataKey, associated: RemoteKeys.associated(remoteID, "passphrase"), nonce: Sodium.random(Sodium.nonceBytes),
+      dataKey, associated: RemoteKeys.associated(remoteID, "passphrase"),
+      nonce: Sodium.random(Sodium.nonceBytes),
       key: wrappingKey)
   }
 
@@ -66,15 +68,19 @@ public struct RemoteKeys: Equatable, Sendable {
     try Sodium.load()
     var wrappingKey = try Sodium.argon2id(passphrase, salt: salt, limits: limits)
     defer { Sodium.wipe(&wrappingKey) }
-    return Sodium.open(byPassphrase[...], associated: RemoteKeys.associated(remoteID, "passphrase"), key: wrappingKey)
-      .flatMap(checked)
+    return Sodium.open(
+      byPassphrase[...], associated: RemoteKeys.associated(remoteID, "passphrase"), key: wrappingKey
+    )
+    .flatMap(checked)
   }
 
   /// The data key, from the recovery key; nil when it is not this remote's.
   public func dataKey(recoveryKey: [UInt8]) throws(SyncError) -> [UInt8]? {
     try Sodium.load()
-    return Sodium.open(byRecoveryKey[...], associated: RemoteKeys.associated(remoteID, "recovery"), key: recoveryKey)
-      .flatMap(checked)
+    return Sodium.open(
+      byRecoveryKey[...], associated: RemoteKeys.associated(remoteID, "recovery"), key: recoveryKey
+    )
+    .flatMap(checked)
   }
 
   /// Whether `dataKey` is this remote's (it opens the key check).
@@ -84,7 +90,8 @@ public struct RemoteKeys: Equatable, Sendable {
   }
 
   private func checked(_ dataKey: [UInt8]) -> [UInt8]? {
-    Sodium.open(check[...], associated: RemoteKeys.associated(remoteID, "check"), key: dataKey) == Array(remoteID.utf8)
+    Sodium.open(check[...], associated: RemoteKeys.associated(remoteID, "check"), key: dataKey)
+      == Array(remoteID.utf8)
       ? dataKey : nil
   }
 
@@ -127,9 +134,11 @@ public struct RemoteKeys: Equatable, Sendable {
       json["cipher"]?.string == "xchacha20poly1305-ietf", let passphrase = json["passphrase"],
       passphrase["kdf"]?.string == "argon2id13", let ops = passphrase["opslimit"]?.integer,
       (1...Argon2Limits.maximumOpslimit).contains(ops),
-      let mem = passphrase["memlimit"]?.integer, (1...Argon2Limits.maximumMemlimit).contains(mem), let salt = passphrase["salt"]?.string.flatMap(Hex.decode),
+      let mem = passphrase["memlimit"]?.integer, (1...Argon2Limits.maximumMemlimit).contains(mem),
+      let salt = passphrase["salt"]?.string.flatMap(Hex.decode),
       salt.count == Sodium.saltBytes, let sealed = passphrase["sealed"]?.string.flatMap(Hex.decode),
-      let recovery = json["recovery"]?.string.flatMap(Hex.decode), let check = json["check"]?.string.flatMap(Hex.decode)
+      let recovery = json["recovery"]?.string.flatMap(Hex.decode),
+      let check = json["check"]?.string.flatMap(Hex.decode)
     else { throw .damaged("the key envelope lacks a field or holds a malformed one") }
     // Each wrapped data key is a nonce, the 32-byte key and a tag; the check holds the remote id.
     let wrappedKey = Sodium.nonceBytes + Sodium.keyBytes + Sodium.tagBytes
@@ -137,10 +146,12 @@ public struct RemoteKeys: Equatable, Sendable {
       check.count == Sodium.nonceBytes + remoteID.utf8.count + Sodium.tagBytes
     else {
       throw .damaged(
-        "the key envelope's wrapped keys are not \(wrappedKey) bytes long (or its check does not fit its remote id)")
+        "the key envelope's wrapped keys are not \(wrappedKey) bytes long (or its check does not fit its remote id)"
+      )
     }
     self.init(
-      version: Int(version), remoteID: remoteID, limits: Argon2Limits(opslimit: UInt64(ops), memlimit: Int(mem)),
+      version: Int(version), remoteID: remoteID,
+      limits: Argon2Limits(opslimit: UInt64(ops), memlimit: Int(mem)),
       salt: salt, byPassphrase: sealed, byRecoveryKey: recovery, check: check)
   }
 

@@ -17,7 +17,8 @@ public enum Sodium {
   public static func load() throws(SyncError) {
     var error = [CChar](repeating: 0, count: 512)
     guard lifelog_sodium_load(&error, error.count) == 0 else {
-      throw .encryptionUnavailable(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+      throw .encryptionUnavailable(
+        String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
   }
 
@@ -30,7 +31,8 @@ public enum Sodium {
     guard key.count == keyBytes else {
       throw .encryptionMismatch(
         location,
-        reason: "has a data key in this log that is \(key.count) bytes long, not \(keyBytes): the log is damaged. "
+        reason:
+          "has a data key in this log that is \(key.count) bytes long, not \(keyBytes): the log is damaged. "
           + "Nothing was read or written; 'lifelog remote remove' the remote and join it again with "
           + "'lifelog remote recover' (or 'lifelog remote add' and the passphrase)")
     }
@@ -44,26 +46,32 @@ public enum Sodium {
   }
 
   /// A 32-byte key from a passphrase: Argon2id v1.3 with these limits.
-  static func argon2id(_ passphrase: [UInt8], salt: [UInt8], limits: Argon2Limits) throws(SyncError) -> [UInt8] {
+  static func argon2id(
+    _ passphrase: [UInt8], salt: [UInt8], limits: Argon2Limits
+  ) throws(SyncError) -> [UInt8] {
     var key = [UInt8](repeating: 0, count: keyBytes)
     let status = passphrase.withUnsafeBufferPointer { text in
       text.withMemoryRebound(to: CChar.self) {
-        lifelog_sodium_argon2id(&key, keyBytes, $0.baseAddress, $0.count, salt, limits.opslimit, limits.memlimit)
+        lifelog_sodium_argon2id(
+          &key, keyBytes, $0.baseAddress, $0.count, salt, limits.opslimit, limits.memlimit)
       }
     }
     guard status == 0 else {
-      throw .encryptionUnavailable("Argon2id could not run (it needs \(limits.memlimit >> 20) MiB of memory)")
+      throw .encryptionUnavailable(
+        "Argon2id could not run (it needs \(limits.memlimit >> 20) MiB of memory)")
     }
     return key
   }
 
   /// `nonce` followed by the XChaCha20-Poly1305 ciphertext and tag of `message`.
-  static func seal(_ message: [UInt8], associated: [UInt8], nonce: [UInt8], key: [UInt8]) -> [UInt8] {
+  static func seal(_ message: [UInt8], associated: [UInt8], nonce: [UInt8], key: [UInt8]) -> [UInt8]
+  {
     var sealed = [UInt8](repeating: 0, count: nonce.count + message.count + tagBytes)
     sealed.withUnsafeMutableBufferPointer { output in
       for index in 0..<nonce.count { output[index] = nonce[index] }
       lifelog_sodium_seal(
-        output.baseAddress! + nonce.count, message, message.count, associated, associated.count, nonce, key)
+        output.baseAddress! + nonce.count, message, message.count, associated, associated.count,
+        nonce, key)
     }
     return sealed
   }
@@ -75,7 +83,8 @@ public enum Sodium {
     var message = [UInt8](repeating: 0, count: sealed.count - nonceBytes - tagBytes)
     let status = sealed.withUnsafeBufferPointer { input in
       lifelog_sodium_open(
-        &message, input.baseAddress! + nonceBytes, input.count - nonceBytes, associated, associated.count,
+        &message, input.baseAddress! + nonceBytes, input.count - nonceBytes, associated,
+        associated.count,
         input.baseAddress!, key)
     }
     return status == 0 ? message : nil
@@ -108,7 +117,9 @@ public struct Argon2Limits: Equatable, Sendable {
   /// libsodium's "interactive" limits (2 passes over 64 MiB, about 0.1 s): what new keys use, so
   /// joining stays well under a second on a small machine.
   public static var interactive: Argon2Limits {
-    Argon2Limits(opslimit: lifelog_sodium_opslimit_interactive(), memlimit: lifelog_sodium_memlimit_interactive())
+    Argon2Limits(
+      opslimit: lifelog_sodium_opslimit_interactive(),
+      memlimit: lifelog_sodium_memlimit_interactive())
   }
 }
 
@@ -127,7 +138,9 @@ enum Hex {
       case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0")
       case UInt8(ascii: "a")...UInt8(ascii: "f"): value = character - UInt8(ascii: "a") + 10
       case UInt8(ascii: "A")...UInt8(ascii: "F"): value = character - UInt8(ascii: "A") + 10
-      case UInt8(ascii: "-"), UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "\r"): continue
+      case UInt8(ascii: "-"), UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"),
+        UInt8(ascii: "\r"):
+        continue
       default: return nil
       }
       if let first = high {

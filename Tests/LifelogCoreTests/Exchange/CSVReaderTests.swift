@@ -9,26 +9,39 @@ import Testing
   let folder = TemporaryDirectory()
 
   /// Every record of `text` as its fields, with the line it starts on and any problem.
-  func records(_ bytes: [UInt8], chunkSize: Int = 1 << 20) throws -> [(line: Int, fields: [String], problem: String?)] {
+  func records(
+    _ bytes: [UInt8], chunkSize: Int = 1 << 20
+  ) throws -> [(line: Int, fields: [String], problem: String?)] {
     let path = folder.file("input.csv")
     FileManager.default.createFile(atPath: path, contents: Data(bytes))
     let descriptor = open(path, O_RDONLY)
-    let reader = CSVReader(ChunkedReader(descriptor: descriptor, closing: true, chunkSize: chunkSize))
+    let reader = CSVReader(
+      ChunkedReader(descriptor: descriptor, closing: true, chunkSize: chunkSize))
     var result: [(Int, [String], String?)] = []
     while try reader.next() {
-      result.append((reader.line, (0..<reader.fieldCount).map { reader.field($0) ?? "<invalid>" }, reader.problem))
+      result.append(
+        (
+          reader.line, (0..<reader.fieldCount).map { reader.field($0) ?? "<invalid>" },
+          reader.problem
+        ))
     }
     return result
   }
 
-  func records(_ text: String, chunkSize: Int = 1 << 20) throws -> [(line: Int, fields: [String], problem: String?)] {
+  func records(
+    _ text: String, chunkSize: Int = 1 << 20
+  ) throws -> [(line: Int, fields: [String], problem: String?)] {
     try records(Array(text.utf8), chunkSize: chunkSize)
   }
 
   @Test func quotedFieldsHoldCommasDoubledQuotesAndLineBreaks() throws {
     let result = try records("a,b,c\r\n\"x, y\",\"say \"\"hi\"\"\",\"two\r\nlines\"\r\nlast,,\r\n")
-    #expect(result.map(\.fields) == [["a", "b", "c"], ["x, y", "say \"hi\"", "two\r\nlines"], ["last", "", ""]])
-    #expect(result.map(\.line) == [1, 2, 4], "a record after a quoted line break starts a line later")
+    #expect(
+      result.map(\.fields) == [
+        ["a", "b", "c"], ["x, y", "say \"hi\"", "two\r\nlines"], ["last", "", ""],
+      ])
+    #expect(
+      result.map(\.line) == [1, 2, 4], "a record after a quoted line break starts a line later")
     #expect(result.allSatisfy { $0.problem == nil })
   }
 
@@ -60,7 +73,8 @@ import Testing
   }
 
   @Test func recordsSpanningChunksReadWhole() throws {
-    let text = "id,note\n" + (1...50).map { "\($0),\"note \($0), with \"\"quotes\"\"\nand ü\"\n" }.joined()
+    let text =
+      "id,note\n" + (1...50).map { "\($0),\"note \($0), with \"\"quotes\"\"\nand ü\"\n" }.joined()
     let small = try records(text, chunkSize: 7)
     let large = try records(text)
     #expect(small.map(\.fields) == large.map(\.fields))

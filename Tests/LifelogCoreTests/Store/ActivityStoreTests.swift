@@ -19,7 +19,9 @@ import Testing
   }
 
   @Test func namesAreUniqueWhateverTheirCase() throws {
-    let error = try #require(throws: InputError.self) { try store.addActivity(named: "BREAKFAST", kind: .meal) }
+    let error = try #require(throws: InputError.self) {
+      try store.addActivity(named: "BREAKFAST", kind: .meal)
+    }
     #expect(error.message.contains("already exists"))
   }
 
@@ -37,26 +39,34 @@ import Testing
   }
 
   @Test func renamingOntoAnotherActivitysNameIsRefused() throws {
-    let error = try #require(throws: InputError.self) { try store.renameActivity("run", to: "Walk") }
+    let error = try #require(throws: InputError.self) {
+      try store.renameActivity("run", to: "Walk")
+    }
     #expect(error.message.contains("already exists"))
     #expect(try store.activity(named: "run") != nil)
   }
 
   @Test func anUnknownNameSuggestsTheNearestKnownOnes() throws {
-    let error = try #require(throws: InputError.self) { try store.requireActivity(named: "brekfast") }
+    let error = try #require(throws: InputError.self) {
+      try store.requireActivity(named: "brekfast")
+    }
     #expect(error.message.contains("did you mean 'breakfast'?"))
   }
 
   @Test func archivingHidesAnActivityFromSuggestions() throws {
     try store.updateActivity(named: "breakfast", archived: true)
     #expect(try store.activity(named: "breakfast")?.archived == true)
-    let error = try #require(throws: InputError.self) { try store.requireActivity(named: "brekfast") }
+    let error = try #require(throws: InputError.self) {
+      try store.requireActivity(named: "brekfast")
+    }
     #expect(!error.message.contains("breakfast"))
   }
 
   @Test func targetsInAQuantityMustUseTheActivitysUnit() throws {
     let target = try Target(parsing: "10 km/week")
-    #expect(throws: InputError.self) { try store.addActivity(named: "swim", kind: .exercise, target: target) }
+    #expect(throws: InputError.self) {
+      try store.addActivity(named: "swim", kind: .exercise, target: target)
+    }
     #expect(throws: InputError.self) {
       try store.addActivity(named: "swim", kind: .exercise, unit: "kcal", target: target)
     }
@@ -92,7 +102,8 @@ import Testing
   }
 
   @Test(arguments: [
-    (Setting.mealGapHours, "2.5", "2.5"), (.mealGapHours, "4.0", "4"), (.dayStartsAt, "5:00", "05:00"),
+    (Setting.mealGapHours, "2.5", "2.5"), (.mealGapHours, "4.0", "4"),
+    (.dayStartsAt, "5:00", "05:00"),
     (.dayStartsAt, "5am", "05:00"), (.weekStartsOn, "Sun", "sunday"), (.name, " Ada ", "Ada"),
   ])
   func valuesAreStoredInCanonicalForm(setting: Setting, text: String, stored: String) throws {
@@ -102,7 +113,8 @@ import Testing
   }
 
   @Test(arguments: [
-    (Setting.mealGapHours, "0"), (.mealGapHours, "many"), (.mealGapHours, "25"), (.dayStartsAt, "25:00"),
+    (Setting.mealGapHours, "0"), (.mealGapHours, "many"), (.mealGapHours, "25"),
+    (.dayStartsAt, "25:00"),
     (.weekStartsOn, "someday"),
   ])
   func badValuesAreRefusedAndNothingIsStored(setting: Setting, text: String) throws {

@@ -18,7 +18,8 @@ import Testing
   @Test func anEntryReadsBackWithEveryField() throws {
     let added = try store.add(
       NewEntry(
-        activityID: walk, time: LoggedTime(instant: 1_764_633_600, offsetMinutes: -300), duration: 2700,
+        activityID: walk, time: LoggedTime(instant: 1_764_633_600, offsetMinutes: -300),
+        duration: 2700,
         note: "park, \"long\" way\nhome", quantity: 4.25, tags: ["outdoor", "dog"], source: "test"))
     #expect(added.activityName == "walk")
     #expect(added.kind == .exercise)
@@ -33,13 +34,17 @@ import Testing
   }
 
   @Test func aLimitGivesTheMostRecentEntriesOldestFirst() throws {
-    for hour in [5, 1, 3, 2, 4] { try store.add(NewEntry(activityID: snack, time: at(hour), note: "\(hour)")) }
+    for hour in [5, 1, 3, 2, 4] {
+      try store.add(NewEntry(activityID: snack, time: at(hour), note: "\(hour)"))
+    }
     #expect(try store.entries(EntryQuery(limit: 3)).map(\.note) == ["3", "4", "5"])
     #expect(try store.entries(EntryQuery()).map(\.note) == ["1", "2", "3", "4", "5"])
   }
 
   @Test func rangesIncludeTheirStartAndExcludeTheirEnd() throws {
-    for hour in 1...5 { try store.add(NewEntry(activityID: snack, time: at(hour), note: "\(hour)")) }
+    for hour in 1...5 {
+      try store.add(NewEntry(activityID: snack, time: at(hour), note: "\(hour)"))
+    }
     let query = EntryQuery(from: at(2).instant, to: at(4).instant)
     #expect(try store.entries(query).map(\.note) == ["2", "3"])
   }
@@ -60,7 +65,8 @@ import Testing
 
   @Test func anUpdateChangesOnlyTheFieldsNamedAndCanClearThem() throws {
     let entry = try store.add(
-      NewEntry(activityID: snack, time: at(1), duration: 60, note: "apple", quantity: 1, tags: ["a"]))
+      NewEntry(
+        activityID: snack, time: at(1), duration: 60, note: "apple", quantity: 1, tags: ["a"]))
     var changes = EntryChanges()
     changes.note = .some("pear")
     changes.duration = .some(nil)
@@ -73,8 +79,10 @@ import Testing
   }
 
   @Test func aPrefixOfFourOrMoreDigitsFindsTheOneEntry() throws {
-    try store.add(NewEntry(id: "abcd1234-0000-4000-8000-000000000001", activityID: snack, time: at(1)))
-    try store.add(NewEntry(id: "abcd5678-0000-4000-8000-000000000002", activityID: snack, time: at(2)))
+    try store.add(
+      NewEntry(id: "abcd1234-0000-4000-8000-000000000001", activityID: snack, time: at(1)))
+    try store.add(
+      NewEntry(id: "abcd5678-0000-4000-8000-000000000002", activityID: snack, time: at(2)))
     #expect(try store.resolveEntryID("abcd1") == "abcd1234-0000-4000-8000-000000000001")
     #expect(try store.resolveEntryID("ABCD5678") == "abcd5678-0000-4000-8000-000000000002")
     #expect(try store.resolveEntryID("abcd1234-0000") == "abcd1234-0000-4000-8000-000000000001")
@@ -82,8 +90,10 @@ import Testing
   }
 
   @Test func anAmbiguousPrefixListsTheCandidates() throws {
-    try store.add(NewEntry(id: "abcd1234-0000-4000-8000-000000000001", activityID: snack, time: at(1)))
-    try store.add(NewEntry(id: "abcd5678-0000-4000-8000-000000000002", activityID: walk, time: at(2)))
+    try store.add(
+      NewEntry(id: "abcd1234-0000-4000-8000-000000000001", activityID: snack, time: at(1)))
+    try store.add(
+      NewEntry(id: "abcd5678-0000-4000-8000-000000000002", activityID: walk, time: at(2)))
     let error = try #require(throws: InputError.self) { try store.resolveEntryID("abcd") }
     #expect(error.message.contains("ambiguous"))
     #expect(error.message.contains("abcd1234"))
@@ -113,7 +123,8 @@ import Testing
 
   @Test func manyEntriesGoInAllOrNothing() throws {
     let good = NewEntry(id: "11111111-0000-4000-8000-000000000001", activityID: snack, time: at(1))
-    let duplicate = NewEntry(id: "11111111-0000-4000-8000-000000000001", activityID: snack, time: at(2))
+    let duplicate = NewEntry(
+      id: "11111111-0000-4000-8000-000000000001", activityID: snack, time: at(2))
     #expect(throws: (any Error).self) { try store.add(contentsOf: [good, duplicate]) }
     #expect(try store.entryCount() == 0)
   }

@@ -21,7 +21,9 @@ import Testing
 
   @Test func theLogIsInWriteAheadLogMode() throws {
     let store = try LogStore(path: folder.file("wal.db"))
-    let mode = try store.database.cachedStatement(sql: "PRAGMA journal_mode").first { $0[0] as String }
+    let mode = try store.database.cachedStatement(sql: "PRAGMA journal_mode").first {
+      $0[0] as String
+    }
     #expect(mode == "wal")
   }
 
@@ -36,7 +38,8 @@ import Testing
         try old.database.execute(
           sql: "INSERT INTO entry (id, activity_id, at, tz_offset, note) VALUES (?, ?, ?, ?, ?)",
           arguments: [UUIDText.random(), ActivityName.derivedID(for: "lunch"), 1_000, 60, "kept"])
-        try old.database.execute(sql: "UPDATE activity SET name = 'gym', name_key = 'gym' WHERE name = 'workout'")
+        try old.database.execute(
+          sql: "UPDATE activity SET name = 'gym', name_key = 'gym' WHERE name = 'workout'")
       }
     }
     let store = try LogStore(path: path)
@@ -46,8 +49,10 @@ import Testing
     }
     if version >= 1, version < 2 {
       // Rows from before sync are queued to be sent; untouched default activities are not.
-      let pending = try store.database.cachedStatement(sql: "SELECT entity FROM sync_pending ORDER BY entity")
-        .map { $0[0] as String }
+      let pending = try store.database.cachedStatement(
+        sql: "SELECT entity FROM sync_pending ORDER BY entity"
+      )
+      .map { $0[0] as String }
       #expect(pending == ["activity", "entry"])
     }
     // Opening again applies nothing twice.

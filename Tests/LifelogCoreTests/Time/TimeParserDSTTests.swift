@@ -189,7 +189,9 @@ import Testing
     ("America/New_York", "2026-11-01", "2026-11-01T00:00:00-04:00"),
     ("America/New_York", "2026-11-02", "2026-11-02T00:00:00-05:00"),
   ])
-  func aDayBoundaryIsLocalMidnightWithItsOffset(zone: String, day: String, expected: String)
+  func aDayBoundaryIsLocalMidnightWithItsOffset(
+    zone: String, day: String, expected: String
+  )
     throws
   {
     #expect(try TimeFixture.parser(in: zone).parseBoundary(day).iso8601 == expected)

@@ -136,10 +136,12 @@ public final class PostgresStore: ServerStorage {
       result = String(url[..<authority.index(after: colon)]) + "***" + String(url[at...])
     }
     guard let question = result.firstIndex(of: "?") else { return result }
-    let parameters = result[result.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false)
-      .map { parameter in
-        parameter.lowercased().hasPrefix("password=") ? "password=***" : String(parameter)
-      }
+    let parameters = result[result.index(after: question)...].split(
+      separator: "&", omittingEmptySubsequences: false
+    )
+    .map { parameter in
+      parameter.lowercased().hasPrefix("password=") ? "password=***" : String(parameter)
+    }
     return String(result[...question]) + parameters.joined(separator: "&")
   }
 }
