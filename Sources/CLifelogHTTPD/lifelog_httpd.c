@@ -33,6 +33,8 @@ static struct {
   const union MHD_DaemonInfo *(*get_daemon_info)(struct MHD_Daemon *, enum MHD_DaemonInfoType, ...);
   const char *(*lookup_connection_value)(struct MHD_Connection *, enum MHD_ValueKind,
                                          const char *);
+  int (*get_connection_values)(struct MHD_Connection *, enum MHD_ValueKind,
+                               MHD_KeyValueIterator, void *);
   struct MHD_Response *(*create_response_from_buffer)(size_t, void *, enum MHD_ResponseMemoryMode);
   enum MHD_Result (*add_response_header)(struct MHD_Response *, const char *, const char *);
   enum MHD_Result (*queue_response)(struct MHD_Connection *, unsigned int, struct MHD_Response *);
@@ -72,6 +74,7 @@ int lh_load(char *error, size_t error_size) {
   LOOKUP(quiesce_daemon, "MHD_quiesce_daemon");
   LOOKUP(get_daemon_info, "MHD_get_daemon_info");
   LOOKUP(lookup_connection_value, "MHD_lookup_connection_value");
+  LOOKUP(get_connection_values, "MHD_get_connection_values");
   LOOKUP(create_response_from_buffer, "MHD_create_response_from_buffer");
   LOOKUP(add_response_header, "MHD_add_response_header");
   LOOKUP(queue_response, "MHD_queue_response");
@@ -430,12 +433,28 @@ void lh_stop(lh_server *server) {
 const char *lh_method(const lh_request *request) { return request->method; }
 const char *lh_path(const lh_request *request) { return request->path; }
 
-const char *lh_header(const lh_request *request, const char *name) {
-  return mhd.lookup_connection_value(request->connection, MHD_HEADER_KIND, name);
+/* Hands each value of one kind to the visitor given to lh_headers or lh_query. */
+typedef struct {
+  lh_visitor visit;
+  void *context;
+} visit_context;
+
+static enum MHD_Result visit_value(void *cls, enum MHD_ValueKind kind, const char *name,
+                                   const char *value) {
+  (void)kind;
+  visit_context *visit = cls;
+  visit->visit(visit->context, name, value);
+  return MHD_YES;
 }
 
-const char *lh_query(const lh_request *request, const char *name) {
-  return mhd.lookup_connection_value(request->connection, MHD_GET_ARGUMENT_KIND, name);
+void lh_headers(const lh_request *request, lh_visitor visit, void *context) {
+  visit_context each = {visit, context};
+  mhd.get_connection_values(request->connection, MHD_HEADER_KIND, visit_value, &each);
+}
+
+void lh_query_arguments(const lh_request *request, lh_visitor visit, void *context) {
+  visit_context each = {visit, context};
+  mhd.get_connection_values(request->connection, MHD_GET_ARGUMENT_KIND, visit_value, &each);
 }
 
 const uint8_t *lh_body(const lh_request *request, size_t *length) {

@@ -63,15 +63,15 @@ public final class SyncServer: HTTPHandling {
 
   // MARK: - HTTPHandling
 
-  public func admit(_ request: HTTPRequest) -> HTTPResponse? {
+  public func admit(_ request: HTTPRequest) -> HTTPAdmission {
     do {
       if request.activeRequests > configuration.maxConcurrentRequests {
         throw HTTPError(503, "overloaded", "The server is busy; try again shortly", retryAfter: 1)
       }
       let route = try Router.route(method: request.method, path: request.path)
+      var user: Int64 = 0
       if route.needsToken {
-        let user = try authenticate(request)
-        request.tag = user
+        user = try authenticate(request)
         if let wait = limiter.admit(user, now: request.startedNanoseconds) {
           throw HTTPError(
             429, "rate_limited", "Too many requests for this token; wait \(wait) s",
@@ -79,19 +79,49 @@ public final class SyncServer: HTTPHandling {
         }
       }
       if request.bodyTooLarge { throw tooLarge }
-      return nil
+      return .admitted(tag: user)
+    } catch {
+      return .refused(response(for: error))
+    }
+  }
+
+  public func handle(_ request: HTTPRequest, admitted user: Int64) -> HTTPResponse {
+    do {
+      if request.bodyTooLarge { throw tooLarge }
+      let route = try Router.route(method: request.method, path: request.path)
+      return try answer(route, request: request, user: user)
     } catch {
       return response(for: error)
     }
   }
 
-  public func handle(_ request: HTTPRequest) -> HTTPResponse {
-    do {
-      if request.bodyTooLarge { throw tooLarge }
-      let route = try Router.route(method: request.method, path: request.path)
-      return try answer(route, request: request, user: request.tag)
-    } catch {
-      return response(for: error)
+  /// The answer to a whole request, as the listener gives it: admitted with its headers, then
+  /// answered with its body. Routes and admission are tested through this, in process.
+  public func respond(to request: HTTPRequest) -> HTTPResponse {
+    var headersOnly = request
+    headersOnly.body = []
+    switch admit(headersOnly) {
+    case .refused(let refusal): return refusal
+    case .admitted(let user): return handle(request, admitted: user)
+    }
+  }
+
+  /// The answer to each route, in Routes/ (one file per resource, docs/http-api.md).
+  func answer(_ route: Route, request: HTTPRequest, user: Int64) throws -> HTTPResponse {
+    switch route {
+    case .info: return info()
+    case .manifest: return try manifest(user: user)
+    case .putBatch(let device, let seq):
+      return try putBatch(device: device, seq: seq, request: request, user: user)
+    case .batchCount(let device): return try batchCount(device: device, user: user)
+    case .deleteBatches(let device):
+      return try deleteBatches(device: device, request: request, user: user)
+    case .changes: return try changes(request: request, user: user)
+    case .putSnapshot(let name): return try putSnapshot(name: name, request: request, user: user)
+    case .latestSnapshot: return try snapshot(named: nil, request: request, user: user)
+    case .snapshot(let name): return try snapshot(named: name, request: request, user: user)
+    case .keys: return try keys(user: user)
+    case .putKeys(let version): return try putKeys(version: version, request: request, user: user)
     }
   }
 

@@ -64,10 +64,13 @@ void lh_stop(lh_server *server);
 const char *lh_method(const lh_request *request);
 /* The path, percent-decoded, without the query. */
 const char *lh_path(const lh_request *request);
-/* A request header (case-insensitive name), or NULL. */
-const char *lh_header(const lh_request *request, const char *name);
-/* A query argument, percent-decoded, or NULL. */
-const char *lh_query(const lh_request *request, const char *name);
+/* Called once for each header or query argument, in the order the request gave them. `value` is
+ * NULL for a query argument without '=' (never for a header). */
+typedef void (*lh_visitor)(void *context, const char *name, const char *value);
+/* Every request header, or every query argument (percent-decoded). Both are bounded by
+ * libmicrohttpd's memory per connection (32 KiB), which refuses a request past it unseen. */
+void lh_headers(const lh_request *request, lh_visitor visit, void *context);
+void lh_query_arguments(const lh_request *request, lh_visitor visit, void *context);
 /* The body collected so far (all of it in LH_PHASE_COMPLETE); may be NULL when empty. */
 const uint8_t *lh_body(const lh_request *request, size_t *length);
 /* Whether the body is declared to be larger than max_body (a body without a declared length that

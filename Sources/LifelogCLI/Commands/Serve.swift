@@ -25,7 +25,7 @@ extension LifelogCommand {
         OptionSpec(["--tls-key"], value: "file", help: "The PEM private key of --tls-cert."),
         OptionSpec(
           ["--max-body"], value: "bytes", help: "The largest batch or snapshot accepted.",
-          default: "8388608"),
+          default: String(HTTPListener.defaultMaxBodyBytes)),
         OptionSpec(
           ["--rate-limit"], value: "n", help: "Requests per second per token (0: no limit).",
           default: "100"),
@@ -59,7 +59,8 @@ extension LifelogCommand {
       (listener.host, listener.port) = try Serve.address(
         arguments.value("--listen") ?? "127.0.0.1:8787")
       listener.maxBodyBytes = try Serve.number(
-        arguments, "--max-body", default: 8 << 20, range: 1024...(1 << 30))
+        arguments, "--max-body", default: HTTPListener.defaultMaxBodyBytes,
+        range: 1024...(1 << 30))
       let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
       listener.threads = try Serve.number(
         arguments, "--threads", default: max(4, 2 * cores), range: 1...256)

@@ -2,13 +2,22 @@ import CLifelogHTTPD
 
 /// Answers the requests an ``HTTPListener`` receives, on libmicrohttpd's threads.
 public protocol HTTPHandling: AnyObject, Sendable {
-  /// Looks at a request whose headers have arrived, before its body is read. Returning a response
-  /// answers it now (its body is read and thrown away); nil reads the body and calls ``handle(_:)``.
-  func admit(_ request: HTTPRequest) -> HTTPResponse?
-  /// Answers a complete request.
-  func handle(_ request: HTTPRequest) -> HTTPResponse
+  /// Looks at a request whose headers have arrived, before its body is read (its
+  /// ``HTTPRequest/body`` is empty). A refusal answers it now (its body is never read); an
+  /// admission reads the body and calls ``handle(_:admitted:)`` with the number it carries.
+  func admit(_ request: HTTPRequest) -> HTTPAdmission
+  /// Answers a complete request, with the number its admission gave.
+  func handle(_ request: HTTPRequest, admitted tag: Int64) -> HTTPResponse
   /// Called once a response has been handed to libmicrohttpd (for the request log).
   func answered(_ request: HTTPRequest, with response: HTTPResponse)
+}
+
+/// What ``HTTPHandling/admit(_:)`` decides about a request whose headers have arrived.
+public enum HTTPAdmission: Sendable {
+  /// Read the body, then answer; `tag` is kept with the request until then (the user's id).
+  case admitted(tag: Int64)
+  /// Answer this now, without reading the body.
+  case refused(HTTPResponse)
 }
 
 /// An HTTP/1.1 server on libmicrohttpd, loaded when the first listener starts
@@ -34,7 +43,8 @@ public final class HTTPListener {
       host: String = "127.0.0.1", port: UInt16 = 8787, threads: Int = 8,
       connectionLimit: Int = 1024,
       connectionsPerAddress: Int = HTTPListener.defaultConnectionsPerAddress,
-      connectionTimeout: Int = 60, maxBodyBytes: Int = 8 << 20, tlsCertificate: String? = nil,
+      connectionTimeout: Int = 60, maxBodyBytes: Int = HTTPListener.defaultMaxBodyBytes,
+      tlsCertificate: String? = nil,
       tlsKey: String? = nil
     ) {
       self.host = host
@@ -48,6 +58,10 @@ public final class HTTPListener {
       self.tlsKey = tlsKey
     }
   }
+
+  /// The default of ``Configuration/maxBodyBytes`` (`lifelog serve --max-body`): 8 MiB, room for
+  /// a snapshot of years of entries.
+  public static let defaultMaxBodyBytes = 8 << 20
 
   /// The default of ``Configuration/connectionsPerAddress``: a few machines behind one NAT each
   /// keep a connection or two; 300 slow connections from one address are refused past it.
@@ -134,17 +148,63 @@ private func handleRequest(context: UnsafeMutableRawPointer?, handle: OpaquePoin
 {
   guard let context, let handle else { return }
   let handler = Unmanaged<HandlerBox>.fromOpaque(context).takeUnretainedValue().handler
-  let request = HTTPRequest(handle: handle)
+  let complete = phase != Int32(LH_PHASE_HEADERS)
+  let request = HTTPRequest(reading: handle, withBody: complete)
   let response: HTTPResponse
-  if phase == Int32(LH_PHASE_HEADERS) {
-    guard let early = handler.admit(request) else { return }
-    response = early
+  if complete {
+    response = handler.handle(request, admitted: lh_tag(handle))
   } else {
-    response = handler.handle(request)
+    switch handler.admit(request) {
+    case .admitted(let tag):
+      lh_set_tag(handle, tag)
+      return
+    case .refused(let refusal):
+      response = refusal
+    }
   }
   let headers = response.headerText
   _ = response.body.withUnsafeBufferPointer { body in
     lh_respond(handle, UInt32(response.status), headers, body.baseAddress, body.count)
   }
   handler.answered(request, with: response)
+}
+
+extension HTTPRequest {
+  /// Copies what libmicrohttpd holds of a request: the body only once it is complete.
+  fileprivate init(reading handle: OpaquePointer, withBody: Bool) {
+    var body: [UInt8] = []
+    var length = 0
+    if withBody, let bytes = lh_body(handle, &length), length > 0 {
+      body = Array(UnsafeBufferPointer(start: bytes, count: length))
+    }
+    self.init(
+      method: String(cString: lh_method(handle)), path: String(cString: lh_path(handle)),
+      headers: ValueList.read(lh_headers, handle).map { ($0.name, $0.value ?? "") },
+      queryArguments: ValueList.read(lh_query_arguments, handle), body: body,
+      bodyTooLarge: lh_body_too_large(handle) != 0,
+      activeRequests: Int(lh_request_active(handle)), startedNanoseconds: lh_started_ns(handle))
+  }
+}
+
+/// The names and values one of lh_headers and lh_query_arguments visits, collected.
+private final class ValueList {
+  var values: [(name: String, value: String?)] = []
+
+  static func read(
+    _ each: (OpaquePointer?, lh_visitor?, UnsafeMutableRawPointer?) -> Void, _ handle: OpaquePointer
+  ) -> [(name: String, value: String?)] {
+    let list = ValueList()
+    withExtendedLifetime(list) {
+      each(handle, collectValue, Unmanaged.passUnretained(list).toOpaque())
+    }
+    return list.values
+  }
+}
+
+private func collectValue(
+  context: UnsafeMutableRawPointer?, name: UnsafePointer<CChar>?, value: UnsafePointer<CChar>?
+) {
+  guard let context, let name else { return }
+  let list = Unmanaged<ValueList>.fromOpaque(context).takeUnretainedValue()
+  list.values.append((String(cString: name), value.map { String(cString: $0) }))
 }

@@ -1,46 +1,60 @@
-import CLifelogHTTPD
-
-/// One request as libmicrohttpd delivered it: method, path, headers, query and body.
+/// One request: method, path, headers, query and body, as a value.
 ///
-/// A view over the C request, valid only while the handler that received it runs.
-public struct HTTPRequest {
-  let handle: OpaquePointer
-
+/// ``HTTPListener`` fills it from libmicrohttpd (which bounds the headers and query to its memory
+/// per connection, and the body to ``HTTPListener/Configuration/maxBodyBytes``); a test builds one
+/// directly, so every route and admission rule runs in process, without a socket.
+public struct HTTPRequest: Sendable {
   /// The method: `GET`, `PUT`, and so on.
-  public var method: String { String(cString: lh_method(handle)) }
-
+  public var method: String
   /// The percent-decoded path, without the query string.
-  public var path: String { String(cString: lh_path(handle)) }
-
-  /// A header by name (case-insensitive).
-  public func header(_ name: String) -> String? {
-    lh_header(handle, name).map { String(cString: $0) }
-  }
-
-  /// A percent-decoded query argument.
-  public func query(_ name: String) -> String? {
-    lh_query(handle, name).map { String(cString: $0) }
-  }
-
-  /// The whole body (complete only once the request is complete).
-  public var body: [UInt8] {
-    var length = 0
-    guard let bytes = lh_body(handle, &length), length > 0 else { return [] }
-    return Array(UnsafeBufferPointer(start: bytes, count: length))
-  }
-
+  public var path: String
+  /// The headers in the order they came.
+  public var headers: [(name: String, value: String)]
+  /// The percent-decoded query arguments in the order they came; the value is nil for an argument
+  /// without `=` (`?meta`).
+  public var queryArguments: [(name: String, value: String?)]
+  /// The whole body: empty while only the headers have arrived (``HTTPHandling/admit(_:)``).
+  public var body: [UInt8]
   /// Whether the body is, or was declared to be, larger than the server keeps.
-  public var bodyTooLarge: Bool { lh_body_too_large(handle) != 0 }
-
+  public var bodyTooLarge: Bool
   /// Requests the server has begun and not completed, this one included.
-  var activeRequests: Int { Int(lh_request_active(handle)) }
-
+  public var activeRequests: Int
   /// Monotonic nanoseconds when the headers arrived.
-  var startedNanoseconds: UInt64 { lh_started_ns(handle) }
+  public var startedNanoseconds: UInt64
 
-  /// A number kept with the request between its two phases (the authenticated user's id).
-  var tag: Int64 {
-    get { lh_tag(handle) }
-    nonmutating set { lh_set_tag(handle, newValue) }
+  public init(
+    method: String, path: String, headers: [(name: String, value: String)] = [],
+    queryArguments: [(name: String, value: String?)] = [], body: [UInt8] = [],
+    bodyTooLarge: Bool = false, activeRequests: Int = 1, startedNanoseconds: UInt64 = 0
+  ) {
+    self.method = method
+    self.path = path
+    self.headers = headers
+    self.queryArguments = queryArguments
+    self.body = body
+    self.bodyTooLarge = bodyTooLarge
+    self.activeRequests = activeRequests
+    self.startedNanoseconds = startedNanoseconds
+  }
+
+  /// The first header of that name (case-insensitive), as libmicrohttpd looked it up.
+  public func header(_ name: String) -> String? {
+    headers.first { HTTPRequest.sameName($0.name, name) }?.value
+  }
+
+  /// The value of the first query argument of that name (case-insensitive, as libmicrohttpd
+  /// looked it up: `?LIMIT=5` is `limit`); nil when it is missing or has no `=`.
+  public func query(_ name: String) -> String? {
+    queryArguments.first { HTTPRequest.sameName($0.name, name) }?.value ?? nil
+  }
+
+  /// Whether two names are the same ignoring ASCII case.
+  static func sameName(_ left: String, _ right: String) -> Bool {
+    left.utf8.count == right.utf8.count
+      && zip(left.utf8, right.utf8).allSatisfy { lowercased($0) == lowercased($1) }
+  }
+
+  private static func lowercased(_ byte: UInt8) -> UInt8 {
+    byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
   }
 }

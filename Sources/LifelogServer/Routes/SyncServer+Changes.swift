@@ -1,0 +1,68 @@
+import LifelogCore
+
+/// `GET /v1/changes` (docs/http-api.md).
+extension SyncServer {
+  func changes(request: HTTPRequest, user: Int64) throws -> HTTPResponse {
+    let cursor = try ServerCursor(token: request.query("after") ?? "")
+    let excluded = try request.query("exclude").map { text throws(HTTPError) in
+      try Router.name(Substring(text), what: "device id")
+    }
+    var limits = configuration.pageLimits
+    limits.batches = try bounded(
+      request.query("limit"), name: "limit", default: min(100, limits.batches),
+      maximum: limits.batches)
+    limits.rows = try bounded(
+      request.query("rows"), name: "rows", default: limits.rows, maximum: limits.rows)
+    let page = try pool.withStore {
+      try $0.changes(user: user, after: cursor, excluding: excluded, limits: limits)
+    }
+    return ChangesEncoding.response(page)
+  }
+
+  /// A whole number of at least 1, capped at `maximum` however many digits it has (the API says
+  /// "at most this many"; a larger one asks for the most the server gives).
+  func bounded(
+    _ text: String?, name: String, default value: Int, maximum: Int
+  ) throws(HTTPError) -> Int {
+    guard let text else { return value }
+    guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+      text.contains(where: { $0 != "0" })
+    else {
+      throw HTTPError.badRequest(
+        "'\(name)' must be a whole number from 1 (at most \(maximum) is used)")
+    }
+    guard let number = Int(text) else { return maximum }
+    return min(number, maximum)
+  }
+}
+
+/// The body of `GET /v1/changes`: one JSON line indexing the page, then each batch's bytes.
+public enum ChangesEncoding {
+  public static let contentType = "application/vnd.lifelog.changes"
+
+  public static func response(_ page: ChangesPage) -> HTTPResponse {
+    var index = "["
+    var total = 0
+    for (offset, item) in page.items.enumerated() {
+      var object = JSONObjectWriter()
+      object.add("device", item.device)
+      object.add("seq", item.seq)
+      object.addRaw("cursor", String(item.cursor))
+      object.add("rows", item.rows)
+      object.add("size", item.bytes.count)
+      if offset > 0 { index += "," }
+      index += object.result
+      total += item.bytes.count
+    }
+    index += "]"
+    var header = JSONObjectWriter()
+    header.add("cursor", page.cursor.token)
+    header.add("more", page.more)
+    header.add("needsSnapshot", page.needsSnapshot)
+    header.addRaw("batches", index)
+    var body = Array((header.result + "\n").utf8)
+    body.reserveCapacity(body.count + total)
+    for item in page.items { body.append(contentsOf: item.bytes) }
+    return HTTPResponse(status: 200, headers: [("Content-Type", contentType)], body: body)
+  }
+}

@@ -1,0 +1,41 @@
+import LifelogCore
+import LifelogSync
+
+/// `GET /v1/info` and `GET /v1/manifest` (docs/http-api.md).
+extension SyncServer {
+  /// The version of the HTTP API (the path prefix is `/v1`).
+  public static let apiVersion = 1
+
+  func info() -> HTTPResponse {
+    var limits = JSONObjectWriter()
+    limits.add("maxBodyBytes", configuration.listener.maxBodyBytes)
+    limits.add("maxPageBatches", configuration.pageLimits.batches)
+    limits.add("maxPageRows", configuration.pageLimits.rows)
+    limits.add("maxPageBytes", configuration.pageLimits.bytes)
+    limits.add("requestsPerSecond", configuration.requestsPerSecond)
+    limits.add("burst", configuration.burst)
+    limits.add("maxConcurrentRequests", configuration.maxConcurrentRequests)
+    var object = JSONObjectWriter()
+    object.add("lifelog", "server")
+    object.add("version", LifelogVersion.current)
+    object.add("api", SyncServer.apiVersion)
+    object.add("format", BatchCodec.format)
+    object.addRaw("limits", limits.result)
+    return .json(200, object)
+  }
+
+  func manifest(user: Int64) throws -> HTTPResponse {
+    let (found, encrypted) = try pool.withStore {
+      (try $0.user(id: user), try $0.latestKeyEnvelope(user: user) != nil)
+    }
+    guard let found else { throw HTTPError(401, "unauthorized", "The token's user was removed") }
+    var object = JSONObjectWriter()
+    object.add("lifelog", "remote")
+    object.add("format", BatchCodec.format)
+    object.add("remoteId", found.remoteID)
+    object.add("minVersion", LifelogVersion.minimumWriter(encrypted: encrypted))
+    object.add("user", found.name)
+    if encrypted { object.add("encrypted", true) }
+    return .json(200, object)
+  }
+}
