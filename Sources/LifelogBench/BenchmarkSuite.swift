@@ -132,8 +132,10 @@ struct BenchmarkSuite {
       name: "list_json_100k_s", value: samples.median, unit: "s", goal: .atMost(0.5), decimals: 3)
   }
 
-  /// `store_insert_rows_per_s`: `LogStore.add(contentsOf:)` with 100,000 prebuilt entries into
-  /// a new log, best of three. Only the call is timed (opening the store is not).
+  /// `store_insert_rows_per_s`: `LogStore.add(contentsOf:)` with 100,000 prebuilt entries into a
+  /// new log, best of three.
+  ///
+  /// Only the call is timed (opening the store is not).
   func insertRate(of entries: [NewEntry]) throws -> Figure {
     var best = 0.0
     for attempt in 1...Self.insertAttempts {

@@ -49,7 +49,9 @@ extension BenchmarkSuite {
   }
 
   /// A CSV file as another tool would write it: no ids, times in ISO 8601 with an offset, some
-  /// durations (seconds), notes (some quoted), quantities and tags. The same file for every run.
+  /// durations (seconds), notes (some quoted), quantities and tags.
+  ///
+  /// The same file for every run.
   ///
   /// - Returns: its size in bytes.
   static func writeSampleCSV(to path: String, rows: Int) throws -> Int {
@@ -101,7 +103,7 @@ extension BenchmarkSuite {
     var offset = 0
     while offset < bytes.count {
       let written = bytes.withUnsafeMutableBytes {
-        write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+        write(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset)
       }
       if written < 0 {
         if errno == EINTR { continue }

@@ -5,8 +5,9 @@ import LifelogServer
 import LifelogSync
 
 /// The `lifelog` command: finds the subcommand, parses its arguments, runs it, and turns any error
-/// into a message on standard error and a sysexits code (DESIGN §6). The only place that prints
-/// errors or decides exit codes.
+/// into a message on standard error and a sysexits code (DESIGN §6).
+///
+/// The only place that prints errors or decides exit codes.
 public enum LifelogCommand {
   /// The version printed by `--version` and recorded in remotes.
   public static let version = LifelogVersion.current

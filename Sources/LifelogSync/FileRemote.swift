@@ -2,8 +2,10 @@
 import LifelogCore
 
 /// A remote that is a plain folder (DESIGN §4): a USB stick, an NFS mount, a Dropbox or Syncthing
-/// folder. Only immutable files with unique names are written, each under a temporary name first,
-/// so no locks are needed and any file-syncing tool can carry the folder.
+/// folder.
+///
+/// Only immutable files with unique names are written, each under a temporary name first, so no
+/// locks are needed and any file-syncing tool can carry the folder.
 ///
 /// ```
 /// <remote>/lifelog-remote.json                manifest
@@ -95,8 +97,10 @@ public final class FileRemote: Remote {
     return nil
   }
 
-  /// Creates a new remote in a missing or empty folder; with `keys`, an encrypted one. The key
-  /// envelope is written before the manifest, so a remote is never seen encrypted without keys.
+  /// Creates a new remote in a missing or empty folder; with `keys`, an encrypted one.
+  ///
+  /// The key envelope is written before the manifest, so a remote is never seen encrypted without
+  /// keys.
   public func create(
     remoteID: String, minimumVersion: String, keys: RemoteKeys?
   ) throws(SyncError) -> RemoteManifest {
@@ -161,9 +165,11 @@ public final class FileRemote: Remote {
     return folder
   }
 
-  /// `name` (one of `devices`, `snapshots`, `keys`) in the root, or nil when missing; created
-  /// when `creating`. A link there is refused (exit 69): acting on its target could write or
-  /// delete files outside the remote.
+  /// `name` (one of `devices`, `snapshots`, `keys`) in the root, or nil when missing; created when
+  /// `creating`.
+  ///
+  /// A link there is refused (exit 69): acting on its target could write or delete files outside
+  /// the remote.
   private func folder(_ name: String, creating: Bool = false) throws(SyncError) -> RemoteFolder? {
     let root = try mountedFolder()
     return try checked { () throws(RemoteFileError) in
@@ -275,7 +281,9 @@ public final class FileRemote: Remote {
   }
 
   /// The cursor is a version vector: per device, the highest seq read with every lower one read
-  /// too. A device's first batch that is missing (a later one is there), unreadable or refused by
+  /// too.
+  ///
+  /// A device's first batch that is missing (a later one is there), unreadable or refused by
   /// `rules` is held, and the vector stays below it.
   public func pull(
     after cursor: String, excluding device: String, rowLimit: Int, rules: PullRules

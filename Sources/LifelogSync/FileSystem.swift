@@ -4,7 +4,9 @@
 /// (Foundation would add milliseconds to the start-up of every lifelog command).
 enum FileSystem {
   /// Creates `path` and any missing folder above it, `0700` (whatever the umask): a new remote's
-  /// root. Folders that exist are left as they are.
+  /// root.
+  ///
+  /// Folders that exist are left as they are.
   static func makeDirectory(_ path: String) throws(SyncError) {
     var prefix = path.hasPrefix("/") ? "/" : ""
     for component in path.split(separator: "/") {
@@ -88,8 +90,10 @@ enum UUIDHex {
 }
 
 /// Reading a small local file (a token or passphrase file) for the command line, without
-/// Foundation. Unlike a remote's files, this one is the user's own: a link is followed and a
-/// pipe is read (`--passphrase-file <(pass show lifelog)`), but only up to ``limit``.
+/// Foundation.
+///
+/// Unlike a remote's files, this one is the user's own: a link is followed and a pipe is read
+/// (`--passphrase-file <(pass show lifelog)`), but only up to ``limit``.
 public enum LocalFile {
   /// 1 MiB: a token is 43 characters, a passphrase a line.
   public static let limit = 1 << 20

@@ -1,8 +1,10 @@
 import LifelogCore
 
 /// A remote served by `lifelog serve` over HTTP(S) (docs/http-api.md): the same operations as a
-/// folder remote, each one request. The server gives every batch a cursor, so a pull is one
-/// range query; the cursor is the server's opaque token.
+/// folder remote, each one request.
+///
+/// The server gives every batch a cursor, so a pull is one range query; the cursor is the server's
+/// opaque token.
 public final class HTTPRemote: Remote {
   public var location: String { transport.baseURL }
   public var envelope: BatchEnvelope = .plain
@@ -51,11 +53,12 @@ public final class HTTPRemote: Remote {
     }
   }
 
-  /// Reads one page of `GET /v1/changes` and checks it: each device's seqs must follow on from
-  /// what this log merged. A batch the page leaves out (seen by a later one of its device), one that
-  /// does not open, or one `rules` hold holds back its own device only; the cursor
-  /// (``HTTPPullState``) keeps where it is served again. Every number in the index is checked
-  /// before it is used to cut the body.
+  /// Reads one page of `GET /v1/changes` and checks it: each device's seqs must follow on from what
+  /// this log merged.
+  ///
+  /// A batch the page leaves out (seen by a later one of its device), one that does not open, or
+  /// one `rules` hold holds back its own device only; the cursor (``HTTPPullState``) keeps where it
+  /// is served again. Every number in the index is checked before it is used to cut the body.
   public func pull(
     after cursor: String, excluding device: String, rowLimit: Int, rules: PullRules
   ) throws(SyncError) -> PullPage {
@@ -99,7 +102,8 @@ public final class HTTPRemote: Remote {
       guard let rank = item.rank else { throw malformed }
       let (from, number) = (item.device, item.seq)
       let mark = HTTPPullState.Mark(token: after, rank: rank)
-      if from == device || state.held[from] != nil { continue }  // not ours to merge, or waits behind
+      // Not ours to merge, or waits behind.
+      if from == device || state.held[from] != nil { continue }
       if let known = merged?[from] {
         if number <= known { continue }  // merged already (a page asked again, or another remote)
         if number > known + 1 {
@@ -151,9 +155,11 @@ public final class HTTPRemote: Remote {
   }
 
   /// A snapshot that cannot be opened (damaged, or failing authentication on an encrypted remote)
-  /// is passed over with a warning in `skipped`, never applied. That loses nothing: the pull then
-  /// goes on from the same cursor, and the server stops a page before any batch it compacted that
-  /// the cursor does not hold (`needsSnapshot`), so the cursor never passes what the snapshot held.
+  /// is passed over with a warning in `skipped`, never applied.
+  ///
+  /// That loses nothing: the pull then goes on from the same cursor, and the server stops a page
+  /// before any batch it compacted that the cursor does not hold (`needsSnapshot`), so the cursor
+  /// never passes what the snapshot held.
   public func snapshot(
     beyond cursor: String, excluding device: String, skipped: inout [String]
   ) throws(SyncError) -> PulledSnapshot? {

@@ -15,7 +15,9 @@ final class HTTPTransport {
   /// The largest answer to `GET /v1/changes` or `GET /v1/snapshots/{name}`: a snapshot is at most
   /// the server's `--max-body`, which is at most 1 GiB; a page of changes holds at most 4 MiB of
   /// batches (`maxPageBytes`) beyond its first, which may be as large as `--max-body`, and an index
-  /// line of at most 1,000 entries. So no honest server sends more than 1 GiB + 8 MiB.
+  /// line of at most 1,000 entries.
+  ///
+  /// So no honest server sends more than 1 GiB + 8 MiB.
   static let largeAnswerLimit = (1 << 30) + (8 << 20)
   /// Every other answer is a small JSON object (a manifest, a key envelope, a count, an error).
   static let smallAnswerLimit = 1 << 20
@@ -166,7 +168,8 @@ final class HTTPTransport {
       return .badAnswer("the answer is larger than the \(limit) bytes lifelog accepts here")
     }
     let error = HTTPTransport.text(raw.error)
-    if raw.curl_code == 8 {  // CURLE_WEIRD_SERVER_REPLY: not HTTP, or a Content-Length libcurl refused
+    // CURLE_WEIRD_SERVER_REPLY: not HTTP, or a Content-Length libcurl refused.
+    if raw.curl_code == 8 {
       return .badAnswer("libcurl could not read it (\(error))")
     }
     guard code == 0 else {

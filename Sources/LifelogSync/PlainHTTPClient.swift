@@ -111,7 +111,8 @@ enum PlainHTTPClient {
         return false
       }
       let written = bytes.withUnsafeBytes {
-        Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+        Glibc.send(
+          descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset, Int32(MSG_NOSIGNAL))
       }
       if written < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
@@ -123,7 +124,9 @@ enum PlainHTTPClient {
   }
 
   /// A whole answer as a server sent it, parsed with the largest cap any answer may have: what a
-  /// fuzz harness or a test hands over. The client itself parses as the bytes arrive.
+  /// fuzz harness or a test hands over.
+  ///
+  /// The client itself parses as the bytes arrive.
   static func parse(_ reply: [UInt8]) -> Outcome {
     do {
       return .response(

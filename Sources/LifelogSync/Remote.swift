@@ -1,7 +1,8 @@
 import LifelogCore
 
-/// Where batches are exchanged (DESIGN §4): a folder today, an HTTP server next. The engine talks
-/// only to this interface, so a new kind of remote needs no engine change.
+/// Where batches are exchanged (DESIGN §4): a folder today, an HTTP server next.
+///
+/// The engine talks only to this interface, so a new kind of remote needs no engine change.
 ///
 /// Every method may throw ``SyncError``; a remote never applies anything to the local log.
 public protocol Remote: AnyObject {

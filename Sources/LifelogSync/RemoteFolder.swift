@@ -177,7 +177,7 @@ final class RemoteFolder {
     var offset = 0
     while offset < bytes.count {
       let written = bytes.withUnsafeBytes {
-        Glibc.write(opened, $0.baseAddress! + offset, $0.count - offset)
+        Glibc.write(opened, $0.baseAddress.map { $0 + offset }, $0.count - offset)
       }
       if written < 0 {
         if errno == EINTR { continue }

@@ -2,7 +2,9 @@ import LifelogCore
 import LifelogSQLite
 
 /// Moves whole rows between the local tables and ``RowChange`` values: reading rows to send, and
-/// writing merged rows back. The only place that knows how each entity's fields map to columns.
+/// writing merged rows back.
+///
+/// The only place that knows how each entity's fields map to columns.
 enum RowCodec {
   /// The SELECT list for each entity, in field order, with the id first and the stamps last.
   static func columns(_ entity: SyncedEntity, prefix: String = "") -> String {

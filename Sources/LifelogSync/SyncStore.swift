@@ -105,8 +105,10 @@ public final class SyncStore {
       arguments: [device, seq])
   }
 
-  /// Merges the rows of one batch or snapshot, field by field, without queueing anything to be
-  /// sent back. Call inside a transaction.
+  /// Merges the rows of one batch or snapshot, field by field, without queueing anything to be sent
+  /// back.
+  ///
+  /// Call inside a transaction.
   ///
   /// - Returns: the newest stamp seen, so the caller can advance the clock past it.
   func merge(_ batch: Batch) throws -> String {

@@ -6,9 +6,12 @@ public final class TemporaryDirectory: @unchecked Sendable {
 
   public init(prefix: String = "lifelog-test") {
     var template = Array((NSTemporaryDirectory() + "/\(prefix).XXXXXX").utf8CString)
-    let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    precondition(created != nil, "mkdtemp failed: \(String(cString: strerror(errno)))")
-    path = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+    // The template is never empty, so it has an address; mkdtemp fills in its X's.
+    let created = template.withUnsafeMutableBufferPointer {
+      $0.baseAddress.flatMap { mkdtemp($0) } != nil
+    }
+    precondition(created, "mkdtemp failed: \(String(cString: strerror(errno)))")
+    path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   /// A path inside the folder.

@@ -49,7 +49,8 @@ import Testing
       "breakfast", "oatmeal", "--at", "07:30", "--qty", "2", "--tag", "home")
     let prefix = String(id.prefix(8))
     expectUndoRestores(["add", "lunch", "soup", "--at", "12:00"], deletes: true)
-    expectUndoRestores(["add", "tea", "green", "--kind", "meal"], deletes: true)  // the activity goes too
+    // The activity goes too.
+    expectUndoRestores(["add", "tea", "green", "--kind", "meal"], deletes: true)
     expectUndoRestores([
       "edit", prefix, "--note", "porridge", "--at", "08:00", "--qty", "none", "--no-tags",
     ])

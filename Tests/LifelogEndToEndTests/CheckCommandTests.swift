@@ -227,7 +227,8 @@ import Testing
     let path =
       remote + "/devices/" + (try CheckCommandTests.deviceID(of: laptop)) + "/0000000002.batch"
     var batch = try BatchCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
-    batch.created += 1  // still a valid batch 2 of this device, but not the bytes this machine pushed
+    // Still a valid batch 2 of this device, but not the bytes this machine pushed.
+    batch.created += 1
     try Data(BatchCodec.encode(batch)).write(to: URL(fileURLWithPath: path))
     let result = try laptop.run("check", "--remote", "usb")
     #expect(result.exitCode == 65, "\(result)")

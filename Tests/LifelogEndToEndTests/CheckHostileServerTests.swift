@@ -4,8 +4,9 @@ import LifelogTestSupport
 import Testing
 
 /// `lifelog check --remote` against a server that lies: well-formed HTTP carrying a page of changes
-/// whose index does not match its bytes, or a cursor that never moves. Each is a finding (exit 65),
-/// never a trap or a hang.
+/// whose index does not match its bytes, or a cursor that never moves.
+///
+/// Each is a finding (exit 65), never a trap or a hang.
 @Suite struct CheckHostileServerTests {
   let folder = TemporaryDirectory(prefix: "lifelog-check-hostile")
   static let remoteID = "0b7c9a52-3f8e-4a61-9d2e-5c1f7e8a4b30"

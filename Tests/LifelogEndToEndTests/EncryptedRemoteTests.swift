@@ -4,8 +4,9 @@ import Testing
 
 /// End-to-end encryption with the real `lifelog` binary (docs/security.md): the remote folder and
 /// the server hold no plaintext, tampering is refused, a wrong passphrase changes nothing, and
-/// passphrase changes and the recovery key work across machines. Argon2id runs with the real
-/// parameters (libsodium's interactive limits) in every test.
+/// passphrase changes and the recovery key work across machines.
+///
+/// Argon2id runs with the real parameters (libsodium's interactive limits) in every test.
 @Suite struct EncryptedRemoteTests {
   let folder = TemporaryDirectory(prefix: "lifelog-crypto-e2e")
   /// A note no part of lifelog would ever write by itself.

@@ -6,9 +6,19 @@ import Testing
 /// Sealing batches and snapshots, and the key envelope (docs/sync-protocol.md, docs/security.md).
 @Suite struct BatchEnvelopeTests {
   static let remoteID = "5b0e3c1a-0000-4000-8000-00000000c0de"
-  static let keys = try! RemoteKeys.create(
-    remoteID: remoteID, passphrase: Array("unit test passphrase".utf8))
-  static let sealed = BatchEnvelope.sealed(remoteID: remoteID, dataKey: keys.dataKey)
+  /// The suite's keys, made once because Argon2id takes about 0.1 s.
+  ///
+  /// Made in a `Result`, so a failure fails the tests that read it instead of trapping the test
+  /// process.
+  static let created = Result { () throws(SyncError) in
+    try RemoteKeys.create(remoteID: remoteID, passphrase: Array("unit test passphrase".utf8))
+  }
+  static var keys: (keys: RemoteKeys, dataKey: [UInt8], recoveryKey: [UInt8]) {
+    get throws { try created.get() }
+  }
+  static var sealed: BatchEnvelope {
+    get throws { BatchEnvelope.sealed(remoteID: remoteID, dataKey: try keys.dataKey) }
+  }
 
   @Test func aSealedBatchOpensUnderItsOwnNameOnly() throws {
     let plain = SampleBatches.batch(device: "dev-1", seq: 2, note: "secret soup")
@@ -28,7 +38,7 @@ import Testing
       try BatchEnvelopeTests.sealed.open(bytes, name: .batch(device: "dev-2", seq: 2))
     }
     let otherRemote = BatchEnvelope.sealed(
-      remoteID: "another", dataKey: BatchEnvelopeTests.keys.dataKey)
+      remoteID: "another", dataKey: try BatchEnvelopeTests.keys.dataKey)
     #expect(throws: BatchError.self) {
       try otherRemote.open(bytes, name: .batch(device: "dev-1", seq: 2))
     }
@@ -80,7 +90,7 @@ import Testing
   }
 
   @Test func theKeyEnvelopeOpensWithThePassphraseOrTheRecoveryKeyAndSurvivesAChange() throws {
-    let (keys, dataKey, recoveryKey) = BatchEnvelopeTests.keys
+    let (keys, dataKey, recoveryKey) = try BatchEnvelopeTests.keys
     let read = try RemoteKeys(bytes: keys.bytes)
     #expect(read == keys)
     #expect(try read.dataKey(passphrase: Array("unit test passphrase".utf8)) == dataKey)
@@ -101,7 +111,7 @@ import Testing
   @Test func twoPassphraseChangesAtOnceCannotBothWin() throws {
     let folder = TemporaryDirectory(prefix: "lifelog-keys")
     let remote = try FileRemote(url: folder.file("r"))
-    let (keys, dataKey, _) = BatchEnvelopeTests.keys
+    let (keys, dataKey, _) = try BatchEnvelopeTests.keys
     let manifest = try remote.create(
       remoteID: BatchEnvelopeTests.remoteID, minimumVersion: "0.2.0", keys: keys)
     let read = try remote.manifest()

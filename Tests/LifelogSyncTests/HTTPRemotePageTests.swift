@@ -5,9 +5,11 @@ import LifelogTestSupport
 import Testing
 
 /// `HTTPRemote.pull` against a server that lies: a real socket on 127.0.0.1 answering each
-/// `GET /v1/changes` with a page the test wrote. An index whose numbers do not fit the body is
-/// refused without a trap; a page that leaves a batch out, or carries one that does not read,
-/// holds back only that batch's device, and the next pass asks again from where it was served.
+/// `GET /v1/changes` with a page the test wrote.
+///
+/// An index whose numbers do not fit the body is refused without a trap; a page that leaves a batch
+/// out, or carries one that does not read, holds back only that batch's device, and the next pass
+/// asks again from where it was served.
 @Suite struct HTTPRemotePageTests {
   static let d = "dddddddd-0000-4000-8000-000000000001"
   static let e = "eeeeeeee-0000-4000-8000-000000000002"

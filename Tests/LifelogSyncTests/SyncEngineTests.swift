@@ -89,13 +89,15 @@ final class Machine {
 
   @Test func theSameFieldEditedOnBothMachinesGoesToTheLaterEditEvenWithASlowClock() throws {
     let a = try Machine(folder, "a", remote: remote)
-    let b = try Machine(folder, "b", remote: remote, skewMilliseconds: -50 * 60_000)  // 50 minutes behind
+    // 50 minutes behind.
+    let b = try Machine(folder, "b", remote: remote, skewMilliseconds: -50 * 60_000)
     let entry = try a.log.add(NewEntry(activityID: snack, time: time(1), note: "first"))
     try a.sync()
     try b.sync()
     var change = EntryChanges()
     change.note = .some("edited after seeing it")
-    try b.log.update(id: entry.id, with: change)  // B saw A's stamp, so its edit wins despite its clock
+    // B saw A's stamp, so its edit wins despite its clock.
+    try b.log.update(id: entry.id, with: change)
     try b.sync()
     try a.sync()
     #expect(try a.log.entry(id: entry.id)?.note == "edited after seeing it")

@@ -1,7 +1,9 @@
 import LifelogCore
 
 extension LifelogCommand {
-  /// `lifelog activity`: the things entries are logged against. Alone, it lists them.
+  /// `lifelog activity`: the things entries are logged against.
+  ///
+  /// Alone, it lists them.
   struct ActivityGroup: Command {
     static let configuration = CommandConfiguration(
       commandName: "activity",

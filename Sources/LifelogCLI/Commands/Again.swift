@@ -71,7 +71,8 @@ extension LifelogCommand {
       guard what.count >= LogStore.minimumPrefixLength,
         what.allSatisfy({ $0.isHexDigit || $0 == "-" })
       else {
-        _ = try store.requireActivity(named: what)  // the unknown-activity message, with suggestions
+        // The unknown-activity message, with suggestions.
+        _ = try store.requireActivity(named: what)
         return ""
       }
       return try store.resolve(reference)

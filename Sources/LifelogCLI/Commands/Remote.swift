@@ -2,7 +2,9 @@ import LifelogCore
 import LifelogSync
 
 extension LifelogCommand {
-  /// `lifelog remote`: the places this log syncs with. Alone, it lists them.
+  /// `lifelog remote`: the places this log syncs with.
+  ///
+  /// Alone, it lists them.
   struct RemoteGroup: Command {
     static let configuration = CommandConfiguration(
       commandName: "remote",

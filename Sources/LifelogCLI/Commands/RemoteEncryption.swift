@@ -1,8 +1,10 @@
 import LifelogCore
 import LifelogSync
 
-/// Where a passphrase comes from (docs/security.md): `--passphrase-file`, else `LIFELOG_PASSPHRASE`,
-/// else a prompt without echo on the terminal. Never stored: only the data key it unwraps is kept.
+/// Where a passphrase comes from (docs/security.md): `--passphrase-file`, else
+/// `LIFELOG_PASSPHRASE`, else a prompt without echo on the terminal.
+///
+/// Never stored: only the data key it unwraps is kept.
 struct PassphraseSource {
   let file: String?
   let environment: [String: String]

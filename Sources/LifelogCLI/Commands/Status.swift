@@ -101,7 +101,12 @@ enum RemoteStatusText {
     return "[" + objects.joined(separator: ",") + "]"
   }
 
-  /// `{"device":…,"seq":…,"snapshot":…,"reason":"missing"|"unreadable"|"ahead","detail":…,"aheadMinutes":…}`
+  /// One held batch as a JSON object, for `status --format json`.
+  ///
+  /// ```
+  /// {"device":…,"seq":…,"snapshot":…,"reason":"missing"|"unreadable"|"ahead",
+  ///  "detail":…,"aheadMinutes":…}
+  /// ```
   static func heldJSON(_ held: HeldBatch) -> String {
     var object = JSONObjectWriter()
     object.add("device", held.device)

@@ -2,8 +2,9 @@
 import LifelogCore
 
 /// A file written in pieces and put in place atomically: the bytes go to a temporary file beside
-/// the target, which is flushed to disk and renamed over it by ``commit()``. A reader (or a crash)
-/// never sees half a file; a file never committed is removed.
+/// the target, which is flushed to disk and renamed over it by ``commit()``.
+///
+/// A reader (or a crash) never sees half a file; a file never committed is removed.
 ///
 /// A new file is created readable only by its owner (the log is health data); a file that is
 /// replaced keeps its permissions.

@@ -1,5 +1,7 @@
-/// Everything lifelog knows about one command: its name, help text, and the arguments and
-/// options it takes. Parsing and help both read it, so they cannot disagree.
+/// Everything lifelog knows about one command: its name, help text, and the arguments and options
+/// it takes.
+///
+/// Parsing and help both read it, so they cannot disagree.
 struct CommandConfiguration: Sendable {
   let commandName: String
   /// One sentence ending in a period, shown in the parent's command list.

@@ -35,7 +35,7 @@ struct TimerUnits {
   let binary: String
   let database: String
 
-  /// Reads `--every`: `15m`, `1h`, ... from 1 minute to 24 hours.
+  /// Reads `--every` (`15m`, `1h` and the like), from 1 minute to 24 hours.
   static func interval(_ text: String) throws -> Int {
     let seconds: Int
     do {

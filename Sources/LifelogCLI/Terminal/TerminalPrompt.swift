@@ -1,8 +1,10 @@
 @preconcurrency import Glibc
 
-/// Questions asked on the terminal, only when standard input is one (a `lifelog` run from cron or
-/// a script never waits for an answer). The question goes to standard error, so the output stays
-/// clean; a secret is read with echo turned off.
+/// Questions asked on the terminal, only when standard input is one (a `lifelog` run from cron or a
+/// script never waits for an answer).
+///
+/// The question goes to standard error, so the output stays clean; a secret is read with echo
+/// turned off.
 public struct TerminalPrompt: Sendable {
   /// The prompt, when standard input is a terminal.
   public static func ifInteractive() -> TerminalPrompt? {

@@ -25,7 +25,7 @@ public final class FileOutput: TextOutput {
     var offset = 0
     while offset < buffer.count {
       let written = buffer.withUnsafeBytes { bytes in
-        Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        Glibc.write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
       }
       if written < 0 {
         if errno == EINTR { continue }

@@ -128,7 +128,9 @@ public final class CSVImportRecords: ImportRecords {
 // MARK: - JSON Lines
 
 /// Import rows from JSON Lines: one object per line, as `lifelog list --format json` writes each
-/// entry. Blank lines are skipped.
+/// entry.
+///
+/// Blank lines are skipped.
 public final class JSONLinesImportRecords: ImportRecords {
   private let input: ChunkedReader
   private var index = 0

@@ -93,10 +93,12 @@ extension LogStore {
 
   private struct Rollback: Error {}
 
-  /// The page cache of an import (KiB): half the everyday 64 MiB. On 1,000,000 rows (4 alternated
-  /// runs each) it keeps the peak at 55 MB instead of 92–95 MB (134 MB once, in a full `make
-  /// bench`), against the 100 MB the import is held to, for about 5% more time (7.6 s against
-  /// 7.2 s): the time goes to the random-id index and the WAL, not to cache misses.
+  /// The page cache of an import (KiB): half the everyday 64 MiB.
+  ///
+  /// On 1,000,000 rows (4 alternated runs each) it keeps the peak at 55 MB instead of 92–95 MB (134
+  /// MB once, in a full `make bench`), against the 100 MB the import is held to, for about 5% more
+  /// time (7.6 s against 7.2 s): the time goes to the random-id index and the WAL, not to cache
+  /// misses.
   static let importCacheKiB = 32768
 }
 
@@ -149,8 +151,10 @@ private final class EntryImporter {
     }
   }
 
-  /// Queues every entry the import added to be sent on the next sync, with one statement
-  /// instead of one per row. Call before the transaction commits.
+  /// Queues every entry the import added to be sent on the next sync, with one statement instead of
+  /// one per row.
+  ///
+  /// Call before the transaction commits.
   func queueAddedEntries() throws {
     try store.database.execute(
       sql:

@@ -25,7 +25,9 @@ extension LogStore {
   static let undoDescriptionLimit = 200
 
   /// Runs `body` in one write transaction and records what it changed as one undo step, described
-  /// by `describe(result)`. A body that changes nothing records nothing.
+  /// by `describe(result)`.
+  ///
+  /// A body that changes nothing records nothing.
   public func recordingUndoStep<T>(_ describe: (T) -> String, _ body: () throws -> T) throws -> T {
     try write {
       try installUndoCapture()

@@ -65,7 +65,9 @@ public struct Reminder: Hashable, Sendable {
 
 extension LogStore {
   /// Records that this machine reminded about `gap`, unless it already had: true when this call
-  /// claimed it. One write transaction, so two `remind` runs at the same moment claim it once.
+  /// claimed it.
+  ///
+  /// One write transaction, so two `remind` runs at the same moment claim it once.
   public func claimReminder(gap: String, at instant: Int64) throws -> Bool {
     try write {
       let current: String? = try database.cachedStatement(sql: "SELECT gap FROM local_remind").first

@@ -161,15 +161,15 @@ public enum ActivityUnit {
 
   /// A target counted in a quantity must use the activity's unit.
   static func check(target: Target?, unit: String?) throws(InputError) {
-    guard case .quantity(let targetUnit)? = target?.measure else { return }
+    guard let target, case .quantity(let targetUnit) = target.measure else { return }
     guard let unit else {
       throw InputError(
-        "Target '\(target!)' is in '\(targetUnit)' but the activity has no unit; add --unit \(targetUnit)"
+        "Target '\(target)' is in '\(targetUnit)' but the activity has no unit; add --unit \(targetUnit)"
       )
     }
     guard unit.lowercased() == targetUnit.lowercased() else {
       throw InputError(
-        "Target '\(target!)' is in '\(targetUnit)' but the activity's unit is '\(unit)'")
+        "Target '\(target)' is in '\(targetUnit)' but the activity's unit is '\(unit)'")
     }
   }
 }

@@ -34,8 +34,9 @@ extension LogStore {
       arguments: [clock.milliseconds, clock.counter])
   }
 
-  /// A new stamp for a local write, advancing and persisting the clock. Call inside a write
-  /// transaction, so the clock and the write commit together.
+  /// A new stamp for a local write, advancing and persisting the clock.
+  ///
+  /// Call inside a write transaction, so the clock and the write commit together.
   public func nextStamp() throws -> String {
     var clock = try clock()
     let reading = clock.tick(wall: wallClockMilliseconds())

@@ -35,8 +35,10 @@ public enum StoreError: Error, CustomStringConvertible {
   /// Wraps an SQLite error, naming the common cases (busy, not a database) for people.
   static func wrapping(_ error: SQLiteError, path: String) -> StoreError {
     if error.isBusy { return .busy(path: path) }
-    if error.primaryCode == 26 { return .notADatabase(path: path, reason: error.message) }  // SQLITE_NOTADB
-    if error.primaryCode == 14 { return .cannotOpen(path: path, reason: error.message) }  // SQLITE_CANTOPEN
+    // 26 is SQLITE_NOTADB.
+    if error.primaryCode == 26 { return .notADatabase(path: path, reason: error.message) }
+    // 14 is SQLITE_CANTOPEN.
+    if error.primaryCode == 14 { return .cannotOpen(path: path, reason: error.message) }
     return .sqlite(error)
   }
 }

@@ -1,9 +1,11 @@
 @preconcurrency import Glibc
 import LifelogSQLite
 
-/// Schema v2: what sync needs (DESIGN §3). Per-field stamps on every synced row, this device's
-/// identity and hybrid logical clock, the pending-change queue, the outbox of batches, the
-/// version vector of batches merged here, and the configured remotes.
+/// Schema v2: what sync needs (DESIGN §3).
+///
+/// Per-field stamps on every synced row, this device's identity and hybrid logical clock, the
+/// pending-change queue, the outbox of batches, the version vector of batches merged here, and the
+/// configured remotes.
 enum SyncMigration {
   @Sendable static func apply(_ database: Database) throws {
     try database.execute(

@@ -13,7 +13,9 @@ public enum SHA256 {
     let wholeBlocks = message.count / 64
     // Whole blocks straight from the message; only the tail is copied to be padded.
     message.withUnsafeBufferPointer { bytes in
-      for block in 0..<wholeBlocks { compress(bytes.baseAddress! + block * 64, &state, &words) }
+      // Only an empty message has no address, and it has no whole block.
+      guard let start = bytes.baseAddress else { return }
+      for block in 0..<wholeBlocks { compress(start + block * 64, &state, &words) }
     }
     var tail: [UInt8] = []
     tail.reserveCapacity(128)
@@ -25,9 +27,9 @@ public enum SHA256 {
       tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
     }
     tail.withUnsafeBufferPointer { bytes in
-      for block in 0..<(tail.count / 64) {
-        compress(bytes.baseAddress! + block * 64, &state, &words)
-      }
+      // The tail holds at least the padding, so it has an address.
+      guard let start = bytes.baseAddress else { return }
+      for block in 0..<(tail.count / 64) { compress(start + block * 64, &state, &words) }
     }
     var digest: [UInt8] = []
     digest.reserveCapacity(32)

@@ -48,7 +48,8 @@ public enum Stamp {
   /// The 12 hex digits of a device id that go into its stamps.
   public static func devicePart(_ device: String) -> String {
     let digits = String(device.lowercased().filter(\.isHexDigit).prefix(12))
-    return digits + String(repeating: "0", count: 12 - digits.count)  // fixed width, whatever the id
+    // Fixed width, whatever the id.
+    return digits + String(repeating: "0", count: 12 - digits.count)
   }
 
   static func hex(_ value: UInt64, width: Int) -> String {

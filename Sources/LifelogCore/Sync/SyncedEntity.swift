@@ -1,5 +1,7 @@
 /// The synced entity types of DESIGN §2 and the fields of each, in the order their stamps are
-/// stored. The order is part of the on-disk format: new fields are only ever appended.
+/// stored.
+///
+/// The order is part of the on-disk format: new fields are only ever appended.
 public enum SyncedEntity: String, CaseIterable, Sendable {
   case activity, entry, setting
 

@@ -41,9 +41,11 @@ enum ISO8601Text {
     return text[index] == "t" || text[index] == " " ? index : nil
   }
 
-  /// Parses a lower-cased `YYYY-MM-DD[t ]HH:MM[:SS[.fff]]` followed by `z` or an offset
-  /// (`+01:00`, `+0100`, `+01`). Returns nil when there is no offset (the caller reads it as local
-  /// time), and throws when the text has an offset but something in it is wrong.
+  /// Parses a lower-cased `YYYY-MM-DD[t ]HH:MM[:SS[.fff]]` followed by `z` or an offset (`+01:00`,
+  /// `+0100`, `+01`).
+  ///
+  /// Returns nil when there is no offset (the caller reads it as local time), and throws when the
+  /// text has an offset but something in it is wrong.
   static func parseWithOffset(_ text: String, original: String) throws(InputError) -> LoggedTime? {
     guard let separator = separatorIndex(in: text) else { return nil }
     let rest = text[text.index(after: separator)...]

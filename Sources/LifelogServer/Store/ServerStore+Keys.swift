@@ -1,8 +1,9 @@
 import LifelogSQLite
 
 /// One version of a user's key envelope: the bytes a client wrote for an encrypted remote (its
-/// wrapped data key and the parameters to unwrap it). The server keeps them and hands them out;
-/// it never reads them and never needs a key.
+/// wrapped data key and the parameters to unwrap it).
+///
+/// The server keeps them and hands them out; it never reads them and never needs a key.
 public struct KeyEnvelope: Equatable, Sendable {
   public var version: Int64
   public var bytes: [UInt8]

@@ -11,7 +11,8 @@ extension HTTPRemote: InventoriedRemote {
   static let checkedSnapshotLimit = 10_000
 
   func inventory(into check: RemoteCheck, deadline: Deadline) throws {
-    let nobody = UUIDText.random()  // no device has this id, so no snapshot is left out as the reader's own
+    // No device has this id, so no snapshot is left out as the reader's own.
+    let nobody = UUIDText.random()
     var cursor = ""
     var seen = Set<String>()
     while true {

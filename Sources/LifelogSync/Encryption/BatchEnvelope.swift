@@ -123,9 +123,10 @@ public enum BatchEnvelope: Sendable {
     return batch
   }
 
-  /// The key of the nonce's hash: derived from the data key rather than the data key itself, so
-  /// no key serves two primitives (BLAKE2b and XChaCha20-Poly1305). Only writers use it; readers
-  /// take the nonce from the file.
+  /// The key of the nonce's hash: derived from the data key rather than the data key itself, so no
+  /// key serves two primitives (BLAKE2b and XChaCha20-Poly1305).
+  ///
+  /// Only writers use it; readers take the nonce from the file.
   private static func nonceKey(_ dataKey: [UInt8]) -> [UInt8] {
     Sodium.keyedHash(Array("lifelog-nonce-key".utf8), [], key: dataKey, count: Sodium.keyBytes)
   }

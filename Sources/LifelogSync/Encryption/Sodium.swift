@@ -68,10 +68,11 @@ public enum Sodium {
   {
     var sealed = [UInt8](repeating: 0, count: nonce.count + message.count + tagBytes)
     sealed.withUnsafeMutableBufferPointer { output in
+      // `sealed` holds at least the tag, so it has an address.
+      guard let start = output.baseAddress else { preconditionFailure("no buffer to seal into") }
       for index in 0..<nonce.count { output[index] = nonce[index] }
       lifelog_sodium_seal(
-        output.baseAddress! + nonce.count, message, message.count, associated, associated.count,
-        nonce, key)
+        start + nonce.count, message, message.count, associated, associated.count, nonce, key)
     }
     return sealed
   }
@@ -82,10 +83,11 @@ public enum Sodium {
     guard sealed.count >= nonceBytes + tagBytes, key.count == keyBytes else { return nil }
     var message = [UInt8](repeating: 0, count: sealed.count - nonceBytes - tagBytes)
     let status = sealed.withUnsafeBufferPointer { input in
-      lifelog_sodium_open(
-        &message, input.baseAddress! + nonceBytes, input.count - nonceBytes, associated,
-        associated.count,
-        input.baseAddress!, key)
+      // Checked above to hold a nonce and a tag, so it has an address; without one, it fails.
+      guard let start = input.baseAddress else { return Int32(-1) }
+      return lifelog_sodium_open(
+        &message, start + nonceBytes, input.count - nonceBytes, associated, associated.count,
+        start, key)
     }
     return status == 0 ? message : nil
   }
@@ -105,9 +107,11 @@ public enum Sodium {
 
 /// The cost of Argon2id, kept beside the wrapped key so any later lifelog derives the same key.
 public struct Argon2Limits: Equatable, Sendable {
-  /// The most a key envelope may ask for. The remote stores the limits, so a hostile one could
-  /// otherwise make joining run for hours or allocate gigabytes; lifelog writes 2 passes over
-  /// 64 MiB (libsodium's interactive limits), and these leave room for "sensitive" (4, 1 GiB).
+  /// The most a key envelope may ask for.
+  ///
+  /// The remote stores the limits, so a hostile one could otherwise make joining run for hours or
+  /// allocate gigabytes; lifelog writes 2 passes over 64 MiB (libsodium's interactive limits), and
+  /// these leave room for "sensitive" (4, 1 GiB).
   static let maximumOpslimit: Int64 = 16
   static let maximumMemlimit: Int64 = 1 << 30
 

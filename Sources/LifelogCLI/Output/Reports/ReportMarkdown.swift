@@ -144,7 +144,8 @@ struct ReportMarkdown {
 
   /// Text with the characters Markdown would read as markup (or a table cell's end) escaped.
   static func escape(_ text: String) -> String {
-    let text = TerminalText.visible(text, keepingNewlines: true)  // control characters, as in text output
+    // Control characters, as in text output.
+    let text = TerminalText.visible(text, keepingNewlines: true)
     guard text.contains(where: { "\\|*_`[]<>#".contains($0) }) else { return text }
     var result = ""
     for character in text {
