@@ -212,9 +212,5 @@ struct BenchmarkSuite {
   }
 
   /// The current Unix time in seconds.
-  static func now() -> Int64 {
-    var time = timespec()
-    clock_gettime(CLOCK_REALTIME, &time)
-    return Int64(time.tv_sec)
-  }
+  static func now() -> Int64 { SystemClock.unixSeconds() }
 }

@@ -1,13 +1,9 @@
-@preconcurrency import Glibc
+import LifelogCore
 
 /// Wall time from `CLOCK_MONOTONIC`, which never jumps when the system clock is set.
 enum MonotonicClock {
   /// Nanoseconds since an arbitrary fixed point.
-  static func nanoseconds() -> UInt64 {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-  }
+  static func nanoseconds() -> UInt64 { SystemClock.monotonicNanoseconds() }
 
   /// The seconds `body` takes.
   static func measure(_ body: () throws -> Void) rethrows -> Double {

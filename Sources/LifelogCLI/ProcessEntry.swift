@@ -55,8 +55,6 @@ enum ProcessEnvironment {
       }
       return time.instant
     }
-    var spec = timespec()
-    clock_gettime(CLOCK_REALTIME, &spec)
-    return Int64(spec.tv_sec)
+    return SystemClock.unixSeconds()
   }
 }

@@ -126,10 +126,7 @@ public final class SyncServer: HTTPHandling {
   }
 
   public func answered(_ request: HTTPRequest, with response: HTTPResponse) {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    let elapsed =
-      (UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)) &- request.startedNanoseconds
+    let elapsed = SystemClock.monotonicNanoseconds() &- request.startedNanoseconds
     let tenths = elapsed / 100_000
     let milliseconds = "\(tenths / 10).\(tenths % 10)"
     let method = SyncServer.printable(request.method, limit: 16)
@@ -199,16 +196,9 @@ public final class SyncServer: HTTPHandling {
 /// UTC timestamps for the request log, to the millisecond.
 enum RequestLogTime {
   static func now() -> String {
-    var spec = timespec()
-    clock_gettime(CLOCK_REALTIME, &spec)
-    var seconds = spec.tv_sec
-    var parts = tm()
-    gmtime_r(&seconds, &parts)
-    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    let millis = Int(spec.tv_nsec / 1_000_000)
-    let fraction = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-    return
-      "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):"
-      + "\(two(parts.tm_min)):\(two(parts.tm_sec)).\(fraction)Z"
+    let (seconds, nanoseconds) = SystemClock.now()
+    return TextBytes.string {
+      $0.iso8601UTC(seconds: seconds, milliseconds: nanoseconds / 1_000_000)
+    }
   }
 }

@@ -11,6 +11,9 @@ import Synchronization
 /// per connection, which is how the client makes them. Each connection runs on its own thread, so
 /// a connection held open does not keep the next one waiting. ``stop()`` (or the last reference
 /// going) stops the listening; a connection in progress finishes on its own.
+///
+/// It is also how an exit test or a fuzz harness hands a canned answer to the client
+/// (`LoopbackServer { _ in answer }`), so there is one test server, not two.
 public final class LoopbackServer: @unchecked Sendable {
   /// The port it listens on, chosen by the kernel.
   public let port: Int

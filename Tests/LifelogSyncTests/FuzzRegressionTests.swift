@@ -38,8 +38,9 @@ import Testing
   @Test func anIndexThatListsABatchOfNegativeSizeIsAnErrorNotACrash() async {
     await #expect(processExitsWith: .success) {
       let body = FuzzRegressionTests.negativeSizePage
-      let server = CannedAnswerServer(
-        answer: Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8))
+      let answer = Array(
+        "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
+      let server = try LoopbackServer { _ in answer }
       let remote = HTTPRemote(
         url: server.url, token: "fuzz", deadline: LogStore.systemMilliseconds() + 2_000)
       if (try? remote.pull(after: "0", excluding: "me", rowLimit: 100)) != nil { exit(3) }
@@ -48,7 +49,8 @@ import Testing
 
   /// Serves `answer` to ``HTTPRemote/manifest()`` and exits with 3 when it is taken as a manifest.
   static func expectManifestRefused(answer: String) throws {
-    let server = CannedAnswerServer(answer: Array(answer.utf8))
+    let bytes = Array(answer.utf8)
+    let server = try LoopbackServer { _ in bytes }
     let remote = HTTPRemote(
       url: server.url, token: "fuzz", deadline: LogStore.systemMilliseconds() + 2_000)
     if (try? remote.manifest()) != nil { exit(3) }

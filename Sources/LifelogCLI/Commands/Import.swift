@@ -169,16 +169,10 @@ final class ImportProgress {
 
 /// Wall-clock seconds for the import summary.
 enum Seconds {
-  static func monotonic() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-  }
+  static func monotonic() -> Double { SystemClock.monotonicSeconds() }
 
   /// Two decimals, without Foundation.
   static func text(_ seconds: Double) -> String {
-    let hundredths = Int((seconds * 100).rounded())
-    let fraction = hundredths % 100
-    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    TextBytes.string { $0.fixed(seconds, decimals: 2) }
   }
 }

@@ -1,23 +1,19 @@
+import LifelogCore
+
 /// RFC 4180 CSV: fields quoted when they hold a comma, quote or line break; CRLF line ends.
+/// The `String` form of ``TextBytes/csvField(_:)-(String)``, which `lifelog export` writes with.
 enum CSVText {
   static func row(_ fields: [String]) -> String {
-    fields.map(field).joined(separator: ",") + "\r\n"
+    TextBytes.string { text in
+      for (index, field) in fields.enumerated() {
+        if index > 0 { text.append(byte: UInt8(ascii: ",")) }
+        text.csvField(field)
+      }
+      text.append("\r\n")
+    }
   }
 
   static func field(_ value: String) -> String {
-    guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
-      return value
-    }
-    return "\"" + value.replacingQuotes() + "\""
-  }
-}
-
-extension String {
-  fileprivate func replacingQuotes() -> String {
-    var result = ""
-    for character in self {
-      if character == "\"" { result += "\"\"" } else { result.append(character) }
-    }
-    return result
+    TextBytes.string { $0.csvField(value) }
   }
 }

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import LifelogCore
 
 /// Runs another program (`systemctl`, `notify-send`, a `remind --exec` command) and waits for it,
 /// without Foundation.
@@ -77,12 +78,10 @@ struct ChildProcess {
   private static func readAll(_ descriptor: Int32, pid: pid_t) -> ([UInt8], Bool) {
     var output: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 8192)
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    let deadline = Int64(spec.tv_sec) + Int64(timeoutSeconds)
+    let second: UInt64 = 1_000_000_000
+    let deadline = Int64(SystemClock.monotonicNanoseconds() / second) + Int64(timeoutSeconds)
     while true {
-      clock_gettime(CLOCK_MONOTONIC, &spec)
-      let left = deadline - Int64(spec.tv_sec)
+      let left = deadline - Int64(SystemClock.monotonicNanoseconds() / second)
       var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
       let ready = left > 0 ? poll(&poller, 1, Int32(left * 1000)) : 0
       if ready == 0 {

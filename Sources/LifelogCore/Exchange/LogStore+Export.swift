@@ -37,7 +37,7 @@ extension LogStore {
         count += 1
         if out.bytes.count >= flushSize {
           try flush(out.bytes)
-          out.bytes.removeAll(keepingCapacity: true)
+          out.removeAll()
         }
       }
     }
@@ -46,101 +46,54 @@ extension LogStore {
   }
 }
 
-/// CSV rows built byte by byte, quoting as RFC 4180 asks (and as `list --format csv` does).
+/// CSV rows built byte by byte in a ``TextBytes``, quoting as RFC 4180 asks (and as
+/// `list --format csv` does).
 struct CSVBytes {
-  var bytes: [UInt8] = []
+  var text: TextBytes
 
-  init(capacity: Int) { bytes.reserveCapacity(capacity) }
+  init(capacity: Int) { text = TextBytes(capacity: capacity) }
+
+  var bytes: [UInt8] { text.bytes }
+
+  mutating func removeAll() { text.removeAll() }
 
   mutating func header() {
-    append(ExchangeColumn.allCases.map(\.rawValue).joined(separator: ","))
-    bytes.append(contentsOf: [0x0D, 0x0A])
+    text.append(ExchangeColumn.allCases.map(\.rawValue).joined(separator: ","))
+    text.append("\r\n")
   }
 
   /// One exported entry from a row of the export query.
   mutating func row(_ row: Row) {
-    row.withUTF8(0) { bytes.append(contentsOf: $0) }  // ids need no quoting
+    row.withUTF8(0) { text.append($0) }  // ids need no quoting
     comma()
-    time(instant: row[1], offsetMinutes: row[2])
+    text.iso8601(LoggedTime(instant: row[1], offsetMinutes: row[2]))
     comma()
-    if row.isNull(3) { append("(unknown activity)") } else { row.withUTF8(3) { field($0) } }
+    if row.isNull(3) {
+      text.append("(unknown activity)")
+    } else {
+      row.withUTF8(3) { text.csvField($0) }
+    }
     comma()
-    if row.isNull(4) { append(ActivityKind.other.rawValue) } else { row.withUTF8(4) { field($0) } }
+    if row.isNull(4) {
+      text.append(ActivityKind.other.rawValue)
+    } else {
+      row.withUTF8(4) { text.csvField($0) }
+    }
     comma()
-    if !row.isNull(5) { number(row[5] as Int64) }
+    if !row.isNull(5) { text.number(row[5] as Int64) }
     comma()
-    row.withUTF8(6) { field($0) }
+    row.withUTF8(6) { text.csvField($0) }
     comma()
-    if !row.isNull(7) { append(JSONText.number(row[7] as Double)) }
+    if !row.isNull(7) { text.append(JSONText.number(row[7] as Double)) }
     comma()
-    row.withUTF8(8) { field($0) }
+    row.withUTF8(8) { text.csvField($0) }
     comma()
     // Tags are stored separated by spaces and exported separated by semicolons.
     row.withUTF8(9) { tags in
-      for byte in tags { bytes.append(byte == 0x20 ? UInt8(ascii: ";") : byte) }
+      for byte in tags { text.append(byte: byte == 0x20 ? UInt8(ascii: ";") : byte) }
     }
-    bytes.append(contentsOf: [0x0D, 0x0A])
+    text.append("\r\n")
   }
 
-  private mutating func comma() { bytes.append(UInt8(ascii: ",")) }
-
-  private mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
-
-  /// A text field, quoted when it holds a comma, quote or line break.
-  private mutating func field(_ text: UnsafeBufferPointer<UInt8>) {
-    guard text.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
-      bytes.append(contentsOf: text)
-      return
-    }
-    bytes.append(0x22)
-    for byte in text {
-      if byte == 0x22 { bytes.append(0x22) }
-      bytes.append(byte)
-    }
-    bytes.append(0x22)
-  }
-
-  private mutating func number(_ value: Int64) {
-    if value < 0 {
-      bytes.append(UInt8(ascii: "-"))
-      number(-value)
-      return
-    }
-    if value >= 10 { number(value / 10) }
-    bytes.append(UInt8(48 + value % 10))
-  }
-
-  private mutating func digits(_ value: Int, _ width: Int) {
-    var divisor = 1
-    for _ in 1..<width { divisor *= 10 }
-    while divisor > 0 {
-      bytes.append(UInt8(48 + value / divisor % 10))
-      divisor /= 10
-    }
-  }
-
-  /// `2026-12-01T08:15:00+01:00`, as ``LoggedTime/iso8601`` writes it.
-  private mutating func time(instant: Int64, offsetMinutes: Int) {
-    let time = LoggedTime(instant: instant, offsetMinutes: offsetMinutes)
-    let local = time.local
-    guard (1...9999).contains(local.date.year) else {
-      append(time.iso8601)
-      return
-    }
-    digits(local.date.year, 4)
-    bytes.append(UInt8(ascii: "-"))
-    digits(local.date.month, 2)
-    bytes.append(UInt8(ascii: "-"))
-    digits(local.date.day, 2)
-    bytes.append(UInt8(ascii: "T"))
-    digits(local.hour, 2)
-    bytes.append(UInt8(ascii: ":"))
-    digits(local.minute, 2)
-    bytes.append(UInt8(ascii: ":"))
-    digits(local.second, 2)
-    bytes.append(UInt8(ascii: offsetMinutes < 0 ? "-" : "+"))
-    digits(abs(offsetMinutes) / 60, 2)
-    bytes.append(UInt8(ascii: ":"))
-    digits(abs(offsetMinutes) % 60, 2)
-  }
+  private mutating func comma() { text.append(byte: UInt8(ascii: ",")) }
 }

@@ -66,6 +66,6 @@ public struct QuietHours: Hashable, Sendable {
   }
 
   private static func clock(_ minutes: Int) -> String {
-    "\(Padded.digits(minutes / 60, 2)):\(Padded.digits(minutes % 60, 2))"
+    TextBytes.string { $0.clock(hour: minutes / 60, minute: minutes % 60, second: 0) }
   }
 }

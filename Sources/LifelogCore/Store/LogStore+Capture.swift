@@ -5,11 +5,7 @@ import LifelogSQLite
 /// to be sent, in the same transaction as the write itself.
 extension LogStore {
   /// Milliseconds since 1970 from the system clock.
-  public static func systemMilliseconds() -> Int64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_REALTIME, &spec)
-    return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
-  }
+  public static func systemMilliseconds() -> Int64 { SystemClock.unixMilliseconds() }
 
   /// This device's id (random, made when sync tables were created).
   public func deviceID() throws -> String {

@@ -53,9 +53,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
   }
 
   /// `2026-12-01`.
-  public var description: String {
-    "\(Padded.digits(year, 4))-\(Padded.digits(month, 2))-\(Padded.digits(day, 2))"
-  }
+  public var description: String { TextBytes.string { $0.date(self) } }
 
   public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
     (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
@@ -71,13 +69,4 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
   /// Three-letter English weekday names, Sunday first.
   public static let weekdayAbbreviations = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-}
-
-/// Zero-padded decimal formatting without Foundation's `String(format:)`.
-enum Padded {
-  static func digits(_ value: Int, _ width: Int) -> String {
-    let text = String(value.magnitude)
-    let padding = String(repeating: "0", count: max(0, width - text.count))
-    return (value < 0 ? "-" : "") + padding + text
-  }
 }

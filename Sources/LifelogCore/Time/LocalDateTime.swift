@@ -30,7 +30,6 @@ public struct LocalDateTime: Hashable, Sendable {
 
   /// `08:15`, or `08:15:30` when the seconds are not zero.
   public var timeDescription: String {
-    let base = "\(Padded.digits(hour, 2)):\(Padded.digits(minute, 2))"
-    return second == 0 ? base : base + ":\(Padded.digits(second, 2))"
+    TextBytes.string { $0.clock(hour: hour, minute: minute, second: second) }
   }
 }

@@ -19,16 +19,10 @@ public struct LoggedTime: Hashable, Sendable {
   }
 
   /// ISO 8601 with the logged offset: `2026-12-01T08:15:00+01:00`.
-  public var iso8601: String {
-    let wall = local
-    return "\(wall.date)T\(Padded.digits(wall.hour, 2)):\(Padded.digits(wall.minute, 2)):"
-      + "\(Padded.digits(wall.second, 2))\(LoggedTime.offsetDescription(minutes: offsetMinutes))"
-  }
+  public var iso8601: String { TextBytes.string { $0.iso8601(self) } }
 
   /// `+01:00`, `-05:00`, `+05:45`; UTC is `+00:00`.
   public static func offsetDescription(minutes: Int) -> String {
-    let sign = minutes < 0 ? "-" : "+"
-    let magnitude = abs(minutes)
-    return "\(sign)\(Padded.digits(magnitude / 60, 2)):\(Padded.digits(magnitude % 60, 2))"
+    TextBytes.string { $0.offset(minutes: minutes) }
   }
 }

@@ -82,7 +82,7 @@ struct MealReportText {
     bytes.clock(meal.time)
     if meal.isAway {
       bytes.append(" UTC")
-      bytes.offset(meal.time.offsetMinutes)
+      bytes.offset(minutes: meal.time.offsetMinutes)
     }
     bytes.spaces(columns.time - (bytes.count - timeStart) + 2)
     let name = TerminalText.visible(report.entries[meal.entryIndex].activityName)

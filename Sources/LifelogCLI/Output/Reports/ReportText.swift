@@ -67,16 +67,7 @@ enum ReportText {
   /// trapping in `Int64(_:)`; values in range are checked where they enter, so only a ratio over a
   /// tiny target gets there.
   static func fixed(_ value: Double, _ decimals: Int) -> String {
-    let places = min(max(decimals, 0), 6)
-    var scale: Int64 = 1
-    for _ in 0..<places { scale *= 10 }
-    guard value.isFinite, abs(value) * Double(scale) < 1e15 else { return String(value) }
-    let scaled = Int64((abs(value) * Double(scale)).rounded())
-    let sign = value < 0 && scaled != 0 ? "-" : ""
-    guard places > 0 else { return sign + String(scaled) }
-    let fraction = String(scaled % scale)
-    return
-      "\(sign)\(scaled / scale).\(String(repeating: "0", count: places - fraction.count))\(fraction)"
+    TextBytes.string { $0.fixed(value, decimals: decimals) }
   }
 
   /// `value` rounded to a whole number, saturating instead of trapping: 0 for NaN, and at most

@@ -1,0 +1,131 @@
+import LifelogCore
+
+/// The meal diary: the summary, a section per week and a table per day, or the compact form
+/// of a report that shows both meals and activities.
+extension ReportHTML {
+  /// The summary, then a section per week: its timeline and a table per day.
+  ///
+  /// `flush` is called after each day.
+  func mealDiary(
+    _ report: MealReport, into html: inout ReportBytes, flush: (inout ReportBytes) -> Void
+  ) {
+    html += "<section class=\"summary\">\n<h2>Summary</h2>\n"
+    summaryTable(report, into: &html)
+    html += "</section>\n"
+    for week in Self.weeks(report.days, startingOn: settings.weekStartsOn) {
+      guard let first = week.first, let last = week.last else { continue }
+      html += "<section class=\"week\">\n<h2>Week of \(ReportText.day(first.date))"
+      if first.date != last.date {
+        html += " <span class=\"range\">to \(ReportText.day(last.date))</span>"
+      }
+      html += "</h2>\n"
+      timeline(week, report, into: &html)
+      for day in week {
+        dayTable(day, report, into: &html)
+        flush(&html)
+      }
+      html += "</section>\n"
+    }
+  }
+
+  func summaryTable(_ report: MealReport, into html: inout ReportBytes) {
+    html += "<table class=\"facts\">\n<tbody>\n"
+    for (label, value) in MealReportText(report: report, style: plain).summaryRows()
+    where label != "Offsets" {
+      html +=
+        "<tr><th scope=\"row\">\(Self.escape(label))</th><td>\(Self.escape(value))</td></tr>\n"
+    }
+    html += "</tbody>\n</table>\n"
+  }
+
+  func dayTable(_ day: MealDay, _ report: MealReport, into html: inout ReportBytes) {
+    html += "<div class=\"day\">\n<h3>\(ReportText.day(day.date))</h3>\n"
+    guard let first = day.firstMeal, let last = day.lastMeal else {
+      html += "<p class=\"none\">No meals logged.</p>\n</div>\n"
+      return
+    }
+    html += "<p class=\"daynote\">\(day.meals.count) meal\(day.meals.count == 1 ? "" : "s"), "
+    html += "\(ReportText.clock(first.time)) to \(ReportText.clock(last.time))"
+    if let longest = day.longestGapMinutes {
+      html += ", longest gap \(ReportText.minutes(longest))"
+    }
+    if !day.flaggedGaps.isEmpty {
+      html +=
+        ", <span class=\"flag\">\(day.flaggedGaps.count) over \(ReportText.gapLimit(settings))</span>"
+    }
+    if let overnight = day.overnightGapMinutes {
+      html += "; overnight gap \(ReportText.minutes(overnight))"
+    }
+    html +=
+      ".</p>\n<table class=\"meals\">\n<colgroup><col class=\"c-time\"/><col class=\"c-meal\"/>"
+    html += "<col class=\"c-gap\"/><col/></colgroup>\n<thead><tr><th>Time</th><th>Meal</th>"
+    html += "<th class=\"n\">Gap</th><th class=\"note\">Note</th></tr></thead>\n<tbody>\n"
+    // Written byte by byte: the diary can hold 100,000 meals.
+    for meal in day.meals {
+      html += meal.isFlagged ? "<tr class=\"flagged\"><td class=\"t\">" : "<tr><td class=\"t\">"
+      html.clock(meal.time)
+      if meal.isAway {
+        html += " <span class=\"away-tag\">UTC"
+        html.offset(minutes: meal.time.offsetMinutes)
+        html += "</span>"
+      }
+      html += "</td><td>"
+      Self.appendEscaped(report.entries[meal.entryIndex].activityName, to: &html)
+      html += "</td><td class=\"n\">"
+      if let gap = meal.gapMinutes { html.minutes(gap) }
+      if meal.isFlagged { html += " <span class=\"flag\">!</span>" }
+      html += "</td><td class=\"note\">"
+      if let note = report.entries[meal.entryIndex].note {
+        Self.appendEscaped(ReportText.oneLine(note), to: &html)
+      }
+      html += "</td></tr>\n"
+    }
+    html += "</tbody>\n</table>\n</div>\n"
+  }
+
+  func mealsCompact(_ report: MealReport, into html: inout ReportBytes) {
+    html += "<section class=\"meals-compact\">\n<h2>Meals</h2>\n"
+    timeline(report.days[...], report, into: &html)
+    html += "<table>\n<thead><tr><th>Day</th><th class=\"n\">Meals</th><th>First</th><th>Last</th>"
+    html += "<th class=\"n\">Overnight</th><th class=\"n\">Longest gap</th>"
+    html +=
+      "<th class=\"n\">Gaps over \(ReportText.gapLimit(settings))</th></tr></thead>\n<tbody>\n"
+    for day in report.days {
+      html += day.flaggedGaps.isEmpty ? "<tr>" : "<tr class=\"flagged\">"
+      html += "<td>\(ReportText.day(day.date))</td><td class=\"n\">\(day.meals.count)</td>"
+      guard let first = day.firstMeal, let last = day.lastMeal else {
+        html += "<td class=\"none\" colspan=\"5\">no meals</td></tr>\n"
+        continue
+      }
+      html +=
+        "<td class=\"t\">\(clock(first))</td><td class=\"t\">\(clock(last))</td><td class=\"n\">"
+      html += day.overnightGapMinutes.map(ReportText.minutes) ?? ""
+      html += "</td><td class=\"n\">\(day.longestGapMinutes.map(ReportText.minutes) ?? "")</td>"
+      html += "<td class=\"n\">"
+      if !day.flaggedGaps.isEmpty { html += "<span class=\"flag\">\(day.flaggedGaps.count)</span>" }
+      html += "</td></tr>\n"
+    }
+    html += "</tbody>\n</table>\n"
+    let renderer = MealReportText(report: report, style: plain)
+    html += "<p>\(Self.escape(renderer.summaryLine()))</p>\n</section>\n"
+  }
+
+  /// A meal's time, with its offset tagged when it was logged away from home.
+  func clock(_ meal: Meal) -> String {
+    guard meal.isAway else { return ReportText.clock(meal.time) }
+    return ReportText.clock(meal.time)
+      + " <span class=\"away-tag\">\(ReportText.offset(meal.time.offsetMinutes))</span>"
+  }
+
+  /// The days split where a week begins.
+  static func weeks(_ days: [MealDay], startingOn weekStart: Int) -> [ArraySlice<MealDay>] {
+    var weeks: [ArraySlice<MealDay>] = []
+    var start = days.startIndex
+    for index in days.indices where index > start && days[index].date.weekday == weekStart {
+      weeks.append(days[start..<index])
+      start = index
+    }
+    if start < days.endIndex { weeks.append(days[start...]) }
+    return weeks
+  }
+}
