@@ -1,5 +1,5 @@
 import LifelogCore
-import LifelogSync
+import LifelogProtocol
 
 /// The answer to each route (docs/http-api.md).
 extension SyncServer {
@@ -22,7 +22,7 @@ extension SyncServer {
   }
 
   /// The version of the HTTP API (the path prefix is `/v1`).
-  public static let apiVersion = 1
+  public static let apiVersion = APIPath.version
 
   func info() -> HTTPResponse {
     var limits = JSONObjectWriter()
@@ -258,7 +258,7 @@ extension SyncServer {
       // empty): ask again rather than answer 200 with no body.
       throw HTTPError.unavailable("The snapshot was replaced while it was read; try again")
     }
-    let cursor = ServerStore.cursor(after ?? ServerCursor(), merging: record, excluding: excluded)
+    let cursor = (after ?? ServerCursor()).merging(record, excluding: excluded)
     if metaOnly {
       var object = JSONObjectWriter()
       object.add("name", record.name)
@@ -273,7 +273,7 @@ extension SyncServer {
     return HTTPResponse(
       status: 200,
       headers: [
-        ("Content-Type", "application/vnd.lifelog.snapshot"),
+        ("Content-Type", ContentType.snapshot),
         ("Lifelog-Snapshot-Name", record.name),
         ("Lifelog-Snapshot-Device", record.device),
         ("Lifelog-Snapshot-Created", String(record.created)),
@@ -297,7 +297,7 @@ extension SyncServer {
     return HTTPResponse(
       status: 200,
       headers: [
-        ("Content-Type", "application/octet-stream"),
+        ("Content-Type", ContentType.keyEnvelope),
         ("Lifelog-Key-Version", String(envelope.version)),
       ], body: envelope.bytes)
   }
@@ -326,33 +326,12 @@ extension SyncServer {
   }
 }
 
-/// The body of `GET /v1/changes`: one JSON line indexing the page, then each batch's bytes.
+/// The body of `GET /v1/changes`: one JSON line indexing the page, then each batch's bytes
+/// (``ChangesBody``, the wire format the client reads).
 public enum ChangesEncoding {
-  public static let contentType = "application/vnd.lifelog.changes"
+  public static let contentType = ContentType.changes
 
   public static func response(_ page: ChangesPage) -> HTTPResponse {
-    var index = "["
-    var total = 0
-    for (offset, item) in page.items.enumerated() {
-      var object = JSONObjectWriter()
-      object.add("device", item.device)
-      object.add("seq", item.seq)
-      object.addRaw("cursor", String(item.cursor))
-      object.add("rows", item.rows)
-      object.add("size", item.bytes.count)
-      if offset > 0 { index += "," }
-      index += object.result
-      total += item.bytes.count
-    }
-    index += "]"
-    var header = JSONObjectWriter()
-    header.add("cursor", page.cursor.token)
-    header.add("more", page.more)
-    header.add("needsSnapshot", page.needsSnapshot)
-    header.addRaw("batches", index)
-    var body = Array((header.result + "\n").utf8)
-    body.reserveCapacity(body.count + total)
-    for item in page.items { body.append(contentsOf: item.bytes) }
-    return HTTPResponse(status: 200, headers: [("Content-Type", contentType)], body: body)
+    HTTPResponse(status: 200, headers: [("Content-Type", contentType)], body: page.body.encoded)
   }
 }

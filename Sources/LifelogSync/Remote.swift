@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 
 /// Where batches are exchanged (DESIGN §4): a folder today, an HTTP server next. The engine talks
 /// only to this interface, so a new kind of remote needs no engine change.
