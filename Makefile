@@ -1,7 +1,8 @@
 # lifelog — targets:
 #   make deps     install the Debian packages the build needs (only those missing; sudo for users)
 #   make build    release build, Swift standard library linked statically
-#   make test     deps and test packages, debug build, release build, all tests, then the HTTP
+#   make test     deps and test packages, the module graph (scripts/check-imports.sh), debug
+#                 build, release build, all tests, then the HTTP
 #                 tests again on a throwaway PostgreSQL cluster (LIFELOG_TEST_STORE=postgres),
 #                 then the API contract on both stores (make contract)
 #   make contract docs/openapi.yaml checked by openapi-spec-validator, and schemathesis against a
@@ -13,7 +14,8 @@
 #   make sanitize the in-process test suites under ThreadSanitizer, then AddressSanitizer
 #   make install  install the binary, the man page and the bash/zsh/fish completions under $(PREFIX)
 #   make man      regenerate docs/lifelog.1 from the command configurations
-#   make format   rewrite sources with swift format;  make lint  check them
+#   make format   rewrite sources with swift format;  make lint  check them, and the module
+#                 graph (scripts/check-imports.sh: no module imports one it may not)
 #   make clean    remove build products
 
 PREFIX ?= /usr/local
@@ -47,6 +49,7 @@ build: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 
 test: deps test-deps
+	scripts/check-imports.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 	$(SWIFT) test --skip-build --parallel
@@ -109,7 +112,7 @@ fuzz: deps
 # The end-to-end suite runs the binary built beside the tests, here the sanitized one; it takes
 # long under ThreadSanitizer, so it is left out unless SANITIZE_SUITES says otherwise.
 SANITIZERS ?= thread address
-SANITIZE_SUITES ?= LifelogSQLiteTests|LifelogCoreTests|LifelogSyncTests|LifelogServerTests|LifelogCLITests
+SANITIZE_SUITES ?= LifelogSQLiteTests|LifelogCoreTests|LifelogProtocolTests|LifelogSyncTests|LifelogServerTests|LifelogCLITests
 sanitize: deps test-deps
 	@failed=""; for sanitizer in $(SANITIZERS); do \
 	  echo "== $$sanitizer sanitizer"; \
@@ -144,6 +147,7 @@ format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
 
 lint:
+	scripts/check-imports.sh
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 
 clean:

@@ -26,20 +26,35 @@ let package = Package(
     // Libraries (all logic lives here)
     .target(name: "LifelogSQLite", dependencies: ["CSQLite"]),
     .target(name: "LifelogCore", dependencies: ["LifelogSQLite"]),
-    .target(name: "LifelogSync", dependencies: ["LifelogCore", "CLifelogCurl", "CLifelogSodium"]),
-    .target(name: "LifelogServer", dependencies: ["LifelogSync", "CLifelogHTTPD", "CLifelogPQ"]),
-    .target(name: "LifelogCLI", dependencies: ["LifelogServer", "CLifelogReadline"]),
+    // The wire format client and server share (docs/architecture.md): no networking, no crypto
+    .target(name: "LifelogProtocol", dependencies: ["LifelogCore"]),
+    .target(
+      name: "LifelogSync",
+      dependencies: [
+        "LifelogProtocol", "LifelogCore", "LifelogSQLite", "CLifelogCurl", "CLifelogSodium",
+      ]),
+    // The server sees the wire format, never the client (scripts/check-imports.sh enforces it)
+    .target(
+      name: "LifelogServer",
+      dependencies: [
+        "LifelogProtocol", "LifelogCore", "LifelogSQLite", "CLifelogHTTPD", "CLifelogPQ",
+      ]
+    ),
+    .target(
+      name: "LifelogCLI", dependencies: ["LifelogServer", "LifelogSync", "CLifelogReadline"]),
 
     // Executables (thin)
     .executableTarget(name: "lifelog", dependencies: ["LifelogCLI"]),
     .executableTarget(
-      name: "lifelog-bench", dependencies: ["LifelogCore", "LifelogSync"],
+      name: "lifelog-bench", dependencies: ["LifelogCore", "LifelogProtocol", "LifelogSync"],
       path: "Sources/LifelogBench"),
 
     // Test support and tests
     .target(name: "LifelogTestSupport", dependencies: ["LifelogCLI"]),
     .testTarget(name: "LifelogSQLiteTests", dependencies: ["LifelogSQLite", "LifelogTestSupport"]),
     .testTarget(name: "LifelogCoreTests", dependencies: ["LifelogCore", "LifelogTestSupport"]),
+    .testTarget(
+      name: "LifelogProtocolTests", dependencies: ["LifelogProtocol", "LifelogTestSupport"]),
     .testTarget(name: "LifelogSyncTests", dependencies: ["LifelogSync", "LifelogTestSupport"]),
     .testTarget(name: "LifelogServerTests", dependencies: ["LifelogServer", "LifelogTestSupport"]),
     .testTarget(name: "LifelogCLITests", dependencies: ["LifelogCLI", "LifelogTestSupport"]),
@@ -56,7 +71,9 @@ if Context.environment["LIFELOG_FUZZ"] == "1" {
     .target(name: "CLifelogFuzz", path: "Fuzz/CLifelogFuzz"),
     .executableTarget(
       name: "lifelog-fuzz",
-      dependencies: ["CLifelogFuzz", "LifelogCore", "LifelogSync", "LifelogTestSupport"],
+      dependencies: [
+        "CLifelogFuzz", "LifelogCore", "LifelogProtocol", "LifelogSync", "LifelogTestSupport",
+      ],
       path: "Fuzz/Harness"),
   ]
 }

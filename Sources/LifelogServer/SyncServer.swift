@@ -1,7 +1,7 @@
 @preconcurrency import Glibc
 import LifelogCore
+import LifelogProtocol
 import LifelogSQLite
-import LifelogSync
 
 /// `lifelog serve`: the sync protocol of docs/sync-protocol.md behind HTTP (docs/http-api.md).
 ///

@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LifelogCore
+import LifelogProtocol
 
 /// A remote that is a plain folder (DESIGN §4): a USB stick, an NFS mount, a Dropbox or Syncthing
 /// folder.
@@ -118,7 +119,7 @@ public final class FileRemote: Remote {
     object.add("format", manifest.format)
     object.add("remoteId", manifest.remoteID)
     object.add("minVersion", manifest.minimumVersion)
-    if manifest.encrypted { object.add("encryption", BatchEnvelope.cipher) }
+    if manifest.encrypted { object.add("encryption", SealedHeader.cipher) }
     try checked { () throws(RemoteFileError) in
       try folder.writeAtomically(FileRemote.manifestName, Array((object.result + "\n").utf8))
     }

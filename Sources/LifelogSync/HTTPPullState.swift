@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 
 /// What the client of an HTTP remote keeps as its pull cursor: the server's token, and enough to
 /// ask again for a batch it did not merge (docs/sync-protocol.md §6).
@@ -31,9 +32,6 @@ struct HTTPPullState: Equatable {
   /// Whether `next` was rewound for held batches: the pass that starts there re-derives holds.
   var rewound = false
 
-  /// The longest token kept: far more than the server's (a number and a pair per device).
-  static let maximumTokenLength = 16_384
-
   init() {}
 
   init(parsing text: String) {
@@ -49,14 +47,8 @@ struct HTTPPullState: Equatable {
     rewound = json["rewound"]?.bool ?? false
   }
 
-  /// Whether `token` is one the client may store and send back: `[A-Za-z0-9_-]`, bounded.
-  static func isToken(_ token: String) -> Bool {
-    token.utf8.count <= maximumTokenLength
-      && token.utf8.allSatisfy { byte in
-        (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
-          || byte == 45 || byte == 95
-      }
-  }
+  /// Whether `token` is one the client may store and send back (``CursorToken``).
+  static func isToken(_ token: String) -> Bool { CursorToken.isValid(token) }
 
   /// A bare token while nothing needs remembering, else the JSON form.
   var encoded: String {

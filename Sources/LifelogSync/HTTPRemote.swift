@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 
 /// A remote served by `lifelog serve` over HTTP(S) (docs/http-api.md): the same operations as a
 /// folder remote, each one request.
@@ -28,7 +29,8 @@ public final class HTTPRemote: Remote {
   }
 
   public func manifest() throws(SyncError) -> RemoteManifest {
-    let json = try expectJSON(try transport.send("GET", "/v1/manifest"), what: "read the manifest")
+    let json = try expectJSON(
+      try transport.send("GET", APIPath.manifest), what: "read the manifest")
     guard let id = json["remoteId"]?.string, let format = json["format"]?.integer,
       let minimum = json["minVersion"]?.string
     else {
@@ -43,8 +45,7 @@ public final class HTTPRemote: Remote {
   public func push(device: String, seq: Int, bytes: [UInt8]) throws(SyncError) {
     let sealed = try envelope.seal(bytes, at: location, name: .batch(device: device, seq: seq))
     let response = try transport.send(
-      "PUT", "/v1/batches/\(device)/\(seq)", body: sealed,
-      contentType: "application/vnd.lifelog.batch")
+      "PUT", APIPath.batch(device: device, seq: seq), body: sealed, contentType: ContentType.batch)
     switch response.status {
     case 200, 201: return
     case 409:
@@ -70,13 +71,13 @@ public final class HTTPRemote: Remote {
         location, reason: "the stored cursor is not one the server gave; remove and add the remote")
     }
     let response = try transport.send(
-      "GET", "/v1/changes?after=\(after)&exclude=\(device)&rows=\(rowLimit)")
+      "GET", APIPath.changes + "?after=\(after)&exclude=\(device)&rows=\(rowLimit)")
     guard response.status == 200 else { throw unexpected(response, doing: "read changes") }
     let malformed = SyncError.remoteUnavailable(
       location, reason: "the server's page of changes is cut short or malformed")
-    let served: ChangesPage
+    let served: ChangesBody
     do {
-      served = try ChangesPage(parsing: response.body)
+      served = try ChangesBody(parsing: response.body)
     } catch {
       switch error {
       case .unreadable:
@@ -136,19 +137,14 @@ public final class HTTPRemote: Remote {
   }
 
   /// Whether `name` is a device id or snapshot name as the server's paths and a folder remote's
-  /// folder names allow: 1–128 of `[A-Za-z0-9-]`.
-  static func isPathSegment(_ name: String) -> Bool {
-    (1...128).contains(name.utf8.count)
-      && name.utf8.allSatisfy {
-        (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45
-      }
-  }
+  /// folder names allow: 1–128 of `[A-Za-z0-9-]` (``APIPath/isName(_:)``).
+  static func isPathSegment(_ name: String) -> Bool { APIPath.isName(name) }
 
   public func putSnapshot(name: String, bytes: [UInt8]) throws(SyncError) {
     let response = try transport.send(
-      "PUT", "/v1/snapshots/\(name)",
+      "PUT", APIPath.snapshot(name),
       body: try envelope.seal(bytes, at: location, name: .snapshot(name)),
-      contentType: "application/vnd.lifelog.snapshot")
+      contentType: ContentType.snapshot)
     guard response.status == 200 || response.status == 201 else {
       throw unexpected(response, doing: "store a snapshot")
     }
@@ -169,7 +165,7 @@ public final class HTTPRemote: Remote {
         location, reason: "the stored cursor is not one the server gave; remove and add the remote")
     }
     let meta = try transport.send(
-      "GET", "/v1/snapshots/latest?after=\(state.next)&exclude=\(device)&meta=1")
+      "GET", APIPath.latestSnapshot + "?after=\(state.next)&exclude=\(device)&meta=1")
     if meta.status == 404 { return nil }
     let json = try expectJSON(meta, what: "look for snapshots")
     guard let name = json["name"]?.string, HTTPRemote.isPathSegment(name),
@@ -180,7 +176,7 @@ public final class HTTPRemote: Remote {
     }
     state.next = next
     state.base = next
-    let response = try transport.send("GET", "/v1/snapshots/\(name)")
+    let response = try transport.send("GET", APIPath.snapshot(name))
     guard response.status == 200 else { throw unexpected(response, doing: "read snapshot \(name)") }
     let snapshot: Batch
     do {
@@ -194,19 +190,20 @@ public final class HTTPRemote: Remote {
 
   public func batchCount(device: String) throws(SyncError) -> Int {
     let json = try expectJSON(
-      try transport.send("GET", "/v1/batches/\(device)"), what: "count batches")
+      try transport.send("GET", APIPath.batches(device: device)), what: "count batches")
     return Int(json["batches"]?.integer ?? 0)
   }
 
   public func deleteBatches(device: String, through seq: Int) throws(SyncError) {
-    let response = try transport.send("DELETE", "/v1/batches/\(device)?through=\(seq)")
+    let response = try transport.send(
+      "DELETE", APIPath.batches(device: device) + "?through=\(seq)")
     guard response.status == 200 else {
       throw unexpected(response, doing: "delete compacted batches")
     }
   }
 
   public func keys() throws(SyncError) -> RemoteKeys? {
-    let response = try transport.send("GET", "/v1/keys")
+    let response = try transport.send("GET", APIPath.keys)
     if response.status == 404 { return nil }
     guard response.status == 200 else { throw unexpected(response, doing: "read the key envelope") }
     do {
@@ -219,7 +216,8 @@ public final class HTTPRemote: Remote {
 
   public func putKeys(_ keys: RemoteKeys) throws(SyncError) {
     let response = try transport.send(
-      "PUT", "/v1/keys/\(keys.version)", body: keys.bytes, contentType: "application/octet-stream")
+      "PUT", APIPath.keyEnvelope(version: keys.version), body: keys.bytes,
+      contentType: ContentType.keyEnvelope)
     switch response.status {
     case 200, 201: return
     case 409: throw .keysChanged(location)

@@ -1,6 +1,7 @@
 import CLifelogCurl
 @preconcurrency import Glibc
 import LifelogCore
+import LifelogProtocol
 
 /// HTTP requests for the HTTP remote, over libcurl (loaded only when first used), with the retry
 /// rules of DESIGN §4: `Retry-After` is honoured and network failures are retried with exponential
@@ -24,8 +25,8 @@ final class HTTPTransport {
 
   /// How many bytes of body an answer to `path` may have.
   static func answerLimit(for path: String) -> Int {
-    if path.hasPrefix("/v1/changes") { return largeAnswerLimit }
-    if path.hasPrefix("/v1/snapshots/"), !path.hasPrefix("/v1/snapshots/latest") {
+    if path.hasPrefix(APIPath.changes) { return largeAnswerLimit }
+    if path.hasPrefix(APIPath.snapshots), !path.hasPrefix(APIPath.latestSnapshot) {
       return largeAnswerLimit
     }
     return smallAnswerLimit

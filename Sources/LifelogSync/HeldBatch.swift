@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 
 /// A batch (or snapshot) of another device that was not merged yet, and why.
 ///

@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 
 /// Where batches are exchanged (DESIGN §4): a folder today, an HTTP server next.
 ///

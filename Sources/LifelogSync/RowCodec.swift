@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 import LifelogSQLite
 
 /// Moves whole rows between the local tables and ``RowChange`` values: reading rows to send, and

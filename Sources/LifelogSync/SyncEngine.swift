@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 
 /// One sync with one remote (DESIGN §4): pull and merge, then batch and push local changes, then
 /// compact when asked or when this device has left too many batches behind.

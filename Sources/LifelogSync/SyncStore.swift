@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 import LifelogSQLite
 
 /// The sync engine's view of the local log: pending rows into outbox batches, remote batches

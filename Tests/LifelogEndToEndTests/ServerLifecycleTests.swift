@@ -1,6 +1,7 @@
 import Foundation
 @preconcurrency import Glibc
 import LifelogCore
+import LifelogProtocol
 import LifelogTestSupport
 import Testing
 

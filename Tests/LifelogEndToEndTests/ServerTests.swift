@@ -1,5 +1,6 @@
 import Foundation
 import LifelogCore
+import LifelogProtocol
 import LifelogTestSupport
 import Testing
 

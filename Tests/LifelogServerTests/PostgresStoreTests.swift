@@ -1,6 +1,6 @@
 import Foundation
 import LifelogCore
-import LifelogSync
+import LifelogProtocol
 import LifelogTestSupport
 import Testing
 

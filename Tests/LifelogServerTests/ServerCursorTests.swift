@@ -1,5 +1,5 @@
 import LifelogCore
-import LifelogSync
+import LifelogProtocol
 import Testing
 
 @testable import LifelogServer

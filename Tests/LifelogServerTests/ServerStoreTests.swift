@@ -1,21 +1,21 @@
 import Foundation
 import LifelogCore
+import LifelogProtocol
 import LifelogSQLite
-import LifelogSync
 import LifelogTestSupport
 import Testing
 
 @testable import LifelogServer
 
 @Suite struct ServerStoreTests {
-  let store: ServerStore
+  let store: SQLiteServerStore
   let alice: Int64
   let bob: Int64
   let reader = "reader-device"
   let writer = "writer-device"
 
   init() throws {
-    store = try ServerStore(path: ":memory:")
+    store = try SQLiteServerStore(path: ":memory:")
     alice = try store.addUser(name: "alice", tokenSHA256: SHA256.hexDigest(Array("a".utf8))).id
     bob = try store.addUser(name: "bob", tokenSHA256: SHA256.hexDigest(Array("b".utf8))).id
   }
@@ -61,18 +61,18 @@ import Testing
     let path = folder.file("server.db")
     do {
       let database = try Database(path: path, mode: .create, busyTimeoutMilliseconds: 1000)
-      try database.execute(sql: ServerStore.migrations[0])
+      try database.execute(sql: SQLiteServerStore.migrations[0])
       try database.execute(sql: "PRAGMA user_version = 1")
       try database.execute(
         sql:
           "INSERT INTO users (name, token_sha256, remote_id, created) VALUES ('old', 'h', 'r', 0)")
     }
-    let migrated = try ServerStore(path: path)
+    let migrated = try SQLiteServerStore(path: path)
     let old = try #require(try migrated.user(named: "old"))
     #expect(try migrated.putKeyEnvelope(user: old.id, version: 1, bytes: [9]) == .created)
     #expect(
       try migrated.database.cachedStatement(sql: "PRAGMA user_version").first { $0[0] as Int }
-        == ServerStore.schemaVersion)
+        == SQLiteServerStore.schemaVersion)
   }
 
   /// A migration to version 3 keeps every cursor: made as version 2 stored them (one counter
@@ -82,7 +82,7 @@ import Testing
     let path = folder.file("server.db")
     do {
       let database = try Database(path: path, mode: .create, busyTimeoutMilliseconds: 1000)
-      for step in ServerStore.migrations.prefix(2) { try database.execute(sql: step) }
+      for step in SQLiteServerStore.migrations.prefix(2) { try database.execute(sql: step) }
       try database.execute(sql: "PRAGMA user_version = 2")
       try database.execute(
         sql: """
@@ -102,10 +102,10 @@ import Testing
         ])
       }
     }
-    let migrated = try ServerStore(path: path)
+    let migrated = try SQLiteServerStore(path: path)
     #expect(
       try migrated.database.cachedStatement(sql: "PRAGMA user_version").first { $0[0] as Int }
-        == ServerStore.schemaVersion)
+        == SQLiteServerStore.schemaVersion)
     // Alice's cursors are where they were; a client that had passed her cursor 3 misses nothing.
     let all = try migrated.changes(
       user: 1, after: ServerCursor(), excluding: nil, limits: PageLimits())
@@ -205,7 +205,7 @@ import Testing
     let offered = try #require(
       try store.latestSnapshot(user: alice, beyond: ServerCursor(), excluding: reader))
     #expect(offered.covers == VersionVector([writer: 2]))
-    let merged = ServerStore.cursor(ServerCursor(), merging: offered, excluding: reader)
+    let merged = ServerCursor().merging(offered, excluding: reader)
     let rest = try store.changes(
       user: alice, after: merged, excluding: reader, limits: PageLimits())
     #expect(rest.items.map(\.seq) == [3, 4])

@@ -1,5 +1,4 @@
 import Foundation
-import LifelogSync
 import LifelogTestSupport
 import Testing
 

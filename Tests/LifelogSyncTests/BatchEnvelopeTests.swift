@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 import LifelogSync
 import LifelogTestSupport
 import Testing

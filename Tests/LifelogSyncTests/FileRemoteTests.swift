@@ -1,5 +1,6 @@
 import Foundation
 import LifelogCore
+import LifelogProtocol
 import LifelogSync
 import LifelogTestSupport
 import Testing

@@ -79,7 +79,7 @@ extension LifelogCommand {
       _ arguments: ParsedArguments, _ configuration: CommandConfiguration
     ) throws -> String {
       let name = try arguments.checkedPositionals(for: configuration)["name"]?.first ?? ""
-      guard ServerStore.isUserName(name) else {
+      guard ServerUser.isValidName(name) else {
         throw InputError("User name '\(name)' must be 1–64 letters, digits, '.', '_' or '-'")
       }
       return name

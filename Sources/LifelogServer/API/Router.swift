@@ -1,3 +1,5 @@
+import LifelogProtocol
+
 /// The API's paths (docs/http-api.md), matched segment by segment.
 ///
 /// Names in paths are checked here, before anything else looks at them: only `[A-Za-z0-9-]`, so `..`, `/` or `%2F` can never
@@ -40,7 +42,7 @@ public enum Route: Equatable, Sendable {
 
 public enum Router {
   /// The longest device id or snapshot name accepted.
-  public static let maximumNameLength = 128
+  public static let maximumNameLength = APIPath.maximumNameLength
 
   /// The route for a method and a path.
   ///
@@ -48,40 +50,40 @@ public enum Router {
   ///   400 for a malformed device, name or seq.
   public static func route(method: String, path: String) throws(HTTPError) -> Route {
     let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-    guard path.hasPrefix("/"), parts.first == "v1" else {
-      throw .notFound("No such path '\(path)'; the API is under /v1")
+    guard path.hasPrefix("/"), parts.first.map({ "/" + $0 }) == APIPath.prefix else {
+      throw .notFound("No such path '\(path)'; the API is under \(APIPath.prefix)")
     }
     let rest = Array(parts.dropFirst())
     let read = method == "GET" || method == "HEAD"
     switch rest.count {
-    case 1 where rest[0] == "info":
+    case 1 where rest[0] == APIPath.Segment.info:
       guard read else { throw notAllowed("GET, HEAD") }
       return .info
-    case 1 where rest[0] == "manifest":
+    case 1 where rest[0] == APIPath.Segment.manifest:
       guard read else { throw notAllowed("GET, HEAD") }
       return .manifest
-    case 1 where rest[0] == "keys":
+    case 1 where rest[0] == APIPath.Segment.keys:
       guard read else { throw notAllowed("GET, HEAD") }
       return .keys
-    case 2 where rest[0] == "keys":
+    case 2 where rest[0] == APIPath.Segment.keys:
       let version = try Router.seq(rest[1], what: "key envelope version")
       guard method == "PUT" else { throw notAllowed("PUT") }
       return .putKeys(version: Int64(version))
-    case 1 where rest[0] == "changes":
+    case 1 where rest[0] == APIPath.Segment.changes:
       guard read else { throw notAllowed("GET, HEAD") }
       return .changes
-    case 2 where rest[0] == "batches":
+    case 2 where rest[0] == APIPath.Segment.batches:
       let device = try name(rest[1], what: "device id")
       if read { return .batchCount(device: device) }
       guard method == "DELETE" else { throw notAllowed("GET, HEAD, DELETE") }
       return .deleteBatches(device: device)
-    case 3 where rest[0] == "batches":
+    case 3 where rest[0] == APIPath.Segment.batches:
       let device = try name(rest[1], what: "device id")
       let seq = try Router.seq(rest[2])
       guard method == "PUT" else { throw notAllowed("PUT") }
       return .putBatch(device: device, seq: seq)
-    case 2 where rest[0] == "snapshots":
-      if rest[1] == "latest" {
+    case 2 where rest[0] == APIPath.Segment.snapshots:
+      if rest[1] == APIPath.Segment.latest {
         guard read else { throw notAllowed("GET, HEAD") }
         return .latestSnapshot
       }
@@ -94,14 +96,9 @@ public enum Router {
     }
   }
 
-  /// Whether `text` is a valid device id or snapshot name: 1–128 of `[A-Za-z0-9-]`.
-  public static func isName(_ text: some StringProtocol) -> Bool {
-    !text.isEmpty && text.utf8.count <= maximumNameLength
-      && text.utf8.allSatisfy {
-        ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
-          || $0 == 0x2D
-      }
-  }
+  /// Whether `text` is a valid device id or snapshot name: 1–128 of `[A-Za-z0-9-]`
+  /// (``APIPath/isName(_:)``, the rule the client checks too).
+  public static func isName(_ text: some StringProtocol) -> Bool { APIPath.isName(text) }
 
   static func name(_ text: Substring, what: String) throws(HTTPError) -> String {
     guard isName(text) else {
@@ -121,6 +118,6 @@ public enum Router {
   }
 
   static func notAllowed(_ allow: String) -> HTTPError {
-    HTTPError(405, "method_not_allowed", "This path takes \(allow)", allow: allow)
+    HTTPError(405, APIErrorCode.methodNotAllowed, "This path takes \(allow)", allow: allow)
   }
 }

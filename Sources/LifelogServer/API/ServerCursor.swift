@@ -1,4 +1,4 @@
-import LifelogSync
+import LifelogProtocol
 
 /// Where a client's pull has got to: the server cursor of the last batch it has passed, and the
 /// batches it holds through merged snapshots (a floor per device).
@@ -64,5 +64,20 @@ public struct ServerCursor: Equatable, Sendable {
       text += "_" + device + "_" + String(floor[device])
     }
     return text
+  }
+}
+
+extension ServerCursor {
+  /// This cursor once its client has merged `snapshot`.
+  ///
+  /// Its floor is raised to what the snapshot covers (except `excluded`, the client's own
+  /// device); the same on every store.
+  public func merging(_ snapshot: SnapshotRecord, excluding excluded: String?) -> ServerCursor {
+    var result = self
+    for (device, seq) in snapshot.covers.seqs where device != excluded && seq > result.floor[device]
+    {
+      result.floor[device] = seq
+    }
+    return result
   }
 }

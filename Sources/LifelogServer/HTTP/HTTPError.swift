@@ -1,3 +1,5 @@
+import LifelogProtocol
+
 /// A request the server refuses, with the status and the JSON error it answers
 /// (`{"error":{"code","message"}}`, docs/http-api.md).
 public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -23,10 +25,16 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
 
   public var description: String { "\(status) \(code): \(message)" }
 
-  static func badRequest(_ message: String) -> HTTPError { HTTPError(400, "bad_request", message) }
-  static func notFound(_ message: String) -> HTTPError { HTTPError(404, "not_found", message) }
-  static func conflict(_ message: String) -> HTTPError { HTTPError(409, "conflict", message) }
+  static func badRequest(_ message: String) -> HTTPError {
+    HTTPError(400, APIErrorCode.badRequest, message)
+  }
+  static func notFound(_ message: String) -> HTTPError {
+    HTTPError(404, APIErrorCode.notFound, message)
+  }
+  static func conflict(_ message: String) -> HTTPError {
+    HTTPError(409, APIErrorCode.conflict, message)
+  }
   static func unavailable(_ message: String) -> HTTPError {
-    HTTPError(503, "unavailable", message, retryAfter: 1)
+    HTTPError(503, APIErrorCode.unavailable, message, retryAfter: 1)
   }
 }

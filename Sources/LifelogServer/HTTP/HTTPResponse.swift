@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 
 /// What the server answers: a status, headers and a body.
 public struct HTTPResponse: Sendable {
@@ -15,7 +16,7 @@ public struct HTTPResponse: Sendable {
   /// A JSON object (one line, ending with a newline).
   public static func json(_ status: Int, _ object: JSONObjectWriter) -> HTTPResponse {
     HTTPResponse(
-      status: status, headers: [("Content-Type", "application/json")],
+      status: status, headers: [("Content-Type", ContentType.json)],
       body: Array((object.result + "\n").utf8))
   }
 

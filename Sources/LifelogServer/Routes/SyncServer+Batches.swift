@@ -1,5 +1,5 @@
 import LifelogCore
-import LifelogSync
+import LifelogProtocol
 
 /// `PUT`, `GET` and `DELETE` of `/v1/batches/{device}[/{seq}]` (docs/http-api.md).
 extension SyncServer {

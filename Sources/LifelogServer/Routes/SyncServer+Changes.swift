@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 
 /// `GET /v1/changes` (docs/http-api.md).
 extension SyncServer {
@@ -36,33 +37,12 @@ extension SyncServer {
   }
 }
 
-/// The body of `GET /v1/changes`: one JSON line indexing the page, then each batch's bytes.
+/// The body of `GET /v1/changes`: one JSON line indexing the page, then each batch's bytes
+/// (``ChangesBody``, the wire format the client reads).
 public enum ChangesEncoding {
-  public static let contentType = "application/vnd.lifelog.changes"
+  public static let contentType = ContentType.changes
 
   public static func response(_ page: ChangesPage) -> HTTPResponse {
-    var index = "["
-    var total = 0
-    for (offset, item) in page.items.enumerated() {
-      var object = JSONObjectWriter()
-      object.add("device", item.device)
-      object.add("seq", item.seq)
-      object.addRaw("cursor", String(item.cursor))
-      object.add("rows", item.rows)
-      object.add("size", item.bytes.count)
-      if offset > 0 { index += "," }
-      index += object.result
-      total += item.bytes.count
-    }
-    index += "]"
-    var header = JSONObjectWriter()
-    header.add("cursor", page.cursor.token)
-    header.add("more", page.more)
-    header.add("needsSnapshot", page.needsSnapshot)
-    header.addRaw("batches", index)
-    var body = Array((header.result + "\n").utf8)
-    body.reserveCapacity(body.count + total)
-    for item in page.items { body.append(contentsOf: item.bytes) }
-    return HTTPResponse(status: 200, headers: [("Content-Type", contentType)], body: body)
+    HTTPResponse(status: 200, headers: [("Content-Type", contentType)], body: page.body.encoded)
   }
 }

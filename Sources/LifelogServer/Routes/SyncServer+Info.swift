@@ -1,10 +1,10 @@
 import LifelogCore
-import LifelogSync
+import LifelogProtocol
 
 /// `GET /v1/info` and `GET /v1/manifest` (docs/http-api.md).
 extension SyncServer {
   /// The version of the HTTP API (the path prefix is `/v1`).
-  public static let apiVersion = 1
+  public static let apiVersion = APIPath.version
 
   func info() -> HTTPResponse {
     var limits = JSONObjectWriter()

@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 
 /// `GET /v1/keys` and `PUT /v1/keys/{version}`: the key envelopes of an encrypted remote
 /// (docs/http-api.md).
@@ -13,7 +14,7 @@ extension SyncServer {
     return HTTPResponse(
       status: 200,
       headers: [
-        ("Content-Type", "application/octet-stream"),
+        ("Content-Type", ContentType.keyEnvelope),
         ("Lifelog-Key-Version", String(envelope.version)),
       ], body: envelope.bytes)
   }

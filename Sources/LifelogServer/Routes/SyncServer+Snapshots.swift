@@ -1,5 +1,5 @@
 import LifelogCore
-import LifelogSync
+import LifelogProtocol
 
 /// `PUT`, `GET` and `HEAD` of `/v1/snapshots/{name}` and `/v1/snapshots/latest`
 /// (docs/http-api.md).
@@ -60,7 +60,7 @@ extension SyncServer {
       // empty): ask again rather than answer 200 with no body.
       throw HTTPError.unavailable("The snapshot was replaced while it was read; try again")
     }
-    let cursor = ServerStore.cursor(after ?? ServerCursor(), merging: record, excluding: excluded)
+    let cursor = (after ?? ServerCursor()).merging(record, excluding: excluded)
     if metaOnly {
       var object = JSONObjectWriter()
       object.add("name", record.name)
@@ -75,7 +75,7 @@ extension SyncServer {
     return HTTPResponse(
       status: 200,
       headers: [
-        ("Content-Type", "application/vnd.lifelog.snapshot"),
+        ("Content-Type", ContentType.snapshot),
         ("Lifelog-Snapshot-Name", record.name),
         ("Lifelog-Snapshot-Device", record.device),
         ("Lifelog-Snapshot-Created", String(record.created)),

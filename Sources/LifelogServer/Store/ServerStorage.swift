@@ -1,10 +1,10 @@
 import LifelogCore
-import LifelogSync
+import LifelogProtocol
 
 /// What the server keeps, whichever database holds it: users and their token hashes, batches
 /// under server cursors, snapshots, key envelopes.
 ///
-/// Two implementations: ``ServerStore`` (embedded SQLite, the default) and ``PostgresStore``
+/// Two implementations: ``SQLiteServerStore`` (embedded SQLite, the default) and ``PostgresStore``
 /// (`--store postgres://…`, for several server processes on one database). Both give the same
 /// answers; the HTTP tests run against each. An instance is one connection: the server lends
 /// instances to one request at a time through its pool.
@@ -85,7 +85,7 @@ public enum ServerStoreLocation: Equatable, Sendable, CustomStringConvertible {
   /// Opens one connection to the store (creating and migrating its schema when needed).
   public func open() throws -> any ServerStorage {
     switch self {
-    case .folder(let folder): try ServerStore(folder: folder)
+    case .folder(let folder): try SQLiteServerStore(folder: folder)
     case .postgres(let url): try PostgresStore(url: url)
     }
   }

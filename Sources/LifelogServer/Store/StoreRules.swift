@@ -1,4 +1,4 @@
-import LifelogSync
+import LifelogProtocol
 
 /// The decisions both stores make alike, apart from how they read their tables.
 enum StoreRules {
@@ -53,7 +53,7 @@ enum StoreRules {
     let covered = covers.map { (try? VersionVector(parsing: $0))?[device] ?? 0 }.max() ?? 0
     guard covered >= seq else {
       throw HTTPError(
-        409, "not_covered",
+        409, APIErrorCode.notCovered,
         "No snapshot covers \(device)'s batches through \(seq) (the newest covers \(covered)); put a snapshot first"
       )
     }

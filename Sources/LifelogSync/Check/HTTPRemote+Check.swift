@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 
 /// `lifelog check` on a `lifelog serve` remote: every page of changes from the start, for every
 /// device (this one included), then the newest snapshot.
@@ -76,7 +77,7 @@ extension HTTPRemote: InventoriedRemote {
 
   /// Reads one snapshot and examines it; returns whether it opened.
   private func fetchSnapshot(_ name: String, into check: RemoteCheck) throws -> Bool {
-    let response = try transport.send("GET", "/v1/snapshots/\(name)")
+    let response = try transport.send("GET", APIPath.snapshot(name))
     guard response.status == 200 else {
       check.unreadable(
         .snapshot(name), place: "snapshot \(name)",
@@ -95,7 +96,7 @@ extension HTTPRemote: InventoriedRemote {
   ) throws -> (name: String, cursor: String)? {
     let after = cursor.map { "after=\($0)&" } ?? ""
     let response = try transport.send(
-      "GET", "/v1/snapshots/latest?\(after)exclude=\(nobody)&meta=1")
+      "GET", APIPath.latestSnapshot + "?\(after)exclude=\(nobody)&meta=1")
     if response.status == 404 { return nil }
     guard response.status == 200, let json = try? JSONValue.parse(response.body) else {
       check.problem(
@@ -116,8 +117,8 @@ extension HTTPRemote: InventoriedRemote {
 
   /// One page of `GET /v1/changes` for every device, with its index checked against its bytes;
   /// nil (and a finding) when the page cannot be read.
-  private func changesPage(after cursor: String, check: RemoteCheck) throws -> ChangesPage? {
-    let response = try transport.send("GET", "/v1/changes?after=\(cursor)&limit=1000")
+  private func changesPage(after cursor: String, check: RemoteCheck) throws -> ChangesBody? {
+    let response = try transport.send("GET", APIPath.changes + "?after=\(cursor)&limit=1000")
     guard response.status == 200 else {
       check.problem(
         "server",
@@ -126,7 +127,7 @@ extension HTTPRemote: InventoriedRemote {
       return nil
     }
     do {
-      return try ChangesPage(parsing: response.body)
+      return try ChangesBody(parsing: response.body)
     } catch {
       let wrong =
         switch error {

@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 
 /// A remote that can hand `lifelog check` everything it stores, one file at a time.
 ///

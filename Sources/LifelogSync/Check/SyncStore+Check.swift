@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 import LifelogSQLite
 
 /// `lifelog check` on the sync tables (docs/schema.md, schema v2): this device, the outbox, the

@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 
 /// How a remote stores batches and snapshots: as ``BatchCodec`` writes them, or sealed with the
 /// remote's data key (DESIGN §4, docs/sync-protocol.md).
@@ -13,14 +14,9 @@ public enum BatchEnvelope: Sendable {
   /// Sealed with `dataKey` for the remote `remoteID`.
   case sealed(remoteID: String, dataKey: [UInt8])
 
-  /// What a file is stored as: a batch by device and seq, or a snapshot by name.
-  public enum Name: Equatable, Sendable {
-    case batch(device: String, seq: Int)
-    case snapshot(String)
-  }
-
-  /// The value of a sealed header's `sealed` field.
-  public static let cipher = "xchacha20poly1305-ietf"
+  /// What a file is stored as: a batch by device and seq, or a snapshot by name (the wire format's
+  /// own, since a sealed header names it).
+  public typealias Name = SealedHeader.Name
 
   public var isSealed: Bool {
     if case .sealed = self { true } else { false }
@@ -35,30 +31,13 @@ public enum BatchEnvelope: Sendable {
     guard dataKey.count == Sodium.keyBytes else {
       throw .damaged("the data key is not \(Sodium.keyBytes) bytes long")
     }
-    let batch = try BatchCodec.header(of: plain)
-    var header = JSONObjectWriter()
-    header.add("lifelog", batch.kind.rawValue)
-    header.add("format", BatchCodec.format)
-    header.add("sealed", BatchEnvelope.cipher)
-    header.add("device", batch.device)
-    header.add("seq", batch.seq)
-    header.addRaw("created", String(batch.created))
-    if case .snapshot(let snapshotName) = name {
-      header.add("name", snapshotName)
-      header.addRaw("covers", batch.covers.json)
-    }
-    header.add("changes", BatchEnvelope.rowCount(plain))
-    let headerLine = Array((header.result + "\n").utf8)
+    let headerLine = SealedHeader.line(
+      for: try BatchCodec.header(of: plain), name: name, changes: BatchEnvelope.rowCount(plain))
     let associated = BatchEnvelope.associated(remoteID: remoteID, header: headerLine)
     let nonce = Sodium.keyedHash(
       associated, plain, key: BatchEnvelope.nonceKey(dataKey), count: Sodium.nonceBytes)
-    var trailer = JSONObjectWriter()
-    trailer.add("end", true)
-    trailer.add("nonce", Hex.encode(nonce))
-    return headerLine + Sodium.seal(plain, associated: associated, nonce: nonce, key: dataKey) + [
-      0x0A
-    ]
-      + Array((trailer.result + "\n").utf8)
+    return headerLine + Sodium.seal(plain, associated: associated, nonce: nonce, key: dataKey)
+      + [0x0A] + SealedHeader.trailer(nonce: nonce)
   }
 
   /// ``seal(_:name:)`` for the remote at `location`, which reports a failure as ``SyncError``.
@@ -143,63 +122,5 @@ public enum BatchEnvelope: Sendable {
       let count = trailer["changes"]?.integer
     else { return 0 }
     return Int(count)
-  }
-}
-
-/// The plaintext header line of a sealed batch or snapshot: what a remote may know without the key.
-public struct SealedHeader: Sendable {
-  /// Kind, device, seq, created and (for a snapshot) covers; no changes.
-  public var batch: Batch
-  public var name: BatchEnvelope.Name
-  /// The row count of the sealed batch.
-  public var changes: Int
-  /// The header line's length, newline included.
-  public var length: Int
-  /// Where the nonce, ciphertext and tag lie.
-  public var sealed: Range<Int>
-  /// The nonce the trailer line states, in hex.
-  public var nonce: String
-
-  /// Reads the header of a sealed file; throws when `bytes` is not one.
-  public init(_ bytes: [UInt8]) throws(BatchError) {
-    guard let end = bytes.firstIndex(of: 0x0A) else { throw .damaged("truncated: no header line") }
-    guard let json = try? JSONValue.parse(bytes[..<end]), json["sealed"] != nil else {
-      throw .damaged("it is not sealed")
-    }
-    guard json["sealed"]?.string == BatchEnvelope.cipher else {
-      throw .damaged("it is sealed with an unknown cipher")
-    }
-    batch = try BatchCodec.header(of: bytes)
-    guard let changes = json["changes"]?.integer, changes >= 0 else {
-      throw .damaged("its sealed header lacks changes")
-    }
-    self.changes = Int(changes)
-    switch batch.kind {
-    case .batch: name = .batch(device: batch.device, seq: batch.seq)
-    case .snapshot:
-      guard let snapshotName = json["name"]?.string else {
-        throw .damaged("its sealed header lacks the snapshot's name")
-      }
-      name = .snapshot(snapshotName)
-    }
-    length = end + 1
-    let body = bytes.dropLast()
-    guard bytes.last == 0x0A, let trailerStart = body.lastIndex(of: 0x0A).map({ $0 + 1 }),
-      trailerStart - 1 > length,
-      let trailer = try? JSONValue.parse(bytes[trailerStart..<body.endIndex]),
-      trailer["end"]?.bool == true,
-      let nonce = trailer["nonce"]?.string
-    else { throw .damaged("truncated: no trailer line") }
-    sealed = length..<(trailerStart - 1)
-    self.nonce = nonce
-  }
-}
-
-extension BatchEnvelope.Name: CustomStringConvertible {
-  public var description: String {
-    switch self {
-    case .batch(let device, let seq): "batch \(device)/\(seq)"
-    case .snapshot(let name): "snapshot \(name)"
-    }
   }
 }

@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 
 /// One version of an encrypted remote's key envelope (docs/sync-protocol.md): the remote's data key
 /// wrapped twice, under a key derived from the passphrase with Argon2id and under the recovery

@@ -1,4 +1,4 @@
-import LifelogSync
+import LifelogProtocol
 
 extension PostgresStore {
   /// Stores batches in one transaction, under cursors taken from each user's row.
@@ -10,7 +10,7 @@ extension PostgresStore {
   /// ever exist (docs/http-api.md, "PostgreSQL"). The batches go in user id order, so two
   /// processes storing batches of the same users lock their rows in the same order and cannot
   /// deadlock. A batch whose name is taken leaves its cursor unused: a gap, which no reader minds.
-  /// A name taken by a damaged copy is repaired in place, as on SQLite (``ServerStore/store(_:)``).
+  /// A name taken by a damaged copy is repaired in place, as on SQLite (``SQLiteServerStore/store(_:)``).
   public func store(_ batches: [IncomingBatch]) throws -> [StoreOutcome] {
     try store(batches, beforeCommit: {})
   }
@@ -18,7 +18,7 @@ extension PostgresStore {
   /// ``store(_:)``, running `beforeCommit` in the transaction once the batches are in (where
   /// tests hold a transaction open while another commits).
   func store(_ batches: [IncomingBatch], beforeCommit: () -> Void) throws -> [StoreOutcome] {
-    let received = ServerStore.now()
+    let received = ServerClock.milliseconds()
     let order = batches.indices.sorted { (batches[$0].user, $0) < (batches[$1].user, $1) }
     return try write {
       var outcomes = [StoreOutcome](repeating: .conflict, count: batches.count)

@@ -24,7 +24,7 @@ extension PostgresStore {
         AND ($2 <> 1 OR NOT (EXISTS (SELECT 1 FROM batches WHERE user_id = $1)
           OR EXISTS (SELECT 1 FROM snapshots WHERE user_id = $1)))
       ON CONFLICT (user_id, version) DO NOTHING RETURNING 1
-      """, [user, version, bytes, ServerStore.now()])
+      """, [user, version, bytes, ServerClock.milliseconds()])
     if inserted.count == 1 { return .created }
     let stored = try connection.query(
       "SELECT bytes FROM key_envelopes WHERE user_id = $1 AND version = $2", [user, version])

@@ -1,4 +1,4 @@
-import LifelogSync
+import LifelogProtocol
 
 extension PostgresStore {
   public func storeSnapshot(
@@ -13,7 +13,7 @@ extension PostgresStore {
         """,
         [
           user, name, header.device, header.created, header.covers.json, sha256, bytes.count,
-          ServerStore.now(), bytes,
+          ServerClock.milliseconds(), bytes,
         ])
       guard inserted.count == 1 else {
         let stored = try snapshotRecord(user: user, name: name)

@@ -2,7 +2,7 @@ import LifelogCore
 
 extension PostgresStore {
   public func addUser(name: String, tokenSHA256: String) throws -> ServerUser {
-    guard ServerStore.isUserName(name) else {
+    guard ServerUser.isValidName(name) else {
       throw InputError("User name '\(name)' must be 1–64 letters, digits, '.', '_' or '-'")
     }
     let remoteID = UUIDText.random()
@@ -10,7 +10,7 @@ extension PostgresStore {
       """
       INSERT INTO users (name, token_sha256, remote_id, created) VALUES ($1, $2, $3, $4)
       ON CONFLICT (name) DO NOTHING RETURNING id
-      """, [name, tokenSHA256, remoteID, ServerStore.now()])
+      """, [name, tokenSHA256, remoteID, ServerClock.milliseconds()])
     guard inserted.count == 1 else {
       throw InputError(
         "A user named '\(name)' already exists; use 'lifelog serve user token \(name)' for a new token"

@@ -4,7 +4,7 @@ import LifelogCore
 /// The server's data in PostgreSQL (`lifelog serve --store postgres://USER@HOST:PORT/DB`), so
 /// several server processes can share one database.
 ///
-/// Same tables and answers as the SQLite ``ServerStore``, with what several writers need
+/// Same tables and answers as the SQLite ``SQLiteServerStore``, with what several writers need
 /// (docs/http-api.md, "Several server processes"):
 /// * server cursors are per user, taken from the user's row (`users.last_cursor`) under its row
 ///   lock in the transaction that inserts the batches, so a user's batches commit in cursor order
@@ -56,7 +56,7 @@ public final class PostgresStore: ServerStorage {
         try connection.execute(sql)
         try connection.query(
           "INSERT INTO lifelog_server_migrations (version, applied) VALUES ($1, $2)",
-          [index + 1, ServerStore.now()])
+          [index + 1, ServerClock.milliseconds()])
       }
     }
   }

@@ -11,7 +11,7 @@ import LifelogSQLite
 ///
 /// WAL with `synchronous = FULL`: once a write transaction has committed, it is on disk, so a
 /// batch is acknowledged only after that (docs/http-api.md, "Durability").
-public final class ServerStore {
+public final class SQLiteServerStore {
   public let database: Database
   public let path: String
 
@@ -23,7 +23,7 @@ public final class ServerStore {
   /// - Throws: ``ServerStoreError`` when the folder or file cannot be used, or was written by a
   ///   newer lifelog.
   public convenience init(folder: String) throws {
-    try ServerStore.createFolder(folder)
+    try SQLiteServerStore.createFolder(folder)
     try self.init(path: folder + "/server.db")
   }
 
@@ -51,18 +51,18 @@ public final class ServerStore {
   private func migrate() throws {
     let version =
       try database.cachedStatement(sql: "PRAGMA user_version").first { $0[0] as Int } ?? 0
-    guard version <= ServerStore.schemaVersion else {
+    guard version <= SQLiteServerStore.schemaVersion else {
       throw ServerStoreError.newerSchema(path: path)
     }
-    if version == ServerStore.schemaVersion { return }
+    if version == SQLiteServerStore.schemaVersion { return }
     try database.inTransaction {
       // Another process may have migrated while this one waited for the lock.
       let again =
         try database.cachedStatement(sql: "PRAGMA user_version").first { $0[0] as Int } ?? 0
-      for step in ServerStore.migrations.dropFirst(again) {
+      for step in SQLiteServerStore.migrations.dropFirst(again) {
         try database.execute(sql: step)
       }
-      try database.execute(sql: "PRAGMA user_version = \(ServerStore.schemaVersion)")
+      try database.execute(sql: "PRAGMA user_version = \(SQLiteServerStore.schemaVersion)")
     }
   }
 
@@ -148,13 +148,6 @@ public final class ServerStore {
   /// Runs `body` against one consistent snapshot of the database.
   func read<T>(_ body: () throws -> T) throws -> T { try database.inReadTransaction(body) }
 
-  /// The current time in Unix milliseconds.
-  static func now() -> Int64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_REALTIME, &spec)
-    return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
-  }
-
   private static func createFolder(_ folder: String) throws {
     var prefix = folder.hasPrefix("/") ? "/" : ""
     for component in folder.split(separator: "/") {
@@ -167,7 +160,7 @@ public final class ServerStore {
   }
 }
 
-extension ServerStore: ServerStorage {
+extension SQLiteServerStore: ServerStorage {
   /// A SQLite file does not go away while it is open.
   public var isBroken: Bool { false }
 }

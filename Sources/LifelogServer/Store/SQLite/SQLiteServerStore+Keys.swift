@@ -1,32 +1,6 @@
 import LifelogSQLite
 
-/// One version of a user's key envelope: the bytes a client wrote for an encrypted remote (its
-/// wrapped data key and the parameters to unwrap it).
-///
-/// The server keeps them and hands them out; it never reads them and never needs a key.
-public struct KeyEnvelope: Equatable, Sendable {
-  public var version: Int64
-  public var bytes: [UInt8]
-
-  public init(version: Int64, bytes: [UInt8]) {
-    self.version = version
-    self.bytes = bytes
-  }
-}
-
-/// What storing an immutable object (a key envelope; a batch or snapshot through
-/// ``StoreOutcome/put``) did.
-public enum PutOutcome: Equatable, Sendable {
-  /// Stored now (for a key envelope: as the newest version).
-  case created
-  /// The same bytes are already stored under the name (a retried request).
-  case exists
-  /// Other bytes hold the name (for a key envelope, also: the version is not the newest + 1,
-  /// because another machine changed the passphrase first); nothing was stored.
-  case conflict
-}
-
-extension ServerStore {
+extension SQLiteServerStore {
   /// The newest key envelope of `user`, or nil when none was stored (a remote without encryption).
   public func latestKeyEnvelope(user: Int64) throws -> KeyEnvelope? {
     try database.cachedStatement(
@@ -57,7 +31,7 @@ extension ServerStore {
       if version == 1, try holdsData(user: user) { return .conflict }
       try database.cachedStatement(
         sql: "INSERT INTO key_envelopes (user_id, version, bytes, received) VALUES (?, ?, ?, ?)"
-      ).execute([user, version, bytes, ServerStore.now()])
+      ).execute([user, version, bytes, ServerClock.milliseconds()])
       return .created
     }
   }

@@ -59,22 +59,15 @@ public enum FieldValue: Equatable, Sendable {
 }
 
 /// What a device id may be: what a fresh log makes is a lower-case UUID, but any name of
-/// 1–128 ASCII letters, digits and `-` is accepted, which is the server's rule for the names in its
-/// paths (`Router.isName`) and keeps ids safe in file names and in `_`-joined cursor tokens.
+/// 1–128 ASCII letters, digits and `-` is accepted, which is the rule for the names in the API's
+/// paths (``APIPath/isName(_:)``) and keeps ids safe in file names and in `_`-joined cursor tokens.
 public enum DeviceID {
-  public static let maximumLength = 128
+  public static let maximumLength = APIPath.maximumNameLength
 
   /// The rule in words, for error messages.
   public static let rule = "1-128 letters, digits and '-'"
 
-  public static func isValid(_ text: some StringProtocol) -> Bool {
-    let utf8 = text.utf8
-    return !utf8.isEmpty && utf8.count <= maximumLength
-      && utf8.allSatisfy {
-        ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
-          || $0 == 0x2D
-      }
-  }
+  public static func isValid(_ text: some StringProtocol) -> Bool { APIPath.isName(text) }
 }
 
 /// The highest contiguous batch seq seen from each device.

@@ -1,22 +1,8 @@
 import LifelogCore
+import LifelogProtocol
 import LifelogSQLite
-import LifelogSync
 
-/// A stored snapshot, without its bytes.
-public struct SnapshotRecord: Equatable, Sendable {
-  public var id: Int64
-  public var name: String
-  /// The device that wrote it.
-  public var device: String
-  /// When it was written (Unix milliseconds, from its header).
-  public var created: Int64
-  /// The batches of each device whose changes it holds.
-  public var covers: VersionVector
-  public var sha256: String
-  public var size: Int
-}
-
-extension ServerStore {
+extension SQLiteServerStore {
   /// Stores a verified snapshot under `name`; older snapshots of the same device that this one
   /// covers are dropped (a device's log only grows, so the newer one holds all they held).
   public func storeSnapshot(
@@ -44,7 +30,7 @@ extension ServerStore {
             """
         ).first([
           user, name, header.device, header.created, header.covers.json, sha256, bytes.count,
-          ServerStore.now(), bytes,
+          ServerClock.milliseconds(), bytes,
         ]) { $0[0] as Int64 } ?? 0
       return .created(cursor: id)
     }
@@ -54,7 +40,7 @@ extension ServerStore {
     try database.cachedStatement(
       sql:
         "SELECT id, name, device, created, covers, sha256, size FROM snapshots WHERE user_id = ? AND name = ?"
-    ).first([user, name], ServerStore.snapshotRecord)
+    ).first([user, name], SQLiteServerStore.snapshotRecord)
   }
 
   public func snapshotBytes(id: Int64) throws -> [UInt8] {
@@ -75,7 +61,7 @@ extension ServerStore {
       let candidates = try database.cachedStatement(
         sql:
           "SELECT id, name, device, created, covers, sha256, size FROM snapshots WHERE user_id = ? ORDER BY id DESC"
-      ).map([user], ServerStore.snapshotRecord)
+      ).map([user], SQLiteServerStore.snapshotRecord)
       let newer = try database.cachedStatement(
         sql: "SELECT 1 FROM batches WHERE user_id = ? AND cursor > ? AND device IS NOT ? LIMIT 1")
       let reaches = try database.cachedStatement(
@@ -89,21 +75,6 @@ extension ServerStore {
           try reaches.first([user, device, floor, seq, position]) { _ in true } ?? false
         })
     }
-  }
-
-  /// The cursor of a client at `cursor` once it has merged `snapshot`: its floor raised to what the
-  /// snapshot covers (except `excluded`, the client's own device).
-  public static func cursor(
-    _ cursor: ServerCursor, merging snapshot: SnapshotRecord, excluding excluded: String?
-  )
-    -> ServerCursor
-  {
-    var result = cursor
-    for (device, seq) in snapshot.covers.seqs where device != excluded && seq > result.floor[device]
-    {
-      result.floor[device] = seq
-    }
-    return result
   }
 
   private static func snapshotRecord(_ row: Row) -> SnapshotRecord {

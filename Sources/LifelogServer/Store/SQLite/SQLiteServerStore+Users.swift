@@ -1,40 +1,12 @@
 import LifelogCore
 import LifelogSQLite
 
-/// A user of the server, as a request authenticates it.
-public struct ServerUser: Equatable, Sendable {
-  public var id: Int64
-  public var name: String
-  /// The `remoteId` of the user's manifest: a new one whenever the user is added again, so a client
-  /// that synced with a removed user refuses to sync with the new one.
-  public var remoteID: String
-}
-
-/// One line of `lifelog serve user list`.
-public struct UserSummary: Equatable, Sendable {
-  public var name: String
-  public var created: Int64
-  public var batches: Int
-  public var snapshots: Int
-  public var bytes: Int64
-}
-
-extension ServerStore {
-  /// Whether `name` can name a user: 1–64 letters, digits, `.`, `_` or `-`.
-  public static func isUserName(_ name: String) -> Bool {
-    !name.isEmpty && name.utf8.count <= 64
-      && name.utf8.allSatisfy {
-        ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
-          || $0 == 0x2D
-          || $0 == 0x2E || $0 == 0x5F
-      }
-  }
-
+extension SQLiteServerStore {
   /// Adds a user whose token hashes to `tokenSHA256`.
   ///
   /// - Throws: `InputError` when the name is taken or malformed.
   public func addUser(name: String, tokenSHA256: String) throws -> ServerUser {
-    guard ServerStore.isUserName(name) else {
+    guard ServerUser.isValidName(name) else {
       throw InputError("User name '\(name)' must be 1–64 letters, digits, '.', '_' or '-'")
     }
     return try write {
@@ -48,7 +20,7 @@ extension ServerStore {
         try database.cachedStatement(
           sql:
             "INSERT INTO users (name, token_sha256, remote_id, created) VALUES (?, ?, ?, ?) RETURNING id"
-        ).first([name, tokenSHA256, remoteID, ServerStore.now()]) { $0[0] as Int64 } ?? 0
+        ).first([name, tokenSHA256, remoteID, ServerClock.milliseconds()]) { $0[0] as Int64 } ?? 0
       return ServerUser(id: id, name: name, remoteID: remoteID)
     }
   }
@@ -115,7 +87,7 @@ extension ServerStore {
   }
 }
 
-extension ServerStore {
+extension SQLiteServerStore {
   public func user(id: Int64) throws -> ServerUser? {
     try database.cachedStatement(sql: "SELECT id, name, remote_id FROM users WHERE id = ?").first([
       id
