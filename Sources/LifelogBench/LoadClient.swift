@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LifelogCore
+import LifelogProtocol
 import LifelogSync
 import Synchronization
 
