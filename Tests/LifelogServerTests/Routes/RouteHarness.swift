@@ -38,8 +38,10 @@ final class RouteHarness: @unchecked Sendable {
     return token
   }
 
-  /// Answers one request. `target` is a path with an optional query (`/v1/changes?limit=2`),
-  /// split as the listener splits it (names and values are taken as written, not decoded).
+  /// Answers one request.
+  ///
+  /// `target` is a path with an optional query (`/v1/changes?limit=2`), split as the listener
+  /// splits it (names and values are taken as written, not percent-decoded).
   func send(
     _ method: String, _ target: String, token: String? = nil, body: [UInt8] = [],
     headers: [(name: String, value: String)] = [], bodyTooLarge: Bool = false,
