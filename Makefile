@@ -26,7 +26,7 @@ DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodi
 # contract tools (scripts/api-contract.sh installs them, pinned, into .build/venv), and
 # timewarrior, which make bench times 'lifelog due --short' against.
 TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior
-POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)
+POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)|LifelogServerTests\.(AdmissionTests|InfoRouteTests|BatchRouteTests|ChangesRouteTests|SnapshotRouteTests|KeyRouteTests)
 RELEASE_FLAGS := -c release --static-swift-stdlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Installs those of the Debian packages $(1) that are missing (apt-get update only then).

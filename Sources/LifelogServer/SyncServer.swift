@@ -95,8 +95,10 @@ public final class SyncServer: HTTPHandling {
     }
   }
 
-  /// The answer to a whole request, as the listener gives it: admitted with its headers, then
-  /// answered with its body. Routes and admission are tested through this, in process.
+  /// The answer to a whole request: admitted on its headers, then answered with its body.
+  ///
+  /// What the listener does in two phases; routes and admission are tested through this, in
+  /// process.
   public func respond(to request: HTTPRequest) -> HTTPResponse {
     var headersOnly = request
     headersOnly.body = []

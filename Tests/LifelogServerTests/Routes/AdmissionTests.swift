@@ -3,8 +3,10 @@ import Testing
 
 @testable import LifelogServer
 
-/// What the server decides once a request's headers are in, before it reads a body: load, path
-/// and method, bearer token, rate, body size (docs/http-api.md, "Errors"). In process.
+/// What the server decides once a request's headers are in, before it reads a body.
+///
+/// Load, path and method, bearer token, rate, body size (docs/http-api.md, "Errors"); in
+/// process.
 @Suite struct AdmissionTests {
   let harness: RouteHarness
   let token: String

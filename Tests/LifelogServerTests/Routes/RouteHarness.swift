@@ -5,9 +5,9 @@ import Testing
 
 @testable import LifelogServer
 
-/// A ``SyncServer`` on a real SQLite store in a temporary folder, spoken to in process: each
-/// request is an ``HTTPRequest`` value answered by ``SyncServer/respond(to:)``, as the listener
-/// would answer it, without a socket.
+/// A ``SyncServer`` on a real SQLite store in a temporary folder (or a new PostgreSQL database
+/// with `LIFELOG_TEST_STORE=postgres`), spoken to in process: each request is an ``HTTPRequest``
+/// value answered by ``SyncServer/respond(to:)``, as the listener would answer it, no socket.
 final class RouteHarness: @unchecked Sendable {
   let folder = TemporaryDirectory(prefix: "lifelog-routes")
   let server: SyncServer
@@ -19,8 +19,12 @@ final class RouteHarness: @unchecked Sendable {
   ) throws {
     var listener = HTTPListener.Configuration()
     listener.maxBodyBytes = maxBodyBytes
+    // The same store as the end-to-end HTTP suites: PostgreSQL with LIFELOG_TEST_STORE=postgres.
+    let store: ServerStoreLocation =
+      PostgresCluster.selected
+      ? .postgres(url: try PostgresCluster.shared().newDatabase()) : .folder(folder.path)
     let configuration = SyncServer.Configuration(
-      listener: listener, store: .folder(folder.path), requestsPerSecond: requestsPerSecond,
+      listener: listener, store: store, requestsPerSecond: requestsPerSecond,
       burst: burst, maxConcurrentRequests: maxConcurrentRequests, pageLimits: pageLimits)
     server = try SyncServer(configuration, log: { [lines] in lines.append($0) })
   }
@@ -38,8 +42,10 @@ final class RouteHarness: @unchecked Sendable {
     return token
   }
 
-  /// Answers one request. `target` is a path with an optional query (`/v1/changes?limit=2`),
-  /// split as the listener splits it (names and values are taken as written, not decoded).
+  /// Answers one request.
+  ///
+  /// `target` is a path with an optional query (`/v1/changes?limit=2`), split as the listener
+  /// splits it (names and values are taken as written, not percent-decoded).
   func send(
     _ method: String, _ target: String, token: String? = nil, body: [UInt8] = [],
     headers: [(name: String, value: String)] = [], bodyTooLarge: Bool = false,
