@@ -1,3 +1,5 @@
+import LifelogCore
+
 /// One benchmark result and the target it is held to.
 struct Figure {
   /// Which way a figure has to go.
@@ -42,15 +44,9 @@ struct Figure {
   }
 
   /// A number with exactly `decimals` digits after the point (no Foundation).
+  ///
+  /// An overhead measured on a busy machine can come out below zero: it keeps its sign.
   static func fixed(_ value: Double, _ decimals: Int) -> String {
-    // An overhead measured on a busy machine can come out below zero.
-    if value < 0 { return "-" + fixed(-value, decimals) }
-    var scale: Int64 = 1
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = Int64((value * Double(scale)).rounded())
-    guard decimals > 0 else { return String(scaled) }
-    let fraction = String(scaled % scale)
-    let padding = String(repeating: "0", count: decimals - fraction.count)
-    return "\(scaled / scale).\(padding)\(fraction)"
+    TextBytes.string { $0.fixed(value, decimals: decimals) }
   }
 }

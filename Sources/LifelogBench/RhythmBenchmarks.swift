@@ -99,8 +99,10 @@ extension BenchmarkSuite {
 /// Writes entries as timewarrior's data files: `inc 20231001T103000Z - 20231001T110000Z # snack`.
 enum TimewarriorData {
   static func write(_ entries: [NewEntry], to folder: String) throws {
-    for path in [folder, folder + "/data"] where mkdir(path, 0o700) != 0 && errno != EEXIST {
-      throw BenchmarkError("cannot create '\(path)': \(String(cString: strerror(errno)))")
+    do {
+      try LocalFile.createFolders(folder + "/data")
+    } catch {
+      throw BenchmarkError("cannot create '\(error.path)': \(error.reason)")
     }
     try save("", to: folder + "/timewarrior.cfg")
     var months: [String: String] = [:]
@@ -122,8 +124,10 @@ enum TimewarriorData {
   private static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
   private static func save(_ text: String, to path: String) throws {
-    guard let file = fopen(path, "w"), fputs(text, file) >= 0, fclose(file) == 0 else {
-      throw BenchmarkError("cannot write '\(path)'")
+    do {
+      try LocalFile.write(Array(text.utf8), to: path, mode: 0o644)
+    } catch {
+      throw BenchmarkError("cannot write '\(path)': \(error.reason)")
     }
   }
 }

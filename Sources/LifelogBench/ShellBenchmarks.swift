@@ -38,8 +38,10 @@ extension BenchmarkSuite {
     for line in 0..<Self.scriptLines {
       text += "add snack \"apple \(line)\" --at '-\(line + 1)m' --tag bench\n"
     }
-    guard let file = fopen(script, "w"), fputs(text, file) >= 0, fclose(file) == 0 else {
-      throw BenchmarkError("cannot write '\(script)'")
+    do {
+      try LocalFile.write(Array(text.utf8), to: script, mode: 0o644)
+    } catch {
+      throw BenchmarkError("cannot write '\(script)': \(error.reason)")
     }
     var best = 0.0
     for run in 1...Self.scriptRuns {

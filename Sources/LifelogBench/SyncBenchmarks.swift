@@ -25,15 +25,9 @@ extension BenchmarkSuite {
       sync()
       pushTimes.append(try lifelogCommand(["sync", "--quiet"], database: pusher).timedRun())
       sync()
-      let (seconds, bytes) = try lifelogCommand(["sync", "--quiet"], database: puller)
-        .timedRunWithMemory()
+      let (seconds, bytes) = try timedFirstPull(puller)
       pullTimes.append(seconds)
       peak = max(peak, bytes)
-      let count = try LogStore(path: puller).entryCount()
-      guard count == Self.entryCount else {
-        throw BenchmarkError(
-          "the pulling log holds \(count) entries after its first sync, not \(Self.entryCount)")
-      }
       Log.info(
         "sync run \(run): push \(ms(pushTimes.last ?? 0)), pull \(ms(seconds)), peak \(bytes >> 20) MiB"
       )
@@ -81,4 +75,18 @@ extension BenchmarkSuite {
 extension ChildCommand {
   /// Runs the command once and fails unless it succeeds.
   func check() throws { _ = try timedRun() }
+}
+
+extension BenchmarkSuite {
+  /// A first `lifelog sync --quiet` of `puller`, timed with its peak memory; throws unless the
+  /// log then holds every sample entry (a folder remote's and an HTTP server's first pull alike).
+  func timedFirstPull(_ puller: String) throws -> (seconds: Double, peakBytes: Int) {
+    let run = try lifelogCommand(["sync", "--quiet"], database: puller).timedRunWithMemory()
+    let count = try LogStore(path: puller).entryCount()
+    guard count == Self.entryCount else {
+      throw BenchmarkError(
+        "the pulling log holds \(count) entries after its first sync, not \(Self.entryCount)")
+    }
+    return run
+  }
 }

@@ -170,18 +170,11 @@ extension LifelogCommand {
     }
 
     static func readText(_ path: String, what: String) throws -> String {
-      let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-      guard descriptor >= 0 else {
-        throw InputError("Cannot read \(what) '\(path)' (\(String(cString: strerror(errno))))")
-      }
-      defer { close(descriptor) }
-      var bytes: [UInt8] = []
-      var chunk = [UInt8](repeating: 0, count: 1 << 14)
-      while true {
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if count < 0, errno == EINTR { continue }
-        guard count > 0 else { break }
-        bytes.append(contentsOf: chunk[0..<count])
+      let bytes: [UInt8]
+      do {
+        bytes = try LocalFile.read(path)
+      } catch {
+        throw InputError("Cannot read \(what) '\(path)' (\(error.reason))")
       }
       guard !bytes.isEmpty else { throw InputError("\(what) '\(path)' is empty") }
       return String(decoding: bytes, as: UTF8.self)

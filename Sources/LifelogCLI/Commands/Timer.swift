@@ -174,32 +174,25 @@ extension LifelogCommand {
     }
 
     static func createFolders(_ folder: String) throws {
-      var prefix = ""
-      for component in folder.split(separator: "/") {
-        prefix += "/" + component
-        if mkdir(prefix, 0o700) != 0, errno != EEXIST {
-          throw ConfigurationError("Cannot create '\(prefix)': \(String(cString: strerror(errno)))")
-        }
+      do {
+        try LocalFile.createFolders(folder)
+      } catch {
+        throw ConfigurationError("Cannot create '\(error.path)': \(error.reason)")
       }
     }
 
+    /// Writes a unit file (0644, as systemd's own tools make them), atomically.
     static func write(_ text: String, to path: String) throws {
-      guard let file = fopen(path, "w"), fputs(text, file) >= 0, fclose(file) == 0 else {
-        throw ConfigurationError("Cannot write '\(path)': \(String(cString: strerror(errno)))")
+      do {
+        try LocalFile.write(Array(text.utf8), to: path, mode: 0o644)
+      } catch {
+        throw ConfigurationError("Cannot write '\(path)': \(error.reason)")
       }
     }
 
-    /// A small file's text (a unit file), nil when it cannot be read.
+    /// A small file's text (a unit file), nil when it cannot be read or is over 64 KiB.
     static func read(_ path: String) -> String? {
-      guard let file = fopen(path, "r") else { return nil }
-      defer { fclose(file) }
-      var bytes: [UInt8] = []
-      var buffer = [UInt8](repeating: 0, count: 4096)
-      while bytes.count < 65536 {
-        let count = fread(&buffer, 1, buffer.count, file)
-        if count <= 0 { break }
-        bytes.append(contentsOf: buffer[0..<count])
-      }
+      guard let bytes = try? LocalFile.read(path, limit: 65536) else { return nil }
       return String(decoding: bytes, as: UTF8.self)
     }
   }

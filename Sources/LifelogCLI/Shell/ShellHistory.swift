@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import LifelogCore
 
 /// The file that keeps the shell's history between sessions, and how much of it.
 ///
@@ -26,13 +27,11 @@ struct ShellHistory {
   ///
   /// - Throws: a ``ConfigurationError`` naming the path that could not be made.
   func prepare() throws {
-    var folder = ""
-    for component in path.split(separator: "/").dropLast() {
-      folder += "/" + component
-      if mkdir(folder, 0o700) != 0, errno != EEXIST {
-        throw ConfigurationError(
-          "Cannot create '\(folder)' for the shell history: \(String(cString: strerror(errno)))")
-      }
+    do {
+      try LocalFile.createFolders(above: path)
+    } catch {
+      throw ConfigurationError(
+        "Cannot create '\(error.path)' for the shell history: \(error.reason)")
     }
     let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {

@@ -92,20 +92,11 @@ public final class LogStore {
   }
 
   private static func createFolders(for path: String) throws {
-    var components = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-    var prefix = ""
-    if components.first == "" {
-      prefix = "/"
-      components = components.dropFirst()
-    }
-    for component in components where !component.isEmpty {
-      prefix += component
-      if mkdir(prefix, 0o700) != 0, errno != EEXIST {
-        throw StoreError.cannotOpen(
-          path: path,
-          reason: "cannot create folder '\(prefix)': \(String(cString: strerror(errno)))")
-      }
-      prefix += "/"
+    do {
+      try LocalFile.createFolders(above: path)
+    } catch {
+      throw StoreError.cannotOpen(
+        path: path, reason: "cannot create folder '\(error.path)': \(error.reason)")
     }
   }
 }
