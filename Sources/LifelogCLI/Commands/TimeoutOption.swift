@@ -2,8 +2,8 @@ import LifelogCore
 
 /// The `--timeout SECONDS` of `sync` and `check`: how long a remote may take before exit 69.
 ///
-/// Bounded above as well as below: the deadline is computed in milliseconds and the watchdog adds
-/// a grace period, so a value near `Int.max` would overflow (a trap) rather than wait forever.
+/// Bounded above as well as below: the deadline is computed in milliseconds, so a value near
+/// `Int.max` would overflow (a trap) rather than wait forever.
 /// A day is far beyond any sync a person waits for, and still fits every computation.
 enum TimeoutOption {
   static let maximumSeconds = 86_400
