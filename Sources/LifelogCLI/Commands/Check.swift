@@ -37,8 +37,8 @@ extension LifelogCommand {
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
       remoteName = arguments.value("--remote")
-      json = try TextOrJSON.parse(arguments.value("--format"))
-      timeout = try TimeoutOption.seconds(arguments.value("--timeout"))
+      json = try arguments.choice("--format") == "json"
+      timeout = try TimeoutOption.seconds(arguments.valueOrDefault("--timeout"))
     }
 
     func run(in context: Context) throws {

@@ -34,7 +34,7 @@ extension LifelogCommand {
       remoteName = try arguments.checkedPositionals(for: Self.configuration)["remote"]?.first
       quiet = arguments.flag("--quiet")
       compact = arguments.flag("--compact")
-      timeout = try TimeoutOption.seconds(arguments.value("--timeout"))
+      timeout = try TimeoutOption.seconds(arguments.valueOrDefault("--timeout"))
     }
 
     func run(in context: Context) throws {

@@ -8,11 +8,11 @@ import LifelogCore
 enum TimeoutOption {
   static let maximumSeconds = 86_400
 
-  /// The seconds in `text` (nil: the default of 60).
+  /// The seconds in `text`: the option's value, or the default its `OptionSpec` shows.
   ///
   /// - Throws: ``InputError`` (exit 65) for anything but a whole number from 1 to a day.
   static func seconds(_ text: String?) throws(InputError) -> Int {
-    let text = text ?? "60"
+    let text = text ?? ""
     guard text.utf8.count <= 6, let seconds = Int(text), (1...maximumSeconds).contains(seconds)
     else {
       throw InputError(
