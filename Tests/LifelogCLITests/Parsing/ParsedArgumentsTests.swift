@@ -85,7 +85,7 @@ import Testing
   func aFormatInCapitalsIsTheFormatHelpOffers(_ arguments: [String]) {
     let fixture = CLIFixture()
     let shouting = fixture.cli.run(arguments)
-    let lowered = arguments.dropLast() + [arguments[arguments.count - 1].lowercased()]
+    let lowered = Array(arguments.dropLast()) + [arguments[arguments.count - 1].lowercased()]
     let lower = fixture.cli.run(lowered)
     #expect(shouting.exitCode == 0, "\(shouting)")
     #expect(shouting.stdout == lower.stdout && shouting.stderr == lower.stderr, "\(shouting)")
