@@ -5,51 +5,44 @@ import LifelogSQLite
 /// Moves whole rows between the local tables and ``RowChange`` values: reading rows to send, and
 /// writing merged rows back.
 ///
-/// The only place that knows how each entity's fields map to columns.
+/// It knows how each field maps to values; which columns hold them is Core's ``SyncedColumns``,
+/// read by name, so a column Core adds cannot shift what is read here.
 enum RowCodec {
-  /// The SELECT list for each entity, in field order, with the id first and the stamps last.
+  /// The SELECT list for each entity (``SyncedColumns/selected``): the id first, the stamps last.
   static func columns(_ entity: SyncedEntity, prefix: String = "") -> String {
-    let names: [String] =
-      switch entity {
-      case .entry:
-        [
-          "id", "activity_id", "at", "tz_offset", "duration", "note", "quantity", "tags", "source",
-          "deleted", "stamps",
-        ]
-      case .activity: ["id", "name", "kind", "unit", "target", "archived", "deleted", "stamps"]
-      case .setting: ["key", "value", "stamps"]
-      }
-    return names.map { prefix + $0 }.joined(separator: ", ")
+    entity.columns.selected.map { prefix + $0 }.joined(separator: ", ")
   }
 
   /// Decodes a row selected with ``columns(_:prefix:)``.
   static func decode(_ entity: SyncedEntity, _ row: Row) -> RowChange {
-    func text(_ index: Int32) -> FieldValue {
-      (row[index] as String?).map(FieldValue.text) ?? .null
+    let map = entity.columns
+    func column(_ name: String) -> Int32 { map.position(of: name) }
+    func text(_ name: String) -> FieldValue {
+      (row[column(name)] as String?).map(FieldValue.text) ?? .null
     }
     let values: [FieldValue]
-    let stampsColumn: Int32
     switch entity {
     case .entry:
-      let tags: String = row[7]
+      let tags: String = row[column("tags")]
       values = [
-        .text(row[1]), .time(LoggedTime(instant: row[2], offsetMinutes: row[3])),
-        (row[4] as Int64?).map(FieldValue.integer) ?? .null, text(5),
-        (row[6] as Double?).map(FieldValue.real) ?? .null,
-        .tags(tags.isEmpty ? [] : tags.split(separator: " ").map(String.init)), text(8),
-        .flag(row[9]),
+        .text(row[column("activity_id")]),
+        .time(LoggedTime(instant: row[column("at")], offsetMinutes: row[column("tz_offset")])),
+        (row[column("duration")] as Int64?).map(FieldValue.integer) ?? .null, text("note"),
+        (row[column("quantity")] as Double?).map(FieldValue.real) ?? .null,
+        .tags(tags.isEmpty ? [] : tags.split(separator: " ").map(String.init)), text("source"),
+        .flag(row[column("deleted")]),
       ]
-      stampsColumn = 10
     case .activity:
-      values = [.text(row[1]), .text(row[2]), text(3), text(4), .flag(row[5]), .flag(row[6])]
-      stampsColumn = 7
+      values = [
+        .text(row[column("name")]), .text(row[column("kind")]), text("unit"), text("target"),
+        .flag(row[column("archived")]), .flag(row[column("deleted")]),
+      ]
     case .setting:
-      values = [.text(row[1])]
-      stampsColumn = 2
+      values = [.text(row[column("value")])]
     }
     return RowChange(
-      entity: entity, id: row[0], values: values,
-      stamps: FieldStamps(decoding: row[stampsColumn], count: entity.fields.count))
+      entity: entity, id: row[column(map.id)], values: values,
+      stamps: FieldStamps(decoding: row[column(map.stamps)], count: entity.fields.count))
   }
 
   /// The row as it is stored now, if it exists.
@@ -62,50 +55,53 @@ enum RowCodec {
   /// Inserts or replaces a whole row.
   static func write(_ change: RowChange, in database: Database) throws {
     let v = change.values
+    let values: [String: any SQLiteBindable]
     switch change.entity {
     case .entry:
       guard case .time(let time) = v[1] else { return }
       var tags: [String] = []
       if case .tags(let list) = v[5] { tags = list }
-      try database.execute(
-        sql: """
-          INSERT INTO entry (id, activity_id, at, tz_offset, duration, note, quantity, tags, source, deleted, stamps)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-          ON CONFLICT (id) DO UPDATE SET activity_id = excluded.activity_id, at = excluded.at,
-            tz_offset = excluded.tz_offset, duration = excluded.duration, note = excluded.note,
-            quantity = excluded.quantity, tags = excluded.tags, source = excluded.source,
-            deleted = excluded.deleted, stamps = excluded.stamps
-          """,
-        arguments: [
-          change.id, text(v[0]) ?? "", time.instant, time.offsetMinutes,
-          integer(v[2]).map { max(0, $0) },
-          text(v[3]), real(v[4]), tags.joined(separator: " "), text(v[6]), flag(v[7]),
-          change.stamps.encoded,
-        ])
+      values = [
+        "activity_id": text(v[0]) ?? "", "at": time.instant, "tz_offset": time.offsetMinutes,
+        "duration": integer(v[2]).map { max(0, $0) }, "note": text(v[3]), "quantity": real(v[4]),
+        "tags": tags.joined(separator: " "), "source": text(v[6]), "deleted": flag(v[7]),
+      ]
     case .activity:
       let name = text(v[0]) ?? ""
       let kind = ActivityKind(rawValue: text(v[1]) ?? "") ?? .other
-      try database.execute(
-        sql: """
-          INSERT INTO activity (id, name, name_key, kind, unit, target, archived, deleted, stamps)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-          ON CONFLICT (id) DO UPDATE SET name = excluded.name, name_key = excluded.name_key,
-            kind = excluded.kind, unit = excluded.unit, target = excluded.target,
-            archived = excluded.archived, deleted = excluded.deleted, stamps = excluded.stamps
-          """,
-        arguments: [
-          change.id, name, ActivityName.key(name), kind.rawValue, text(v[2]), text(v[3]),
-          flag(v[4]), flag(v[5]),
-          change.stamps.encoded,
-        ])
+      values = [
+        "name": name, "name_key": ActivityName.key(name), "kind": kind.rawValue, "unit": text(v[2]),
+        "target": text(v[3]), "archived": flag(v[4]), "deleted": flag(v[5]),
+      ]
     case .setting:
-      try database.execute(
-        sql: """
-          INSERT INTO setting (key, value, stamps) VALUES (?, ?, ?)
-          ON CONFLICT (key) DO UPDATE SET value = excluded.value, stamps = excluded.stamps
-          """,
-        arguments: [change.id, text(v[0]) ?? "", change.stamps.encoded])
+      values = ["value": text(v[0]) ?? ""]
     }
+    let map = change.entity.columns
+    let written = Array(map.selected.dropFirst()) + map.derived  // all but the id
+    try database.execute(
+      sql: upserts[change.entity] ?? upsert(change.entity),
+      arguments: [change.id]
+        + written.map { name in
+          name == map.stamps ? change.stamps.encoded : values[name] ?? String?.none
+        })
+  }
+
+  /// ``upsert(_:)`` of each entity, built once.
+  private static let upserts = Dictionary(
+    uniqueKeysWithValues: SyncedEntity.allCases.map { ($0, upsert($0)) })
+
+  /// `INSERT … ON CONFLICT DO UPDATE` of every column of the entity's table, in the order
+  /// ``write(_:in:)`` binds them: the id, the synced columns after it, the derived ones.
+  static func upsert(_ entity: SyncedEntity) -> String {
+    let map = entity.columns
+    let written = Array(map.selected.dropFirst()) + map.derived
+    let all = [map.id] + written
+    return """
+      INSERT INTO \(entity.table) (\(all.joined(separator: ", ")))
+      VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))
+      ON CONFLICT (\(map.id)) DO UPDATE SET \(
+        written.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+      """
   }
 
   /// Merges `incoming` into `existing` field by field: the larger stamp wins (DESIGN §3).

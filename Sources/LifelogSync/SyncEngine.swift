@@ -25,9 +25,13 @@ public final class SyncEngine {
     public var compact = false
     /// Seconds the whole sync may take; nil for no limit.
     public var timeout: Int?
-    public init(compact: Bool = false, timeout: Int? = nil) {
+    /// The end of a `--timeout` that began before this sync (a command syncing several remotes,
+    /// whose transports were given the same end); when set, it is used instead of `timeout`.
+    public var deadline: Deadline?
+    public init(compact: Bool = false, timeout: Int? = nil, deadline: Deadline? = nil) {
       self.compact = compact
       self.timeout = timeout
+      self.deadline = deadline
     }
   }
 
@@ -48,7 +52,7 @@ public final class SyncEngine {
   public func sync(
     _ record: RemoteRecord, with remote: any Remote, options: Options = Options()
   ) throws -> Report {
-    let deadline = Deadline(seconds: options.timeout, now: wallClock)
+    let deadline = options.deadline ?? Deadline(seconds: options.timeout, now: wallClock)
     var report = Report(remote: record.name)
     do {
       try run(record, remote: remote, options: options, deadline: deadline, report: &report)
@@ -183,19 +187,27 @@ extension SyncEngine {
   }
 }
 
-/// The end of `--timeout`.
-struct Deadline {
-  let end: Int64?
-  let seconds: Int?
+/// The end of `--timeout`: one instant that the engine checks between steps and that each
+/// transport is given (``HTTPRemote``'s requests end by it), so a sync that runs out stops with
+/// ``SyncError/timedOut(seconds:)`` or an unavailable remote (both exit 69) and returns to its
+/// caller: never an exit of the process, which would end a `lifelog shell` with it.
+public struct Deadline: Sendable {
+  /// Unix milliseconds; nil for no limit.
+  public let end: Int64?
+  /// The `--timeout` it came from, for the message.
+  public let seconds: Int?
   let now: @Sendable () -> Int64
 
-  init(seconds: Int?, now: @escaping @Sendable () -> Int64) {
+  public init(
+    seconds: Int?, now: @escaping @Sendable () -> Int64 = LogStore.systemMilliseconds
+  ) {
     self.seconds = seconds
     self.now = now
     end = seconds.map { now() + Int64($0) * 1000 }
   }
 
-  func check() throws(SyncError) {
+  /// - Throws: ``SyncError/timedOut(seconds:)`` once the end has passed.
+  public func check() throws(SyncError) {
     if let end, let seconds, now() > end { throw .timedOut(seconds: seconds) }
   }
 }

@@ -54,7 +54,7 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       name = try arguments.checkedPositionals(for: Self.configuration)["name"]?.first ?? ""
-      kind = try arguments.value("--kind").map(ActivityKind.init(parsing:)) ?? .other
+      kind = try ActivityKind(parsing: arguments.valueOrDefault("--kind") ?? "")
       unit = arguments.value("--unit")
       target = try arguments.value("--target").map(Target.init(parsing:))
     }
@@ -78,7 +78,7 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      format = try OutputFormat(parsing: arguments.value("--format"))
+      format = try OutputFormat(parsing: arguments.choice("--format"))
     }
 
     func run(in context: Context) throws {

@@ -41,7 +41,7 @@ extension LifelogCommand {
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       let positionals = try arguments.checkedPositionals(for: Self.configuration)
       activityName = positionals["activity"]?.first ?? ""
-      json = try TextOrJSON.parse(arguments.value("--format"))
+      json = try arguments.choice("--format") == "json"
       kind = try arguments.value("--kind").map(ActivityKind.init(parsing:))
       let words = positionals["note"] ?? []
       fields = try EntryFieldValues(
@@ -133,17 +133,6 @@ struct EntryFieldValues {
         tags.append(try EntryFields.tag(text))
       }
       self.tags = tags
-    }
-  }
-}
-
-/// `--format text|json` for commands that print one thing.
-enum TextOrJSON {
-  static func parse(_ text: String?) throws(UsageError) -> Bool {
-    switch text?.lowercased() {
-    case nil, "text": return false
-    case "json": return true
-    case let other?: throw UsageError("Unknown format '\(other)'; use 'text' or 'json'")
     }
   }
 }

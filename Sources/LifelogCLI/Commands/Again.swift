@@ -28,7 +28,7 @@ extension LifelogCommand {
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       what = try arguments.checkedPositionals(for: Self.configuration)["what"]?.first
       time = try arguments.value("--at").map(context.timeParser.parseTime)
-      json = try TextOrJSON.parse(arguments.value("--format"))
+      json = try arguments.choice("--format") == "json"
     }
 
     func run(in context: Context) throws {

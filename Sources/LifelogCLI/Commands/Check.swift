@@ -37,8 +37,8 @@ extension LifelogCommand {
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
       remoteName = arguments.value("--remote")
-      json = try TextOrJSON.parse(arguments.value("--format"))
-      timeout = try TimeoutOption.seconds(arguments.value("--timeout"))
+      json = try arguments.choice("--format") == "json"
+      timeout = try TimeoutOption.seconds(arguments.valueOrDefault("--timeout"))
     }
 
     func run(in context: Context) throws {
@@ -91,10 +91,8 @@ extension LifelogCommand {
     private func check(
       _ record: RemoteRecord, store: SyncStore, progress: ImportProgress, in context: Context
     ) throws -> CheckReport {
-      let watchdog = Sync.watchdog(seconds: timeout)
-      defer { watchdog.cancel() }
-      let remote = try RemoteLocation.make(
-        record.url, token: record.token, timeoutSeconds: timeout, environment: context.environment,
+      let remote = try context.remote(
+        record.url, token: record.token, deadline: Deadline(seconds: timeout),
         envelope: record.envelope)
       return try RemoteCheck(record: record, store: store, progress: progress.show).run(
         remote, seconds: timeout)

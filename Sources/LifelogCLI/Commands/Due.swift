@@ -23,7 +23,7 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      json = try TextOrJSON.parse(arguments.value("--format"))
+      json = try arguments.choice("--format") == "json"
       short = arguments.flag("--short")
       if json, short { throw UsageError("Give either --short or --format json, not both") }
     }

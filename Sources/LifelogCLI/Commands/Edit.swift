@@ -40,7 +40,7 @@ extension LifelogCommand {
       reference = try EntryReference(parsing: positionals["id"]?.first ?? "")
       ofActivity = arguments.value("--of")
       activityName = arguments.value("--activity")
-      json = try TextOrJSON.parse(arguments.value("--format"))
+      json = try arguments.choice("--format") == "json"
       var fields = try EntryFieldValues(
         arguments, note: arguments.value("--note"), parser: context.timeParser, allowsClearing: true
       )

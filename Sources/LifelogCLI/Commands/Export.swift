@@ -32,7 +32,7 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      format = try arguments.value("--format").map(ExchangeFormat.parse) ?? .csv
+      format = try ExchangeFormat.parse(arguments.choice("--format") ?? "")
       (from, to) = try arguments.timeRange(parser: context.timeParser)
       outputPath = arguments.value("--output")
       if let outputPath { try ReportFile.checkWritable(outputPath) }

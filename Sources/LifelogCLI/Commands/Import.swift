@@ -43,10 +43,10 @@ extension LifelogCommand {
       let named = try arguments.checkedPositionals(for: Self.configuration)["file"]?.first
       fileNamed = named != nil
       path = named == "-" ? nil : named
-      format = try arguments.value("--format").map(ExchangeFormat.parse)
+      format = try arguments.choice("--format").map(ExchangeFormat.parse)
       dryRun = arguments.flag("--dry-run")
       skipInvalid = arguments.flag("--skip-invalid")
-      kind = try arguments.value("--kind").map(ActivityKind.init(parsing:)) ?? .other
+      kind = try ActivityKind(parsing: arguments.valueOrDefault("--kind") ?? "")
     }
 
     func run(in context: Context) throws {

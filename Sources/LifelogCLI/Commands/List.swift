@@ -38,7 +38,7 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      format = try OutputFormat(parsing: arguments.value("--format"))
+      format = try OutputFormat(parsing: arguments.choice("--format"))
       (from, to) = try arguments.timeRange(parser: context.timeParser)
       activityName = arguments.value("--activity")
       deleted = arguments.flag("--deleted")

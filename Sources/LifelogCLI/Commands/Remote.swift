@@ -91,13 +91,6 @@ extension LifelogCommand {
       return name
     }
 
-    static func checkFree(_ name: String, in store: SyncStore) throws {
-      if try store.remote(named: name) != nil {
-        throw InputError(
-          "A remote named '\(name)' already exists; remove it first or pick another name")
-      }
-    }
-
     /// The server token: from `--token-file`, else `LIFELOG_TOKEN`; required for a server remote.
     static func token(file: String?, environment: [String: String], url: String) throws -> String? {
       guard HTTPRemote.handles(url) else {
@@ -126,106 +119,36 @@ extension LifelogCommand {
 
     func run(in context: Context) throws {
       let store = SyncStore(log: try context.store)
-      try RemoteAdd.checkFree(name, in: store)
-      let remote = try RemoteLocation.make(
-        url, token: token, timeoutSeconds: 10, environment: context.environment)
       let passphrase = PassphraseSource(file: passphraseFile, context: context)
-      var manifest: RemoteManifest
-      var created = false
-      var dataKey: [UInt8]?
-      var recoveryKey: [UInt8]?
-      if let folder = remote as? FileRemote, try folder.existingManifest() == nil {
-        let remoteID = UUIDText.random()
-        var keys: RemoteKeys?
-        if try wantsEncryption(context) {
-          (keys, dataKey, recoveryKey) = try RemoteKeys.create(
-            remoteID: remoteID, passphrase: passphrase.read(creating: true, remote: name))
-        }
-        manifest = try folder.create(
-          remoteID: remoteID, minimumVersion: LifelogVersion.minimumWriter(encrypted: keys != nil),
-          keys: keys)
-        created = true
-      } else {
-        manifest = try remote.manifest()  // checks the address and the token before keeping either
-        if !manifest.encrypted, try remote.keys() != nil {
-          // A manifest stripped of its "encrypted" mark must not make this machine push in clear.
-          throw SyncError.encryptionMismatch(
-            remote.location,
-            reason:
-              "says it is not encrypted but holds a key envelope: it may have been tampered with. "
-              + "Nothing was written; check the remote before joining it")
-        }
-        if manifest.encrypted {
-          if encrypt == false {
-            throw SyncError.encryptionMismatch(
-              remote.location, reason: "is encrypted; join it without --no-encrypt")
-          }
-          dataKey = try RemoteAdd.unlock(
-            remote, manifest: manifest, passphrase: passphrase, name: name)
-        } else if remote is HTTPRemote, try RemoteAdd.isEmpty(remote), try wantsEncryption(context)
-        {
-          // A server account that holds nothing yet becomes encrypted by its first machine.
-          let (keys, key, recovery) = try RemoteKeys.create(
-            remoteID: manifest.remoteID, passphrase: passphrase.read(creating: true, remote: name))
-          try remote.putKeys(keys)
-          (dataKey, recoveryKey) = (key, recovery)
-        } else if encrypt == true {
-          throw SyncError.encryptionMismatch(
-            remote.location,
-            reason:
-              "already holds unencrypted data, so it cannot be joined with --encrypt; join it without "
-              + "--encrypt, or encrypt a new remote")
-        }
-      }
-      try store.addRemote(
-        name: name, url: remote.location, remoteID: manifest.remoteID, token: token,
-        dataKey: dataKey)
+      let setup = RemoteSetup(store: store)
+      try setup.checkFree(name)
+      let added = try setup.add(
+        name: name,
+        remote: context.remote(url, token: token, deadline: Deadline(seconds: 10)),
+        token: token,
+        answers: RemoteSetup.Answers(
+          encrypt: encrypt, wantsEncryption: { wantsEncryption(context) },
+          passphrase: { try passphrase.read(creating: $0, remote: name) }))
       let verb =
-        recoveryKey != nil
-        ? "Created a new encrypted remote"
-        : created
-          ? "Created a new remote"
-          : dataKey != nil ? "Joined the encrypted remote" : "Joined the remote"
+        switch (added.outcome, added.encrypted) {
+        case (.created, true): "Created a new encrypted remote"
+        case (.created, false): "Created a new remote"
+        case (.joined, true): "Joined the encrypted remote"
+        case (.joined, false): "Joined the remote"
+        }
       context.output.write(
-        "\(verb) '\(name)' at \(remote.location); run 'lifelog sync' to sync with it\n")
-      if let recoveryKey { context.output.write(RecoveryKeyNotice.text(recoveryKey, remote: name)) }
+        "\(verb) '\(name)' at \(added.location); run 'lifelog sync' to sync with it\n")
+      if let recoveryKey = added.recoveryKey {
+        context.output.write(RecoveryKeyNotice.text(recoveryKey, remote: name))
+      }
     }
 
-    /// Whether a new remote is to be encrypted: as told, else asked on a terminal (default yes),
-    /// else not.
-    private func wantsEncryption(_ context: Context) throws -> Bool {
-      if let encrypt { return encrypt }
+    /// Whether a new remote is to be encrypted when neither --encrypt nor --no-encrypt was given:
+    /// asked on a terminal (default yes), else not.
+    private func wantsEncryption(_ context: Context) -> Bool {
       guard let prompt = context.prompt else { return false }
       return prompt.confirm(
         "Encrypt '\(name)' end to end, so the remote never sees your entries?", defaultAnswer: true)
-    }
-
-    /// The data key of an encrypted remote, unwrapped with the passphrase: before anything else is
-    /// read or written, so a wrong passphrase changes nothing.
-    static func unlock(
-      _ remote: any Remote, manifest: RemoteManifest, passphrase: PassphraseSource, name: String
-    ) throws -> [UInt8] {
-      guard let keys = try remote.keys(), keys.remoteID == manifest.remoteID else {
-        throw SyncError.remoteUnavailable(
-          remote.location, reason: "it is encrypted but holds no key envelope of its own")
-      }
-      try Sodium.load()
-      guard
-        let dataKey = try keys.dataKey(passphrase: passphrase.read(creating: false, remote: name))
-      else {
-        throw SyncError.wrongKey(remote.location, what: "passphrase")
-      }
-      return dataKey
-    }
-
-    /// Whether a server account holds no batch and no snapshot yet.
-    static func isEmpty(_ remote: any Remote) throws -> Bool {
-      let nobody = UUIDText.random()
-      let page = try remote.pull(after: "", excluding: nobody, rowLimit: 1)
-      var skipped = page.skipped
-      return try page.batches.isEmpty
-        && remote.snapshot(beyond: "", excluding: nobody, skipped: &skipped) == nil
-        && skipped.isEmpty
     }
   }
 
@@ -240,7 +163,7 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      json = try TextOrJSON.parse(arguments.value("--format").map { $0 == "table" ? "text" : $0 })
+      json = try arguments.choice("--format") == "json"
     }
 
     func run(in context: Context) throws {
@@ -288,28 +211,14 @@ extension LifelogCommand {
   }
 }
 
-/// Turns a remote's address into the remote that serves it.
-enum RemoteLocation {
-  /// - Parameters:
-  ///   - timeoutSeconds: how long every request to a server, retries included, may take.
-  ///   - envelope: how the remote's batches are stored (``RemoteRecord/envelope``).
-  static func make(
-    _ url: String, token: String?, timeoutSeconds: Int, environment: [String: String] = [:],
-    envelope: BatchEnvelope = .plain
+extension Context {
+  /// The remote at `url` (``RemoteAddress``), trusting `LIFELOG_CA_FILE` for a private server.
+  func remote(
+    _ url: String, token: String?, deadline: Deadline, envelope: BatchEnvelope = .plain
   ) throws -> any Remote {
-    let remote: any Remote
-    if HTTPRemote.handles(url) {
-      remote = HTTPRemote(
-        url: url, token: token, caFile: environment["LIFELOG_CA_FILE"],
-        deadline: LogStore.systemMilliseconds() + Int64(timeoutSeconds) * 1000)
-    } else if url.contains("://"), !url.hasPrefix("file://") {
-      throw InputError(
-        "Cannot use '\(url)' as a remote; give a folder path, file:///path or http(s)://host:port")
-    } else {
-      remote = try FileRemote(url: url)
-    }
-    remote.envelope = envelope
-    return remote
+    try RemoteAddress.open(
+      url, token: token, caFile: environment["LIFELOG_CA_FILE"], deadline: deadline,
+      envelope: envelope)
   }
 }
 

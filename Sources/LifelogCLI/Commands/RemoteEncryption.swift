@@ -102,8 +102,8 @@ extension LifelogCommand {
           record.url, reason: "is not encrypted, so it has no passphrase")
       }
       try Sodium.checkDataKey(dataKey, remote: record.url)
-      let remote = try RemoteLocation.make(
-        record.url, token: record.token, timeoutSeconds: 30, environment: context.environment)
+      let remote = try context.remote(
+        record.url, token: record.token, deadline: Deadline(seconds: 30))
       guard let keys = try remote.keys() else {
         throw SyncError.encryptionMismatch(
           record.url, reason: "holds no key envelope, though this log joined it encrypted")
@@ -169,27 +169,13 @@ extension LifelogCommand {
     }
 
     func run(in context: Context) throws {
-      let store = SyncStore(log: try context.store)
-      try RemoteAdd.checkFree(name, in: store)
-      let remote = try RemoteLocation.make(
-        url, token: token, timeoutSeconds: 30, environment: context.environment)
-      let manifest = try remote.manifest()
-      guard manifest.encrypted, let keys = try remote.keys() else {
-        throw SyncError.encryptionMismatch(
-          remote.location, reason: "is not encrypted; join it with 'lifelog remote add'")
-      }
-      guard keys.remoteID == manifest.remoteID else {
-        throw SyncError.remoteUnavailable(
-          remote.location, reason: "it is encrypted but holds no key envelope of its own")
-      }
-      guard let dataKey = try keys.dataKey(recoveryKey: recoveryKey) else {
-        throw SyncError.wrongKey(remote.location, what: "recovery key")
-      }
-      try store.addRemote(
-        name: name, url: remote.location, remoteID: manifest.remoteID, token: token,
-        dataKey: dataKey)
+      let setup = RemoteSetup(store: SyncStore(log: try context.store))
+      try setup.checkFree(name)
+      let added = try setup.recover(
+        name: name, remote: context.remote(url, token: token, deadline: Deadline(seconds: 30)),
+        token: token, recoveryKey: recoveryKey)
       context.output.write(
-        "Joined the encrypted remote '\(name)' at \(remote.location) with the recovery key; set a new passphrase "
+        "Joined the encrypted remote '\(name)' at \(added.location) with the recovery key; set a new passphrase "
           + "with 'lifelog remote passwd \(name)' and run 'lifelog sync'\n")
     }
   }

@@ -14,7 +14,7 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      json = try TextOrJSON.parse(arguments.value("--format").map { $0 == "table" ? "text" : $0 })
+      json = try arguments.choice("--format") == "json"
     }
 
     /// Warns on standard error about each stored setting value or target that does not read:

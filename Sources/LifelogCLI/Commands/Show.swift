@@ -24,7 +24,7 @@ extension LifelogCommand {
       reference = try EntryReference(
         parsing: arguments.checkedPositionals(for: Self.configuration)["id"]?.first ?? "")
       activityName = arguments.value("--activity")
-      json = try TextOrJSON.parse(arguments.value("--format"))
+      json = try arguments.choice("--format") == "json"
     }
 
     func run(in context: Context) throws {

@@ -14,7 +14,7 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      json = try TextOrJSON.parse(arguments.value("--format"))
+      json = try arguments.choice("--format") == "json"
     }
 
     func run(in context: Context) throws {

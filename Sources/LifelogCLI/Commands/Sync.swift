@@ -1,5 +1,3 @@
-import Dispatch
-@preconcurrency import Glibc
 import LifelogCore
 import LifelogSync
 
@@ -36,7 +34,7 @@ extension LifelogCommand {
       remoteName = try arguments.checkedPositionals(for: Self.configuration)["remote"]?.first
       quiet = arguments.flag("--quiet")
       compact = arguments.flag("--compact")
-      timeout = try TimeoutOption.seconds(arguments.value("--timeout"))
+      timeout = try TimeoutOption.seconds(arguments.valueOrDefault("--timeout"))
     }
 
     func run(in context: Context) throws {
@@ -56,16 +54,16 @@ extension LifelogCommand {
           "No remote to sync with; add one with 'lifelog remote add NAME FOLDER'")
       }
       let engine = SyncEngine(store: store)
-      let watchdog = Sync.watchdog(seconds: timeout)
-      defer { watchdog.cancel() }
+      // One end for the whole run, which the engine checks between steps and every request to a
+      // server honours: running out throws exit 69 back to the caller, so a sync inside
+      // 'lifelog shell' ends the sync, not the shell.
+      let deadline = Deadline(seconds: timeout)
       for record in remotes {
         let report = try engine.sync(
           record,
-          with: try RemoteLocation.make(
-            record.url, token: record.token, timeoutSeconds: timeout,
-            environment: context.environment,
-            envelope: record.envelope),
-          options: .init(compact: compact, timeout: timeout))
+          with: try context.remote(
+            record.url, token: record.token, deadline: deadline, envelope: record.envelope),
+          options: .init(compact: compact, deadline: deadline))
         for skipped in report.skipped {
           context.errors.write(
             "Warning: skipped \(TerminalText.visible(skipped)); it will be read again on the next sync\n"
@@ -91,23 +89,6 @@ extension LifelogCommand {
           context.output.write(TerminalText.visible(line) + "\n")
         }
       }
-    }
-
-    /// Ends the process with the `--timeout` error and exit 69 when the sync is still running a
-    /// little after its deadline.
-    ///
-    /// The engine checks the deadline between remote operations, but a read that never returns (a
-    /// hung network mount) would keep the sync, and its lock, for ever: every later run from cron
-    /// would exit 75. Ending the process is as safe as a crash, which every step survives.
-    static func watchdog(seconds: Int) -> DispatchWorkItem {
-      let message = Array("Error: \(SyncError.timedOut(seconds: seconds))\n".utf8)
-      let item = DispatchWorkItem {
-        _ = message.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-        _exit(ExitCode.unavailable)
-      }
-      let grace = 2  // so the engine's own deadline check, which records the outcome, goes first
-      DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds + grace), execute: item)
-      return item
     }
   }
 }

@@ -43,7 +43,7 @@ extension LifelogCommand {
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       job = try TimerList.job(
         arguments.checkedPositionals(for: Self.configuration)["job"]?.first ?? "")
-      everySeconds = try TimerUnits.interval(arguments.value("--every") ?? "15m")
+      everySeconds = try TimerUnits.interval(arguments.valueOrDefault("--every") ?? "")
     }
 
     func run(in context: Context) throws {

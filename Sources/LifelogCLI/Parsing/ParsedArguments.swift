@@ -9,9 +9,13 @@ struct ParsedArguments {
   private(set) var values: [String: [String]] = [:]
   private(set) var flags: Set<String> = []
   private(set) var positionals: [String] = []
+  /// The options the command declares (``CommandConfiguration/allOptions``): the typed accessors
+  /// read their choices and defaults here, so help and parsing cannot disagree.
+  let options: [OptionSpec]
 
   init(_ arguments: [String], configuration: CommandConfiguration) throws(UsageError) {
     let options = configuration.allOptions
+    self.options = options
     var index = 0
     var optionsEnded = false
     while index < arguments.count {
@@ -64,6 +68,31 @@ struct ParsedArguments {
   func all(_ key: String) -> [String] { values[key] ?? [] }
 
   func flag(_ key: String) -> Bool { flags.contains(key) }
+
+  /// The value of an option given once, else the default its ``OptionSpec`` shows in help.
+  func valueOrDefault(_ key: String) -> String? {
+    value(key) ?? options.first { $0.key == key }?.defaultValue
+  }
+
+  /// The value of an option that offers choices (``OptionSpec/choices``), spelled as help lists
+  /// it: matched without regard to case (`--format TABLE` is `table`); when not given, its
+  /// default if that is one of the choices, else nil.
+  ///
+  /// - Throws: ``UsageError`` (exit 64) for a value that is none of the choices.
+  func choice(_ key: String) throws(UsageError) -> String? {
+    guard let spec = options.first(where: { $0.key == key }), let choices = spec.choices else {
+      return value(key)
+    }
+    guard let text = value(key) else {
+      return spec.defaultValue.flatMap { choices.contains($0) ? $0 : nil }
+    }
+    guard let choice = choices.first(where: { $0.lowercased() == text.lowercased() }) else {
+      throw UsageError(
+        "Unknown \(spec.valueName ?? "value") '\(text)'; use one of: "
+          + choices.joined(separator: ", "))
+    }
+    return choice
+  }
 
   /// Whether `-h`/`--help` was given.
   var wantsHelp: Bool { flags.contains("--help") }

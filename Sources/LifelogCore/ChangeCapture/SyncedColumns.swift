@@ -1,0 +1,74 @@
+/// The columns of a synced table, named in one place: the schema is Core's (``Migration``), and
+/// whoever reads or writes whole rows (the sync's row codec) finds each field's columns here by
+/// name, never by position, so a column added to a table cannot shift what is read.
+///
+/// Every column of the table is either synced (``selected``) or ``derived``; a test compares both
+/// with the table the migrations make, so a column added without this map fails it.
+public struct SyncedColumns: Sendable {
+  /// The column holding the row id.
+  public let id: String
+  /// Each field of ``SyncedEntity/fields`` with its columns, in field order: one column each,
+  /// but the entry's `at` is two (the instant and the offset it was logged at).
+  public let fields: [(field: String, columns: [String])]
+  /// The column holding the field stamps (``FieldStamps``).
+  public let stamps = "stamps"
+  /// Columns that are not synced because they are computed from synced ones when a row is
+  /// written (the activity's `name_key`, for lookups by name).
+  public let derived: [String]
+
+  /// The columns of a whole synced row in the order a row is selected: the id, each field's
+  /// columns in field order, the stamps.
+  public let selected: [String]
+  /// Where each of ``selected`` is, computed once: the codec looks columns up for every row.
+  private let positions: [String: Int32]
+
+  init(id: String, fields: [(field: String, columns: [String])], derived: [String]) {
+    self.id = id
+    self.fields = fields
+    self.derived = derived
+    selected = [id] + fields.flatMap(\.columns) + ["stamps"]
+    positions = Dictionary(
+      selected.enumerated().map { ($1, Int32($0)) }, uniquingKeysWith: { first, _ in first })
+  }
+
+  /// The position of `column` in ``selected``.
+  ///
+  /// - Precondition: `column` is one of them (a name written in code, never read from outside;
+  ///   the schema test reads every one).
+  public func position(of column: String) -> Int32 {
+    guard let position = positions[column] else {
+      preconditionFailure("'\(column)' is not a synced column of this table")
+    }
+    return position
+  }
+}
+
+extension SyncedEntity {
+  /// The columns of this entity's table (``table``).
+  public var columns: SyncedColumns {
+    switch self {
+    case .activity: SyncedColumns.activity
+    case .entry: SyncedColumns.entry
+    case .setting: SyncedColumns.setting
+    }
+  }
+}
+
+extension SyncedColumns {
+  static let activity = SyncedColumns(
+    id: "id",
+    fields: [
+      ("name", ["name"]), ("kind", ["kind"]), ("unit", ["unit"]), ("target", ["target"]),
+      ("archived", ["archived"]), ("deleted", ["deleted"]),
+    ],
+    derived: ["name_key"])
+  static let entry = SyncedColumns(
+    id: "id",
+    fields: [
+      ("activity", ["activity_id"]), ("at", ["at", "tz_offset"]), ("duration", ["duration"]),
+      ("note", ["note"]), ("quantity", ["quantity"]), ("tags", ["tags"]),
+      ("source", ["source"]), ("deleted", ["deleted"]),
+    ],
+    derived: [])
+  static let setting = SyncedColumns(id: "key", fields: [("value", ["value"])], derived: [])
+}
