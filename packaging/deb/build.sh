@@ -26,7 +26,7 @@ doc="$root/usr/share/doc/lifelog"
 install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/man/man1" "$doc" \
   "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
   "$root/usr/share/fish/vendor_completions.d" "$root/lib/systemd/system" \
-  "$root/usr/lib/systemd/user" "$root/usr/share/lintian/overrides"
+  "$root/usr/lib/systemd/user"
 
 install -m 0755 "$binary" "$root/usr/bin/lifelog"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/lifelog"
@@ -66,7 +66,6 @@ install -m 0644 "$here/copyright" "$doc/copyright"
   echo
   echo " -- $maintainer  $(date -u -R -d "@$SOURCE_DATE_EPOCH")"
 } | gzip -9n >"$doc/changelog.gz"
-install -m 0644 "$here/lintian-overrides" "$root/usr/share/lintian/overrides/lifelog"
 
 mkdir -p "$work/shlibs/debian"
 printf 'Source: lifelog\n\nPackage: lifelog\nArchitecture: amd64\n' >"$work/shlibs/debian/control"
