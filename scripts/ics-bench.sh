@@ -21,7 +21,8 @@ print("at,activity,duration,note,tags")
 for i in range(int(sys.argv[1])):
     zone = datetime.timezone(datetime.timedelta(minutes=(0, 60, 330)[i % 3]))
     at = datetime.datetime.fromtimestamp(1_780_000_000 + 600 * i, zone).isoformat()
-    print(f"{at},walk,{i % 7200},note {i} żółć 日本 🍵 with a longer text to fold,tag{i % 10}")
+    note = f"note {i} żółć 日本 🍵 with a longer text to fold"
+    print(f"{at},walk,{i % 7200},{note},tag{i % 10}")
 PY
 "$binary" import "$work/in.csv" >/dev/null
 start=$(date +%s.%N)

@@ -19,12 +19,14 @@ import Testing
   static let csv = """
     at,activity,kind,duration,note,tags\r
     2026-11-30T23:30:00-03:00,dinner,meal,,"late, very; late \\ done",travel;x\\y\r
-    2026-12-01T08:15:00+01:00,breakfast,meal,0,\(String(repeating: "żółć 日本 🍵 ", count: 12)),home\r
+    2026-12-01T08:15:00+01:00,breakfast,meal,0,\(longNote),home\r
     2026-12-01T10:00:00+05:30,walk,exercise,5400,"two\nlines",\r
     2026-12-01T12:00:00+00:00,sleep,sleep,28805,,\r
     2026-12-02T07:00:00+01:00,run,exercise,45,gone,\r
 
     """
+  /// 2-, 3- and 4-byte characters, long enough to fold several times.
+  static let longNote = String(repeating: "żółć 日本 🍵 ", count: 12)
 
   @Test func everyEntryReadsBackWithItsIDStartDurationSummaryAndCategories() throws {
     try importLog()
@@ -113,8 +115,9 @@ import Testing
     #expect(bad.stderr.contains("Unknown format 'vcal'; use 'csv', 'jsonl' or 'ics'"))
   }
 
-  /// Many entries over three offsets: the whole file is clean for the library. `make bench`
-  /// runs the same check on 100,000 (scripts/ics-bench.sh), which takes minutes in Python.
+  /// Many entries over three offsets: the whole file is clean for the library.
+  ///
+  /// `make bench` runs the same check on 100,000 (scripts/ics-bench.sh), which takes minutes in Python.
   @Test func aLargeExportParsesCleanly() throws {
     var csv = "at,activity,duration,note,tags\n"
     let formatter = ISO8601DateFormatter()

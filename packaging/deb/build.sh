@@ -16,7 +16,8 @@ version=$("$binary" --version | sed -n 's/^lifelog \([0-9][0-9A-Za-z.+~-]*\)$/\1
 [ -n "$version" ] || { echo "build.sh: cannot read the version of $binary" >&2; exit 65; }
 maintainer="lifelog maintainers <maintainers@users.noreply.a-seed-c0d6a5c8.example>"
 # Reproducible: every time stamp is the last commit's (dpkg-deb clamps file times to it too).
-SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$here" log -1 --format=%ct 2>/dev/null || date +%s)}
+commit_time=$(git -C "$here" log -1 --format=%ct 2>/dev/null || date +%s)
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$commit_time}
 export SOURCE_DATE_EPOCH
 
 work=$(mktemp -d /tmp/lifelog-deb.XXXXXX)
@@ -35,6 +36,17 @@ if objdump -p "$root/usr/bin/lifelog" | grep -q 'R\(UN\)\{0,1\}PATH'; then
   chrpath -d "$root/usr/bin/lifelog" >/dev/null
 fi
 bin="$root/usr/bin/lifelog"
+mkdir -p "$work/shlibs/debian"
+printf 'Source: lifelog\n\nPackage: lifelog\nArchitecture: amd64\n' >"$work/shlibs/debian/control"
+# A library outside the system's (a Swift runtime .so: not a static-stdlib build) stops it here.
+if ldd "$bin" | grep -q 'not found'; then
+  echo "build.sh: $binary needs libraries no Debian package provides (use 'make build'):" >&2
+  ldd "$bin" | grep 'not found' >&2
+  exit 65
+fi
+shlibs=$(cd "$work/shlibs" && dpkg-shlibdeps -O "$bin")
+depends=$(echo "$shlibs" | sed -n 's/^shlibs:Depends=//p')
+[ -n "$depends" ] || { echo "build.sh: dpkg-shlibdeps found no dependencies" >&2; exit 70; }
 
 "$bin" __manpage | gzip -9n >"$root/usr/share/man/man1/lifelog.1.gz"
 "$bin" completion bash >"$root/usr/share/bash-completion/completions/lifelog"
@@ -53,8 +65,9 @@ for job in sync remind; do
     "$bin" timer install "$job" --every 15m >/dev/null
   case $job in sync) arguments="sync --quiet" ;; remind) arguments="remind --notify" ;; esac
   for suffix in service timer; do
+    unit="lifelog-$job.$suffix"
     sed "s|^ExecStart=.*|ExecStart=/usr/bin/lifelog $arguments|" \
-      "$work/config/systemd/user/lifelog-$job.$suffix" >"$root/usr/lib/systemd/user/lifelog-$job.$suffix"
+      "$work/config/systemd/user/$unit" >"$root/usr/lib/systemd/user/$unit"
   done
 done
 
@@ -67,13 +80,6 @@ install -m 0644 "$here/copyright" "$doc/copyright"
   echo " -- $maintainer  $(date -u -R -d "@$SOURCE_DATE_EPOCH")"
 } | gzip -9n >"$doc/changelog.gz"
 
-mkdir -p "$work/shlibs/debian"
-printf 'Source: lifelog\n\nPackage: lifelog\nArchitecture: amd64\n' >"$work/shlibs/debian/control"
-# A library no Debian package provides (a Swift runtime .so: not a static-stdlib build) fails here.
-shlibs=$(cd "$work/shlibs" && dpkg-shlibdeps -O --warnings=0 "$bin") ||
-  { echo "build.sh: $binary needs libraries no package provides (build it with 'make build')" >&2; exit 65; }
-depends=$(echo "$shlibs" | sed -n 's/^shlibs:Depends=//p')
-[ -n "$depends" ] || { echo "build.sh: dpkg-shlibdeps found no dependencies" >&2; exit 70; }
 
 find "$root" -type d -exec chmod 0755 {} +
 find "$root/usr/share" "$root/lib" "$root/usr/lib" -type f -exec chmod 0644 {} +

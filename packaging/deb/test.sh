@@ -25,7 +25,8 @@ touch "$root/var/lib/dpkg/status" "$root/var/lib/dpkg/available"
 # --force-depends: the throwaway root has no libc6 or libsqlite3-0 package; the host's libraries
 # (which the Depends name) are the ones the binary loads.
 dpkg --root="$root" --force-not-root --force-depends --force-script-chrootless \
-  --log=/dev/null -i "$deb" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log" >&2; fail "dpkg -i failed"; }
+  --log=/dev/null -i "$deb" >"$work/dpkg.log" 2>&1 ||
+  { cat "$work/dpkg.log" >&2; fail "dpkg -i failed"; }
 dpkg --root="$root" -s lifelog | grep -q '^Status: install ok installed' || fail "not installed"
 
 bin="$root/usr/bin/lifelog"
@@ -33,7 +34,8 @@ version=$(dpkg-deb -f "$deb" Version)
 [ "$("$bin" --version)" = "lifelog $version" ] || fail "--version does not say $version"
 export LIFELOG_DB="$work/log.db" TZ=UTC LIFELOG_NOW=2026-12-01T08:00:00+00:00
 "$bin" add breakfast porridge --tag home >"$work/add.out" || fail "add failed"
-grep -q '^Added [0-9a-f]\{8\} breakfast' "$work/add.out" || fail "add printed: $(cat "$work/add.out")"
+grep -q '^Added [0-9a-f]\{8\} breakfast' "$work/add.out" ||
+  fail "add printed: $(cat "$work/add.out")"
 "$bin" list | grep -q 'porridge' || fail "the entry is not listed"
 
 for file in usr/share/man/man1/lifelog.1.gz usr/share/bash-completion/completions/lifelog \
@@ -44,8 +46,10 @@ for file in usr/share/man/man1/lifelog.1.gz usr/share/bash-completion/completion
   usr/share/doc/lifelog/changelog.gz; do
   [ -s "$root/$file" ] || fail "$file is missing"
 done
-gzip -dc "$root/usr/share/man/man1/lifelog.1.gz" | grep -q '^\.TH LIFELOG 1' || fail "no manual page"
-grep -q '^ExecStart=/usr/bin/lifelog sync --quiet$' "$root/usr/lib/systemd/user/lifelog-sync.service" ||
+gzip -dc "$root/usr/share/man/man1/lifelog.1.gz" | grep -q '^\.TH LIFELOG 1' ||
+  fail "no manual page"
+grep -q '^ExecStart=/usr/bin/lifelog sync --quiet$' \
+  "$root/usr/lib/systemd/user/lifelog-sync.service" ||
   fail "lifelog-sync.service does not run /usr/bin/lifelog"
 
 dpkg --root="$root" --force-not-root --force-depends --force-script-chrootless \

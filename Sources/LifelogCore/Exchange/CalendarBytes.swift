@@ -66,8 +66,10 @@ struct CalendarBytes {
 
   // MARK: - Events
 
-  /// One VEVENT from a row of the calendar export query: id, at, tz_offset, activity name,
-  /// kind, duration, note, tags, stamps. `now` is the DTSTAMP of a row without a valid stamp.
+  /// One VEVENT from a row of the calendar export query.
+  ///
+  /// The row holds id, at, tz_offset, activity name, kind, duration, note, tags and stamps;
+  /// `now` is the DTSTAMP of a row without a valid stamp.
   mutating func event(_ row: Row, now: Int64) {
     property("BEGIN:VEVENT")
     row.withUTF8(0) { id in
@@ -133,8 +135,9 @@ struct CalendarBytes {
     return newest
   }
 
-  /// SEQUENCE for a row last written at `milliseconds`: whole seconds since ``sequenceEpoch``,
-  /// held to 0...Int32.max. Every edit stamps a later time (the hybrid clock never goes back),
+  /// SEQUENCE for a row last written at `milliseconds`.
+  ///
+  /// Whole seconds since ``sequenceEpoch``, held to 0...Int32.max. Every edit stamps a later time (the hybrid clock never goes back),
   /// so a newer export never carries a lower SEQUENCE for an entry and a re-importing calendar
   /// takes it as the update it is.
   static func sequence(milliseconds: Int64) -> Int64 {
@@ -179,8 +182,9 @@ struct CalendarBytes {
     endLine()
   }
 
-  /// `20261201T081500`. Years are held to 0...9999 (the four digits a DATE-TIME has); the time
-  /// parsers accept no other, so only a damaged row could reach the bounds.
+  /// A local DATE-TIME: `20261201T081500`.
+  ///
+  /// Years are held to 0...9999 (the four digits a DATE-TIME has); the time parsers accept no other, so only a damaged row could reach the bounds.
   private mutating func localTime(_ time: LocalDateTime) {
     line.appendDigits(min(max(time.date.year, 0), 9999), 4)
     line.appendDigits(time.date.month, 2)
