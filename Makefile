@@ -4,7 +4,8 @@
 #   make test     deps and test packages, the module graph (scripts/check-imports.sh), debug
 #                 build, release build, all tests, then the HTTP
 #                 tests again on a throwaway PostgreSQL cluster (LIFELOG_TEST_STORE=postgres),
-#                 then the API contract on both stores (make contract)
+#                 then the API contract on both stores (make contract), then the Debian package
+#                 (make deb, then packaging/deb/test.sh: lintian, install into a throwaway root)
 #   make contract docs/openapi.yaml checked by openapi-spec-validator, and schemathesis against a
 #                 live server on SQLite and on PostgreSQL (tools in .build/venv, installed once)
 #   make demo     build, then log a day of meals and activities in a temporary database
@@ -13,6 +14,7 @@
 #   make fuzz     every parser's libFuzzer harness for FUZZ_SECONDS (30) each (docs/testing.md)
 #   make sanitize the in-process test suites under ThreadSanitizer, then AddressSanitizer
 #   make install  install the binary, the man page and the bash/zsh/fish completions under $(PREFIX)
+#   make deb      build .build/deb/lifelog_<version>_amd64.deb with dpkg-deb (packaging/deb)
 #   make man      regenerate docs/lifelog.1 from the command configurations
 #   make format   rewrite sources with swift format;  make lint  check them, and the module
 #                 graph (scripts/check-imports.sh: no module imports one it may not)
@@ -24,8 +26,12 @@ DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodi
 # Only the tests need these: a terminal for the shell, the shells the completions are for, groff,
 # PostgreSQL's server for throwaway clusters (also for make bench), Python's venv for the API
 # contract tools (scripts/api-contract.sh installs them, pinned, into .build/venv), and
-# timewarrior, which make bench times 'lifelog due --short' against.
-TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior
+# timewarrior, which make bench times 'lifelog due --short' against, and lintian, which checks
+# the Debian package. Python's icalendar (the ics export tests) goes into .build/venv too
+# (scripts/python-tools.sh).
+TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior lintian
+# make deb: dpkg-shlibdeps (for Depends) and chrpath (to drop the toolchain's RUNPATH).
+DEB_PACKAGES := dpkg-dev chrpath binutils
 POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)|LifelogServerTests\.(AdmissionTests|InfoRouteTests|BatchRouteTests|ChangesRouteTests|SnapshotRouteTests|KeyRouteTests)
 RELEASE_FLAGS := -c release --static-swift-stdlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -37,13 +43,15 @@ install-missing = missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || m
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-.PHONY: deps test-deps build test contract contract-run demo bench soak fuzz sanitize install man format lint clean
+.PHONY: deps test-deps build test contract contract-run demo bench soak fuzz sanitize install man format lint clean \
+	deb deb-run
 
 deps:
 	@$(call install-missing,$(DEBIAN_PACKAGES))
 
 test-deps:
-	@$(call install-missing,$(TEST_PACKAGES))
+	@$(call install-missing,$(TEST_PACKAGES) $(DEB_PACKAGES))
+	@scripts/python-tools.sh >/dev/null
 
 build: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
@@ -55,6 +63,7 @@ test: deps test-deps
 	$(SWIFT) test --skip-build --parallel
 	LIFELOG_TEST_STORE=postgres $(SWIFT) test --skip-build --filter '$(POSTGRES_SUITES)'
 	@$(MAKE) --no-print-directory contract-run
+	@$(MAKE) --no-print-directory deb-run TEST_DEB=1
 
 contract: deps test-deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
@@ -71,7 +80,8 @@ demo: build
 bench: deps test-deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog-bench
-	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; "$$bin/lifelog-bench" "$$bin/lifelog"
+	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; "$$bin/lifelog-bench" "$$bin/lifelog" && \
+	  scripts/ics-bench.sh "$$bin/lifelog"
 
 SEEDS ?= 5000
 soak: deps
@@ -138,6 +148,17 @@ install: build
 	chmod 0644 "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/lifelog" \
 	  "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_lifelog" \
 	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/lifelog.fish"
+
+deb: deps
+	@$(call install-missing,$(DEB_PACKAGES))
+	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
+	@$(MAKE) --no-print-directory deb-run
+
+# The package from the release binary already built; TEST_DEB=1 also checks it (packaging/deb).
+deb-run:
+	@deb="$$(packaging/deb/build.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/lifelog" \
+	  .build/deb)" && echo "built $$deb" && \
+	  if [ -n "$(TEST_DEB)" ]; then packaging/deb/test.sh "$$deb"; fi
 
 man: deps
 	$(SWIFT) build --product lifelog

@@ -1,21 +1,25 @@
 import LifelogCore
 
 extension LifelogCommand {
-  /// `lifelog export`: every live entry (or a range) as CSV or JSON Lines, for `import` to read.
+  /// `lifelog export`: every live entry (or a range) as CSV or JSON Lines, for `import` to read,
+  /// or as an iCalendar file for a calendar app.
   struct Export: Command {
     static let configuration = CommandConfiguration(
       commandName: "export",
-      abstract: "Export entries as CSV or JSON Lines.",
+      abstract: "Export entries as CSV, JSON Lines or iCalendar.",
       discussion: """
         CSV has the columns id, at, activity, kind, duration, note, quantity, unit, tags (duration
         in seconds, tags separated by ';', at in ISO 8601 with the offset it was logged at); JSON
         Lines has one object per entry, as 'list --format json' writes them. Importing an export
-        into an empty log and exporting again gives the same bytes.
+        into an empty log and exporting again gives the same bytes. ics is an iCalendar file
+        (RFC 5545) for calendar apps, one event per entry with the entry's id as its UID, so
+        importing a newer export into a calendar updates the events instead of adding them again
+        (deleted entries are left out, as in the other formats); 'import' does not read it.
         """,
       options: [
         OptionSpec(
-          ["--format"], value: "format", help: "csv or jsonl.", default: "csv",
-          completes: .choices(["csv", "jsonl"])),
+          ["--format"], value: "format", help: "csv, jsonl or ics.", default: "csv",
+          completes: .choices(ExportFormat.allCases.map(\.rawValue))),
         OptionSpec(["--from"], value: "time", help: "Only entries at or after this time or day."),
         OptionSpec(["--to"], value: "time", help: "Only entries before this time or day."),
         OptionSpec(["--output"], value: "file", help: "Write to this file instead."),
@@ -23,16 +27,17 @@ extension LifelogCommand {
       examples: [
         "lifelog export > lifelog.csv",
         "lifelog export --format jsonl --from 2026-11-01 --to 2026-12-01 --output november.jsonl",
+        "lifelog export --format ics --from 2026-01-01 --output 2026.ics",
       ])
 
-    let format: ExchangeFormat
+    let format: ExportFormat
     let from: LoggedTime?
     let to: LoggedTime?
     let outputPath: String?
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      format = try ExchangeFormat.parse(arguments.choice("--format") ?? "")
+      format = try ExportFormat.parse(arguments.choice("--format") ?? "csv")
       (from, to) = try arguments.timeRange(parser: context.timeParser)
       outputPath = arguments.value("--output")
       if let outputPath { try ReportFile.checkWritable(outputPath) }
@@ -54,6 +59,9 @@ extension LifelogCommand {
         count = try store.exportCSV(from: from?.instant, to: to?.instant, flush: sink)
       case .jsonl:
         count = try exportJSONLines(store, zone: context.zone, sink: sink)
+      case .ics:
+        count = try store.exportCalendar(
+          from: from?.instant, to: to?.instant, now: context.now, flush: sink)
       }
       guard let file else { return }
       try file.commit()
@@ -81,5 +89,17 @@ extension LifelogCommand {
       try sink(buffer)
       return count
     }
+  }
+}
+
+/// What `export --format` writes: the two formats `import` reads back, and iCalendar.
+enum ExportFormat: String, CaseIterable {
+  case csv, jsonl, ics
+
+  static func parse(_ text: String) throws(UsageError) -> ExportFormat {
+    guard let format = ExportFormat(rawValue: text.lowercased()) else {
+      throw UsageError("Unknown format '\(text)'; use 'csv', 'jsonl' or 'ics'")
+    }
+    return format
   }
 }

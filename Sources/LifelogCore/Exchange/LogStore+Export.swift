@@ -13,20 +13,11 @@ extension LogStore {
   public func exportCSV(
     from: Int64? = nil, to: Int64? = nil, flushSize: Int = 1 << 20, flush: ([UInt8]) throws -> Void
   ) throws -> Int {
-    var conditions = ["e.deleted = 0"]
-    var arguments: [any SQLiteBindable] = []
-    if let from {
-      conditions.append("e.at >= ?")
-      arguments.append(from)
-    }
-    if let to {
-      conditions.append("e.at < ?")
-      arguments.append(to)
-    }
+    let (condition, arguments) = Self.exportRange(from: from, to: to)
     let sql = """
       SELECT e.id, e.at, e.tz_offset, a.name, a.kind, e.duration, e.note, e.quantity, a.unit, e.tags
       FROM entry e LEFT JOIN activity a ON a.id = e.activity_id
-      WHERE \(conditions.joined(separator: " AND ")) ORDER BY e.at, e.id
+      WHERE \(condition) ORDER BY e.at, e.id
       """
     var out = CSVBytes(capacity: flushSize + (1 << 16))
     out.header()
@@ -43,6 +34,24 @@ extension LogStore {
     }
     try flush(out.bytes)
     return count
+  }
+
+  /// The `WHERE` condition (on `entry e`) and its arguments of every export: the live entries
+  /// at or after `from` and before `to`.
+  static func exportRange(
+    from: Int64?, to: Int64?
+  ) -> (condition: String, arguments: [any SQLiteBindable]) {
+    var conditions = ["e.deleted = 0"]
+    var arguments: [any SQLiteBindable] = []
+    if let from {
+      conditions.append("e.at >= ?")
+      arguments.append(from)
+    }
+    if let to {
+      conditions.append("e.at < ?")
+      arguments.append(to)
+    }
+    return (conditions.joined(separator: " AND "), arguments)
   }
 }
 

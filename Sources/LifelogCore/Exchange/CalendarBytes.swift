@@ -1,0 +1,251 @@
+import LifelogSQLite
+
+/// iCalendar (RFC 5545) content lines built byte by byte for `export --format ics`.
+///
+/// Each property is first written unfolded into ``line``; ``endLine()`` then copies it out
+/// folded: a physical line holds at most 75 octets (a continuation line's leading space counts),
+/// a fold never falls inside a UTF-8 sequence, and every line ends in CRLF (RFC 5545 §3.1).
+/// Text values are escaped as §3.3.11 asks: `\` `;` `,` and line breaks.
+struct CalendarBytes {
+  var bytes: [UInt8] = []
+  private var line: [UInt8] = []
+  /// Seconds of 2020-01-01T00:00:00Z: ``sequence(milliseconds:)`` counts from here, so SEQUENCE,
+  /// a 32-bit INTEGER in RFC 5545, lasts until 2088 instead of 2038.
+  static let sequenceEpoch: Int64 = 1_577_836_800
+
+  init(capacity: Int) {
+    bytes.reserveCapacity(capacity)
+    line.reserveCapacity(1 << 15)
+  }
+
+  // MARK: - Calendar structure
+
+  mutating func begin(productVersion: String) {
+    property("BEGIN:VCALENDAR")
+    property("VERSION:2.0")
+    property("PRODID:-//lifelog//lifelog \(productVersion)//EN")
+    property("CALSCALE:GREGORIAN")
+    property("X-WR-CALNAME:lifelog")
+  }
+
+  mutating func end() { property("END:VCALENDAR") }
+
+  /// The fixed-offset VTIMEZONE that DTSTARTs logged at `offsetMinutes` name (``tzid(_:)``).
+  mutating func timeZone(offsetMinutes: Int) {
+    property("BEGIN:VTIMEZONE")
+    property("TZID:" + Self.tzid(offsetMinutes))
+    property("BEGIN:STANDARD")
+    // Before any entry: the Gregorian calendar's start as Outlook writes it.
+    property("DTSTART:16010101T000000")
+    let offset = Self.utcOffset(offsetMinutes)
+    property("TZOFFSETFROM:" + offset)
+    property("TZOFFSETTO:" + offset)
+    property("TZNAME:UTC" + LoggedTime.offsetDescription(minutes: offsetMinutes))
+    property("END:STANDARD")
+    property("END:VTIMEZONE")
+  }
+
+  /// `Etc/GMT-1` for +01:00 (the IANA names count the other way), so a calendar that reads only
+  /// zone names and ignores VTIMEZONE (Google's) still places the event right; offsets that no
+  /// `Etc/` zone has (+05:30, +05:45) get `UTC+0530`, which only the VTIMEZONE defines.
+  static func tzid(_ offsetMinutes: Int) -> String {
+    if offsetMinutes == 0 { return "Etc/GMT" }
+    if offsetMinutes % 60 == 0, (-12 * 60...14 * 60).contains(offsetMinutes) {
+      let hours = offsetMinutes / 60
+      return hours > 0 ? "Etc/GMT-\(hours)" : "Etc/GMT+\(-hours)"
+    }
+    return "UTC" + utcOffset(offsetMinutes)
+  }
+
+  /// `+0100`, `-0530`; UTC is `+0000` (RFC 5545 forbids `-0000`).
+  static func utcOffset(_ minutes: Int) -> String {
+    let magnitude = abs(minutes)
+    return (minutes < 0 ? "-" : "+") + Padded.digits(magnitude / 60 % 100, 2)
+      + Padded.digits(magnitude % 60, 2)
+  }
+
+  // MARK: - Events
+
+  /// One VEVENT from a row of the calendar export query.
+  ///
+  /// The row holds id, at, tz_offset, activity name, kind, duration, note, tags and stamps;
+  /// `now` is the DTSTAMP of a row without a valid stamp.
+  mutating func event(_ row: Row, now: Int64) {
+    property("BEGIN:VEVENT")
+    row.withUTF8(0) { id in
+      start("UID:")
+      text(id)
+      endLine()
+    }
+    let modified = row.withUTF8(8) { Self.newestMilliseconds(stamps: $0) }
+    utcTime("DTSTAMP:", seconds: modified.map { $0 / 1000 } ?? now)
+    if let modified {
+      utcTime("LAST-MODIFIED:", seconds: modified / 1000)
+      start("SEQUENCE:")
+      line.appendDecimal(Self.sequence(milliseconds: modified))
+      endLine()
+    } else {
+      property("SEQUENCE:0")
+    }
+    let offset: Int = row[2]
+    start("DTSTART;TZID=" + Self.tzid(offset) + ":")
+    localTime(LoggedTime(instant: row[1], offsetMinutes: offset).local)
+    endLine()
+    if !row.isNull(5), let seconds = EntryFields.stored(duration: row[5] as Int64) {
+      start("DURATION:")
+      duration(seconds)
+      endLine()
+    }
+    start("SUMMARY:")
+    if row.isNull(3) { text("(unknown activity)") } else { row.withUTF8(3) { text($0) } }
+    if !row.isNull(6) {
+      text(": ")
+      row.withUTF8(6) { text($0) }
+    }
+    endLine()
+    start("CATEGORIES:")
+    if row.isNull(4) { text(ActivityKind.other.rawValue) } else { row.withUTF8(4) { text($0) } }
+    // Tags are stored separated by single spaces; a category list separates them by commas.
+    row.withUTF8(7) { tags in
+      for tag in tags.split(separator: 0x20) {
+        line.append(UInt8(ascii: ","))
+        text(UnsafeBufferPointer(rebasing: tag))
+      }
+    }
+    endLine()
+    property("END:VEVENT")
+  }
+
+  /// The wall-clock milliseconds of the newest well-formed stamp in an `entry.stamps` column
+  /// (one 28-digit stamp, or one per field separated by commas), nil when there is none.
+  static func newestMilliseconds(stamps: UnsafeBufferPointer<UInt8>) -> Int64? {
+    var newest: Int64?
+    for stamp in stamps.split(separator: UInt8(ascii: ","))
+    where stamp.count == Stamp.length {
+      var milliseconds: Int64 = 0
+      for byte in stamp.prefix(12) {
+        guard let digit = hexValue(byte) else {
+          milliseconds = -1
+          break
+        }
+        milliseconds = milliseconds << 4 | Int64(digit)
+      }
+      if milliseconds >= 0, milliseconds > newest ?? -1 { newest = milliseconds }
+    }
+    return newest
+  }
+
+  /// SEQUENCE for a row last written at `milliseconds`.
+  ///
+  /// Whole seconds since ``sequenceEpoch``, held to 0...Int32.max. Every edit stamps a later time (the hybrid clock never goes back),
+  /// so a newer export never carries a lower SEQUENCE for an entry and a re-importing calendar
+  /// takes it as the update it is.
+  static func sequence(milliseconds: Int64) -> Int64 {
+    min(max(milliseconds / 1000 - sequenceEpoch, 0), Int64(Int32.max))
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case 48...57: byte - 48
+    case 97...102: byte - 87
+    default: nil
+    }
+  }
+
+  // MARK: - Values
+
+  /// `PT1H30M`, `PT45S`, `PT0S`: hours, minutes and seconds as RFC 5545's `dur-time` orders
+  /// them (a minute part stands between hours and seconds, even when it is 0).
+  private mutating func duration(_ seconds: Int) {
+    let hours = seconds / 3600
+    let minutes = seconds / 60 % 60
+    let rest = seconds % 60
+    line.append(contentsOf: Array("PT".utf8))
+    if hours > 0 {
+      line.appendDecimal(Int64(hours))
+      line.append(UInt8(ascii: "H"))
+    }
+    if minutes > 0 || (hours > 0 && rest > 0) {
+      line.appendDecimal(Int64(minutes))
+      line.append(UInt8(ascii: "M"))
+    }
+    if rest > 0 || seconds == 0 {
+      line.appendDecimal(Int64(rest))
+      line.append(UInt8(ascii: "S"))
+    }
+  }
+
+  private mutating func utcTime(_ name: String, seconds: Int64) {
+    start(name)
+    localTime(LocalDateTime(instant: seconds, offsetSeconds: 0))
+    line.append(UInt8(ascii: "Z"))
+    endLine()
+  }
+
+  /// A local DATE-TIME: `20261201T081500`.
+  ///
+  /// Years are held to 0...9999 (the four digits a DATE-TIME has); the time parsers accept no other, so only a damaged row could reach the bounds.
+  private mutating func localTime(_ time: LocalDateTime) {
+    line.appendDigits(min(max(time.date.year, 0), 9999), 4)
+    line.appendDigits(time.date.month, 2)
+    line.appendDigits(time.date.day, 2)
+    line.append(UInt8(ascii: "T"))
+    line.appendDigits(time.hour, 2)
+    line.appendDigits(time.minute, 2)
+    line.appendDigits(time.second, 2)
+  }
+
+  /// Escaped TEXT: `\\`, `\;`, `\,`, `\n` for a line break (CRLF, LF or CR); other control
+  /// characters, which no iCalendar value may hold, are left out.
+  private mutating func text(_ value: UnsafeBufferPointer<UInt8>) {
+    var previous: UInt8 = 0
+    for byte in value {
+      switch byte {
+      case 0x5C, 0x3B, 0x2C:
+        line.append(0x5C)
+        line.append(byte)
+      case 0x0A where previous == 0x0D:
+        break  // the CR already wrote the line break
+      case 0x0A, 0x0D:
+        line.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+      case 0x09, 0x20...0x7E, 0x80...:
+        line.append(byte)
+      default:
+        break
+      }
+      previous = byte
+    }
+  }
+
+  private mutating func text(_ value: String) {
+    var value = value
+    value.withUTF8 { text($0) }
+  }
+
+  private mutating func start(_ prefix: String) { line.append(contentsOf: prefix.utf8) }
+
+  private mutating func property(_ content: String) {
+    start(content)
+    endLine()
+  }
+
+  /// Copies ``line`` out folded at 75 octets, never inside a UTF-8 sequence, then CRLF.
+  private mutating func endLine() {
+    var width = 0
+    var index = 0
+    while index < line.count {
+      var end = index + 1
+      // A character's continuation bytes stay with it (at most 3: malformed text still folds).
+      while end < line.count, end - index < 4, line[end] & 0xC0 == 0x80 { end += 1 }
+      if width + (end - index) > 75 {
+        bytes.append(contentsOf: [0x0D, 0x0A, 0x20])
+        width = 1
+      }
+      bytes.append(contentsOf: line[index..<end])
+      width += end - index
+      index = end
+    }
+    bytes.append(contentsOf: [0x0D, 0x0A])
+    line.removeAll(keepingCapacity: true)
+  }
+}

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Installs the Python tools some tests run (docs/testing.md) into the virtual environment
+# .build/venv, which scripts/api-contract.sh shares: icalendar, the iCalendar library that reads
+# `export --format ics` back. Pinned, so a new release changes the test only on purpose; installed
+# once, then reused. Prints the venv's python.
+#
+#   scripts/python-tools.sh
+set -eu
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+venv="$root/.build/venv"
+tools="icalendar==7.3.0"
+
+if ! "$venv/bin/python" -c 'import icalendar, sys; sys.exit(icalendar.__version__ != "7.3.0")' \
+  2>/dev/null; then
+  echo "python-tools: installing $tools into $venv" >&2
+  [ -x "$venv/bin/python" ] || /usr/bin/python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check $tools >&2
+fi
+echo "$venv/bin/python"
