@@ -18,12 +18,12 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodium-dev libreadline-dev libpq-dev pkg-config
+DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodium-dev libreadline-dev libpq-dev zlib1g-dev pkg-config
 # Only the tests need these: a terminal for the shell, the shells the completions are for, groff,
 # PostgreSQL's server for throwaway clusters (also for make bench), Python's venv for the API
 # contract tools (scripts/api-contract.sh installs them, pinned, into .build/venv), and
 # timewarrior, which make bench times 'lifelog due --short' against.
-TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior
+TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior libxml2
 POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)
 RELEASE_FLAGS := -c release --static-swift-stdlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
