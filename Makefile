@@ -47,6 +47,7 @@ build: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 
 test: deps test-deps
+	scripts/import-tools.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 	$(SWIFT) test --skip-build --parallel

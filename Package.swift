@@ -50,7 +50,8 @@ let package = Package(
     .testTarget(name: "LifelogServerTests", dependencies: ["LifelogServer", "LifelogTestSupport"]),
     .testTarget(name: "LifelogCLITests", dependencies: ["LifelogCLI", "LifelogTestSupport"]),
     .testTarget(
-      name: "LifelogEndToEndTests", dependencies: ["LifelogTestSupport", "lifelog"]),
+      name: "LifelogEndToEndTests", dependencies: ["LifelogTestSupport", "lifelog"],
+      exclude: ["Fixtures"]),
   ]
 )
 

@@ -12,7 +12,8 @@ typedef int (*xml_input_read)(void *, char *, int);
 typedef int (*xml_input_close)(void *);
 typedef void (*xml_reader_error)(void *arg, const char *message, int severity, void *locator);
 
-enum { XML_PARSE_NONET = 1 << 11, XML_PARSE_COMPACT = 1 << 16, XML_PARSER_SEVERITY_ERROR = 4 };
+enum { XML_PARSE_NONET = 1 << 11, XML_PARSE_COMPACT = 1 << 16, XML_PARSE_BIG_LINES = 1 << 22 };
+enum { XML_PARSER_SEVERITY_ERROR = 4 };
 enum { NODE_ELEMENT = 1, NODE_END_ELEMENT = 15 };
 
 static struct {
@@ -24,7 +25,8 @@ static struct {
   int (*depth)(xml_reader);
   const unsigned char *(*name)(xml_reader);
   unsigned char *(*attribute)(xml_reader, const unsigned char *);
-  int (*line)(xml_reader);
+  void *(*current_node)(xml_reader);
+  long (*node_line)(void *);
   void (*set_error_handler)(xml_reader, xml_reader_error, void *);
   int (*locator_line)(void *);
   void (*free_reader)(xml_reader);
@@ -67,7 +69,8 @@ int lifelog_xml_load(char *error, size_t error_length) {
   RESOLVE(depth, "xmlTextReaderDepth")
   RESOLVE(name, "xmlTextReaderConstName")
   RESOLVE(attribute, "xmlTextReaderGetAttribute")
-  RESOLVE(line, "xmlTextReaderGetParserLineNumber")
+  RESOLVE(current_node, "xmlTextReaderCurrentNode")
+  RESOLVE(node_line, "xmlGetLineNo")
   RESOLVE(set_error_handler, "xmlTextReaderSetErrorHandler")
   RESOLVE(locator_line, "xmlTextReaderLocatorLineNumber")
   RESOLVE(free_reader, "xmlFreeTextReader")
@@ -91,7 +94,7 @@ static void record_error(void *arg, const char *message, int severity, void *loc
 lifelog_xml_reader *lifelog_xml_open(lifelog_xml_read_fn read, void *context) {
   lifelog_xml_reader *reader = calloc(1, sizeof *reader);
   if (!reader) return NULL;
-  reader->reader = xml.for_io(read, NULL, context, "export.xml", NULL, XML_PARSE_NONET | XML_PARSE_COMPACT);
+  reader->reader = xml.for_io(read, NULL, context, "export.xml", NULL, XML_PARSE_NONET | XML_PARSE_COMPACT | XML_PARSE_BIG_LINES);
   if (!reader->reader) {
     free(reader);
     return NULL;
@@ -128,7 +131,11 @@ const char *lifelog_xml_name(lifelog_xml_reader *reader) {
 
 int lifelog_xml_depth(lifelog_xml_reader *reader) { return xml.depth(reader->reader); }
 
-int lifelog_xml_line(lifelog_xml_reader *reader) { return xml.line(reader->reader); }
+int lifelog_xml_line(lifelog_xml_reader *reader) {
+  void *node = xml.current_node(reader->reader);
+  long line = node ? xml.node_line(node) : -1;
+  return line > 0 && line < 0x7fffffff ? (int)line : -1;
+}
 
 int lifelog_xml_attribute(lifelog_xml_reader *reader, const char *name, char *buffer, int length) {
   unsigned char *value = xml.attribute(reader->reader, (const unsigned char *)name);

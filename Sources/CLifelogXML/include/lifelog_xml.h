@@ -29,7 +29,7 @@ int lifelog_xml_next(lifelog_xml_reader *reader);
 const char *lifelog_xml_name(lifelog_xml_reader *reader);
 int lifelog_xml_depth(lifelog_xml_reader *reader);
 
-/// The line the reader is on.
+/// The line the current element starts on (-1 when unknown).
 int lifelog_xml_line(lifelog_xml_reader *reader);
 
 /// Copies attribute `name` of the current element into `buffer` (NUL-terminated, cut to fit);
