@@ -20,12 +20,18 @@ let package = Package(
       name: "CLifelogSodium", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     // libreadline through dlopen, so only an interactive `lifelog shell` loads it
     .target(name: "CLifelogReadline", linkerSettings: [.linkedLibrary("dl")]),
+    // libxml2 and zlib through dlopen, so only `lifelog import --from apple-health` loads them
+    .target(
+      name: "CLifelogXML", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+    .target(
+      name: "CLifelogZlib", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     // libpq through dlopen, so only a server on a PostgreSQL store loads it
     .target(name: "CLifelogPQ", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
 
     // Libraries (all logic lives here)
     .target(name: "LifelogSQLite", dependencies: ["CSQLite"]),
-    .target(name: "LifelogCore", dependencies: ["LifelogSQLite"]),
+    .target(
+      name: "LifelogCore", dependencies: ["LifelogSQLite", "CLifelogXML", "CLifelogZlib"]),
     // The wire format client and server share (docs/architecture.md): no networking, no crypto
     .target(name: "LifelogProtocol", dependencies: ["LifelogCore"]),
     .target(
@@ -59,7 +65,8 @@ let package = Package(
     .testTarget(name: "LifelogServerTests", dependencies: ["LifelogServer", "LifelogTestSupport"]),
     .testTarget(name: "LifelogCLITests", dependencies: ["LifelogCLI", "LifelogTestSupport"]),
     .testTarget(
-      name: "LifelogEndToEndTests", dependencies: ["LifelogTestSupport", "lifelog"]),
+      name: "LifelogEndToEndTests", dependencies: ["LifelogTestSupport", "lifelog"],
+      exclude: ["Fixtures"]),
   ]
 )
 

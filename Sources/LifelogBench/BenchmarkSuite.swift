@@ -35,6 +35,8 @@ struct BenchmarkSuite {
     case crypto
     /// `lifelog import` and `lifelog export` of 1,000,000 rows.
     case exchange
+    /// `lifelog import --from`: 100,000 timewarrior intervals and a 1 GB Apple Health export.
+    case imports
     /// Tab completion (`lifelog __complete`) and a script run through `lifelog shell`.
     case shell
     /// The server's stores under load: SQLite, PostgreSQL with one and with two servers.
@@ -57,6 +59,7 @@ struct BenchmarkSuite {
       try runReports(report: report)
       try runCrypto(report: report)
       try runExchange(report: report)
+      try runImports(report: report)
       try runShell(report: report)
       try runRhythm(report: report)
     case .log: try runLog(report: report)
@@ -65,6 +68,7 @@ struct BenchmarkSuite {
     case .report: try runReports(report: report)
     case .crypto: try runCrypto(report: report)
     case .exchange: try runExchange(report: report)
+    case .imports: try runImports(report: report)
     case .shell: try runShell(report: report)
     case .postgres: try runPostgres(report: report)
     case .rhythm: try runRhythm(report: report)

@@ -6,7 +6,7 @@ extension LifelogCommand {
   struct Import: Command {
     static let configuration = CommandConfiguration(
       commandName: "import",
-      abstract: "Import entries from a CSV or JSON Lines file.",
+      abstract: "Import entries from a CSV or JSON Lines file, or another tool's export.",
       discussion: """
         CSV needs a header row naming its columns, from: id, at, activity, kind, duration, note,
         quantity, unit, tags (only at and activity are required; tags are separated by ';').
@@ -14,12 +14,24 @@ extension LifelogCommand {
         an id creates or updates that entry; a row without one gets an id derived from its
         content, so importing a file twice adds nothing. If any row is invalid, nothing is
         imported and the rows are listed with their line numbers (exit 65).
+        --from reads another tool's export instead (docs/import.md): timewarrior ('timew
+        export'), watson ('watson log --json' or its frames file), jrnl ('jrnl --export json'),
+        cronometer (the servings CSV) or apple-health (export.xml, or the export.zip holding it).
+        Each entry's id comes from the source record, so importing a newer export adds only what
+        is new.
         """,
       arguments: [ArgumentSpec("file", "The file to read, or - for standard input.", .optional)],
       options: [
         OptionSpec(
           ["--format"], value: "format", help: "csv or jsonl.", default: "from the name or content",
           completes: .choices(["csv", "jsonl"])),
+        OptionSpec(
+          ["--from"], value: "source", help: "Read another tool's export: \(ForeignSource.list).",
+          completes: .choices(ForeignSource.allCases.map(\.rawValue))),
+        OptionSpec(
+          ["--activity"], value: "name",
+          help: "With --from timewarrior, watson or jrnl: put every entry under this activity.",
+          completes: .activityName),
         OptionSpec(["--dry-run"], help: "Report what would be added and updated; write nothing."),
         OptionSpec(["--skip-invalid"], help: "Import the valid rows and list the invalid ones."),
         OptionSpec(
@@ -28,6 +40,8 @@ extension LifelogCommand {
       ],
       examples: [
         "lifelog import meals.csv --dry-run",
+        "timew export | lifelog import --from timewarrior -",
+        "lifelog import --from apple-health ~/Downloads/export.zip",
         "lifelog export --format jsonl | ssh other-machine lifelog import - --format jsonl",
       ])
 
@@ -38,6 +52,8 @@ extension LifelogCommand {
     let dryRun: Bool
     let skipInvalid: Bool
     let kind: ActivityKind
+    let source: ForeignSource?
+    let activity: String?
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       let named = try arguments.checkedPositionals(for: Self.configuration)["file"]?.first
@@ -47,6 +63,9 @@ extension LifelogCommand {
       dryRun = arguments.flag("--dry-run")
       skipInvalid = arguments.flag("--skip-invalid")
       kind = try ActivityKind(parsing: arguments.valueOrDefault("--kind") ?? "")
+      source = try arguments.value("--from").map(ForeignSource.parse)
+      activity = try arguments.value("--activity").map(ActivityName.validated)
+      try Self.checkSource(source, activity: activity, format: format)
     }
 
     func run(in context: Context) throws {
@@ -58,7 +77,6 @@ extension LifelogCommand {
       let input =
         try path.map { path throws(InputFileError) in try ChunkedReader(path: path) }
         ?? ChunkedReader(descriptor: STDIN_FILENO, closing: false)
-      let format = try self.format ?? ExchangeFormat.detect(path: path, input: input)
       var options = ImportOptions(parser: context.timeParser)
       options.defaultKind = kind
       options.dryRun = dryRun
@@ -70,11 +88,15 @@ extension LifelogCommand {
       do {
         let store = try context.store
         let name = path ?? "standard input"
+        let records = try self.records(from: input, store: store, context: context)
         summary = try store.recordingUndoStep({
           "import \(name): \($0.added) added, \($0.updated) updated"
         }) {
           try store.importEntries(
-            from: format.records(from: input), options: options, progress: progress.show)
+            from: records, options: options, progress: progress.show)
+        }
+        if let notes = (records as? any ForeignRecords)?.notices, !notes.isEmpty {
+          context.errors.write(Self.describeNotices(notes))
         }
       } catch let error as ImportError {
         progress.clear()

@@ -1,0 +1,123 @@
+/// The other tools `lifelog import --from` reads the exports of (docs/import.md).
+public enum ForeignSource: String, CaseIterable, Sendable {
+  case timewarrior, watson, jrnl, cronometer
+  case appleHealth = "apple-health"
+
+  /// `timewarrior, watson, ...` for messages and help.
+  public static let list = allCases.map(\.rawValue).joined(separator: ", ")
+
+  /// Whether `--activity` can say where every row goes: the sources whose rows are all one sort.
+  public var takesActivity: Bool { self != .cronometer && self != .appleHealth }
+
+  /// The reader of this source's export. `path` is needed for a zip file, which is read from its
+  /// end (apple-health's export.zip).
+  public func records(
+    from input: ChunkedReader, path: String?, context: ForeignImportContext
+  ) throws -> any ForeignRecords {
+    switch self {
+    case .timewarrior: TimewarriorRecords(input, context: context)
+    case .watson: WatsonRecords(input, context: context)
+    case .jrnl: JrnlRecords(input, context: context)
+    case .cronometer: CronometerRecords(input, context: context)
+    case .appleHealth: try AppleHealthRecords.open(input, path: path, context: context)
+    }
+  }
+}
+
+/// Import rows read from another tool's export, and what was left out of them on purpose.
+public protocol ForeignRecords: ImportRecords {
+  /// Records of the source that were skipped as designed (an open timewarrior interval), one line
+  /// each; read it once the import is over.
+  var notices: [String] { get }
+}
+
+/// What a foreign import knows beyond its input: the zone its times are shown in, the activity
+/// asked for, and the activities the log already has (timewarrior picks the first tag that names
+/// one; cronometer gives kcal only to an activity counted in kcal).
+public struct ForeignImportContext: Sendable {
+  public var parser: TimeParser
+  /// `--activity`: every row goes to this activity.
+  public var activity: String?
+  /// The log's activities by ``ActivityName/key(_:)``.
+  public var activities: [String: Activity]
+
+  public init(parser: TimeParser, activity: String? = nil, activities: [Activity] = []) {
+    self.parser = parser
+    self.activity = activity
+    self.activities = Dictionary(
+      activities.map { (ActivityName.key($0.name), $0) }, uniquingKeysWith: { first, _ in first })
+  }
+
+  /// An instant as the time text of an import row, in the offset the local zone had then.
+  func timeText(_ instant: Int64) -> String { parser.zone.loggedTime(at: instant).iso8601 }
+}
+
+/// The id of an entry imported from another tool: derived from what identifies the record there
+/// (a timewarrior interval's start, a Watson frame's id), so the same record imported again, or
+/// changed in a newer export, finds the same entry.
+enum ForeignRecordID {
+  static func make(_ source: ForeignSource, _ parts: String...) -> String {
+    var seed = Array("lifelog-import:\(source.rawValue)".utf8)
+    for part in parts {
+      seed.append(contentsOf: "\(part.utf8.count):".utf8)  // length first: parts never run together
+      seed.append(contentsOf: part.utf8)
+    }
+    var bytes = Array(SHA256.hash(seed).prefix(16))
+    bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8: custom, derived from the source record
+    bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant
+    return UUIDText.format(bytes)
+  }
+}
+
+/// Turns tool-specific words into what lifelog stores.
+enum ForeignText {
+  /// A tag of another tool as a lifelog tag: one word, so spaces, commas and semicolons become '-'.
+  static func tag(_ text: String) -> String {
+    String(
+      text.trimmingSpaces().map { " ,;\t\n\r".contains($0) ? "-" : $0 })
+  }
+
+  /// The string member `key` of an object, or nil when it is missing or null.
+  static func string(_ value: JSONValue, _ key: String) throws(InputError) -> String? {
+    guard let member = value[key], !member.isNull else { return nil }
+    guard let text = member.string else { throw InputError("'\(key)' is not a string") }
+    return text
+  }
+
+  /// The string members of the array member `key` (missing or null reads as none).
+  static func strings(_ value: JSONValue, _ key: String) throws(InputError) -> [String] {
+    guard let member = value[key], !member.isNull else { return [] }
+    guard case .array(let items) = member else { throw InputError("'\(key)' is not an array") }
+    return try items.map { item throws(InputError) in
+      guard let text = item.string else { throw InputError("'\(key)' holds a non-string") }
+      return text
+    }
+  }
+}
+
+/// The element loop every JSON source shares: a malformed element or one its source cannot use
+/// becomes a ``RowError`` on its line, and reading goes on.
+class JSONSourceRecords: ForeignRecords {
+  let elements: JSONElementReader
+  let context: ForeignImportContext
+  var notices: [String] = []
+
+  init(_ elements: JSONElementReader, context: ForeignImportContext) {
+    self.elements = elements
+    self.context = context
+  }
+
+  func next() throws -> Result<ImportRow, RowError>? {
+    while let (element, line) = try elements.next() {
+      do throws(InputError) {
+        if let row = try row(from: try element.get(), line: line) { return .success(row) }
+      } catch {
+        return .failure(RowError(line: line, message: error.message))
+      }
+    }
+    return nil
+  }
+
+  /// The row of one element; nil for an element skipped on purpose (noted in ``notices``).
+  func row(from element: JSONValue, line: Int) throws(InputError) -> ImportRow? { nil }
+}
