@@ -27,7 +27,13 @@ for folder in $folders; do
     continue
   fi
   # file:line:module for every import in the folder.
+  # Lines inside a multi-line string literal (between two `"""`) are text, not imports: a test
+  # may hold a Python script.
   imports=$(find "$folder" -name '*.swift' -exec awk '
+    FNR == 1 { text = 0 }
+    { quotes = gsub(/"""/, "&") }
+    text { if (quotes % 2 == 1) text = 0; next }
+    quotes % 2 == 1 { text = 1; next }
     /^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*import[[:space:]]/ {
       line = $0
       sub(/^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*import[[:space:]]+/, "", line)
