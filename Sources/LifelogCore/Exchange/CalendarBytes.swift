@@ -8,14 +8,14 @@ import LifelogSQLite
 /// Text values are escaped as §3.3.11 asks: `\` `;` `,` and line breaks.
 struct CalendarBytes {
   var bytes: [UInt8] = []
-  private var line: [UInt8] = []
+  private var line = TextBytes()
   /// Seconds of 2020-01-01T00:00:00Z: ``sequence(milliseconds:)`` counts from here, so SEQUENCE,
   /// a 32-bit INTEGER in RFC 5545, lasts until 2088 instead of 2038.
   static let sequenceEpoch: Int64 = 1_577_836_800
 
   init(capacity: Int) {
     bytes.reserveCapacity(capacity)
-    line.reserveCapacity(1 << 15)
+    line.reserve(1 << 15)
   }
 
   // MARK: - Calendar structure
@@ -60,8 +60,11 @@ struct CalendarBytes {
   /// `+0100`, `-0530`; UTC is `+0000` (RFC 5545 forbids `-0000`).
   static func utcOffset(_ minutes: Int) -> String {
     let magnitude = abs(minutes)
-    return (minutes < 0 ? "-" : "+") + Padded.digits(magnitude / 60 % 100, 2)
-      + Padded.digits(magnitude % 60, 2)
+    return TextBytes.string { text in
+      text.append(minutes < 0 ? "-" : "+")
+      text.digits(magnitude / 60 % 100, 2)
+      text.digits(magnitude % 60, 2)
+    }
   }
 
   // MARK: - Events
@@ -82,7 +85,7 @@ struct CalendarBytes {
     if let modified {
       utcTime("LAST-MODIFIED:", seconds: modified / 1000)
       start("SEQUENCE:")
-      line.appendDecimal(Self.sequence(milliseconds: modified))
+      line.number(Self.sequence(milliseconds: modified))
       endLine()
     } else {
       property("SEQUENCE:0")
@@ -108,7 +111,7 @@ struct CalendarBytes {
     // Tags are stored separated by single spaces; a category list separates them by commas.
     row.withUTF8(7) { tags in
       for tag in tags.split(separator: 0x20) {
-        line.append(UInt8(ascii: ","))
+        line.append(byte: UInt8(ascii: ","))
         text(UnsafeBufferPointer(rebasing: tag))
       }
     }
@@ -160,25 +163,25 @@ struct CalendarBytes {
     let hours = seconds / 3600
     let minutes = seconds / 60 % 60
     let rest = seconds % 60
-    line.append(contentsOf: Array("PT".utf8))
+    line.append("PT")
     if hours > 0 {
-      line.appendDecimal(Int64(hours))
-      line.append(UInt8(ascii: "H"))
+      line.number(Int64(hours))
+      line.append(byte: UInt8(ascii: "H"))
     }
     if minutes > 0 || (hours > 0 && rest > 0) {
-      line.appendDecimal(Int64(minutes))
-      line.append(UInt8(ascii: "M"))
+      line.number(Int64(minutes))
+      line.append(byte: UInt8(ascii: "M"))
     }
     if rest > 0 || seconds == 0 {
-      line.appendDecimal(Int64(rest))
-      line.append(UInt8(ascii: "S"))
+      line.number(Int64(rest))
+      line.append(byte: UInt8(ascii: "S"))
     }
   }
 
   private mutating func utcTime(_ name: String, seconds: Int64) {
     start(name)
     localTime(LocalDateTime(instant: seconds, offsetSeconds: 0))
-    line.append(UInt8(ascii: "Z"))
+    line.append(byte: UInt8(ascii: "Z"))
     endLine()
   }
 
@@ -186,13 +189,13 @@ struct CalendarBytes {
   ///
   /// Years are held to 0...9999 (the four digits a DATE-TIME has); the time parsers accept no other, so only a damaged row could reach the bounds.
   private mutating func localTime(_ time: LocalDateTime) {
-    line.appendDigits(min(max(time.date.year, 0), 9999), 4)
-    line.appendDigits(time.date.month, 2)
-    line.appendDigits(time.date.day, 2)
-    line.append(UInt8(ascii: "T"))
-    line.appendDigits(time.hour, 2)
-    line.appendDigits(time.minute, 2)
-    line.appendDigits(time.second, 2)
+    line.digits(min(max(time.date.year, 0), 9999), 4)
+    line.digits(time.date.month, 2)
+    line.digits(time.date.day, 2)
+    line.append(byte: UInt8(ascii: "T"))
+    line.digits(time.hour, 2)
+    line.digits(time.minute, 2)
+    line.digits(time.second, 2)
   }
 
   /// Escaped TEXT: `\\`, `\;`, `\,`, `\n` for a line break (CRLF, LF or CR); other control
@@ -202,14 +205,14 @@ struct CalendarBytes {
     for byte in value {
       switch byte {
       case 0x5C, 0x3B, 0x2C:
-        line.append(0x5C)
-        line.append(byte)
+        line.append(byte: 0x5C)
+        line.append(byte: byte)
       case 0x0A where previous == 0x0D:
         break  // the CR already wrote the line break
       case 0x0A, 0x0D:
-        line.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+        line.append("\\n")
       case 0x09, 0x20...0x7E, 0x80...:
-        line.append(byte)
+        line.append(byte: byte)
       default:
         break
       }
@@ -222,7 +225,7 @@ struct CalendarBytes {
     value.withUTF8 { text($0) }
   }
 
-  private mutating func start(_ prefix: String) { line.append(contentsOf: prefix.utf8) }
+  private mutating func start(_ prefix: String) { line.append(prefix) }
 
   private mutating func property(_ content: String) {
     start(content)
@@ -231,21 +234,22 @@ struct CalendarBytes {
 
   /// Copies ``line`` out folded at 75 octets, never inside a UTF-8 sequence, then CRLF.
   private mutating func endLine() {
+    let raw = line.bytes
     var width = 0
     var index = 0
-    while index < line.count {
+    while index < raw.count {
       var end = index + 1
       // A character's continuation bytes stay with it (at most 3: malformed text still folds).
-      while end < line.count, end - index < 4, line[end] & 0xC0 == 0x80 { end += 1 }
+      while end < raw.count, end - index < 4, raw[end] & 0xC0 == 0x80 { end += 1 }
       if width + (end - index) > 75 {
         bytes.append(contentsOf: [0x0D, 0x0A, 0x20])
         width = 1
       }
-      bytes.append(contentsOf: line[index..<end])
+      bytes.append(contentsOf: raw[index..<end])
       width += end - index
       index = end
     }
     bytes.append(contentsOf: [0x0D, 0x0A])
-    line.removeAll(keepingCapacity: true)
+    line.removeAll()
   }
 }
