@@ -5,8 +5,9 @@
 #   scripts/check-imports.sh [ROOT]     ROOT defaults to the repository this script is in
 #
 # Every import form counts: `import M`, `@testable import M`, `@preconcurrency import M`,
-# `@_exported import M`, `import struct M.T` (not inside a multi-line string). Run by `make lint` and by `make test` before the
-# tests; Tests/LifelogProtocolTests/ImportRuleTests.swift proves it fails on a forbidden import.
+# `@_exported import M`, `import struct M.T`; not a line inside a multi-line string. Run by
+# `make lint` and by `make test` before the tests; Tests/LifelogEndToEndTests/ImportRuleTests.swift
+# proves it fails on a forbidden import.
 set -eu
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 rules="$root/scripts/module-imports.txt"
