@@ -5,8 +5,9 @@
 #   scripts/check-imports.sh [ROOT]     ROOT defaults to the repository this script is in
 #
 # Every import form counts: `import M`, `@testable import M`, `@preconcurrency import M`,
-# `@_exported import M`, `import struct M.T`. Run by `make lint` and by `make test` before the
-# tests; Tests/LifelogProtocolTests/ImportRuleTests.swift proves it fails on a forbidden import.
+# `@_exported import M`, `import struct M.T`; not a line inside a multi-line string. Run by
+# `make lint` and by `make test` before the tests; Tests/LifelogEndToEndTests/ImportRuleTests.swift
+# proves it fails on a forbidden import.
 set -eu
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 rules="$root/scripts/module-imports.txt"
@@ -27,19 +28,20 @@ for folder in $folders; do
     continue
   fi
   # file:line:module for every import in the folder.
-  # Lines inside a multi-line string literal (between two `"""`) are text, not imports: a test
-  # may hold a Python script.
+  # Lines inside a multi-line string literal (between lines holding an odd number of `"""`) are
+  # text, not code: a Python snippet's `import sys` in a test is not an import.
   imports=$(find "$folder" -name '*.swift' -exec awk '
     FNR == 1 { text = 0 }
-    { quotes = gsub(/"""/, "&") }
-    text { if (quotes % 2 == 1) text = 0; next }
-    quotes % 2 == 1 { text = 1; next }
-    /^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*import[[:space:]]/ {
-      line = $0
-      sub(/^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*import[[:space:]]+/, "", line)
-      sub(/^(struct|class|enum|protocol|typealias|func|var|let)[[:space:]]+/, "", line)
-      sub(/[.[:space:]].*$/, "", line)
-      print FILENAME ":" FNR ":" line
+    {
+      quotes = gsub(/"""/, "&")
+      if (!text && /^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*import[[:space:]]/) {
+        line = $0
+        sub(/^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*import[[:space:]]+/, "", line)
+        sub(/^(struct|class|enum|protocol|typealias|func|var|let)[[:space:]]+/, "", line)
+        sub(/[.[:space:]].*$/, "", line)
+        print FILENAME ":" FNR ":" line
+      }
+      if (quotes % 2 == 1) text = !text
     }' {} +)
   forbidden=$(printf '%s\n' "$imports" | while IFS= read -r entry; do
     [ -n "$entry" ] || continue

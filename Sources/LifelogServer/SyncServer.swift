@@ -66,7 +66,8 @@ public final class SyncServer: HTTPHandling {
   public func admit(_ request: HTTPRequest) -> HTTPAdmission {
     do {
       if request.activeRequests > configuration.maxConcurrentRequests {
-        throw HTTPError(503, "overloaded", "The server is busy; try again shortly", retryAfter: 1)
+        throw HTTPError(
+          503, APIErrorCode.overloaded, "The server is busy; try again shortly", retryAfter: 1)
       }
       let route = try Router.route(method: request.method, path: request.path)
       var user: Int64 = 0
@@ -74,7 +75,7 @@ public final class SyncServer: HTTPHandling {
         user = try authenticate(request)
         if let wait = limiter.admit(user, now: request.startedNanoseconds) {
           throw HTTPError(
-            429, "rate_limited", "Too many requests for this token; wait \(wait) s",
+            429, APIErrorCode.rateLimited, "Too many requests for this token; wait \(wait) s",
             retryAfter: wait)
         }
       }
@@ -153,7 +154,7 @@ public final class SyncServer: HTTPHandling {
 
   var tooLarge: HTTPError {
     HTTPError(
-      413, "too_large",
+      413, APIErrorCode.tooLarge,
       "The body is larger than this server accepts (\(configuration.listener.maxBodyBytes) bytes)")
   }
 
@@ -162,16 +163,18 @@ public final class SyncServer: HTTPHandling {
   /// The id of the user whose token the request carries.
   func authenticate(_ request: HTTPRequest) throws -> Int64 {
     guard let header = request.header("Authorization") else {
-      throw HTTPError(401, "unauthorized", "This request needs 'Authorization: Bearer <token>'")
+      throw HTTPError(
+        401, APIErrorCode.unauthorized, "This request needs 'Authorization: Bearer <token>'")
     }
     let parts = header.split(separator: " ", maxSplits: 1)
     guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
-      throw HTTPError(401, "unauthorized", "The Authorization header must be 'Bearer <token>'")
+      throw HTTPError(
+        401, APIErrorCode.unauthorized, "The Authorization header must be 'Bearer <token>'")
     }
     let hash = SHA256.hexDigest(Array(parts[1].utf8))
     guard let user = try pool.withStore({ try $0.user(tokenSHA256: hash) }) else {
       throw HTTPError(
-        401, "unauthorized",
+        401, APIErrorCode.unauthorized,
         "The token is not valid; ask the server's admin for a new one ('lifelog serve user token')")
     }
     return user.id
@@ -190,7 +193,7 @@ public final class SyncServer: HTTPHandling {
       return .error(.unavailable("The server's database is busy; try again shortly"))
     default:
       log("\(RequestLogTime.now()) error: \(error)")
-      return .error(HTTPError(500, "internal", "The server failed; its log says why"))
+      return .error(HTTPError(500, APIErrorCode.internal, "The server failed; its log says why"))
     }
   }
 }

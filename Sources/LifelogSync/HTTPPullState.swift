@@ -47,9 +47,6 @@ struct HTTPPullState: Equatable {
     rewound = json["rewound"]?.bool ?? false
   }
 
-  /// Whether `token` is one the client may store and send back (``CursorToken``).
-  static func isToken(_ token: String) -> Bool { CursorToken.isValid(token) }
-
   /// A bare token while nothing needs remembering, else the JSON form.
   var encoded: String {
     if marks.isEmpty, held.isEmpty, base.isEmpty, !rewound { return next }

@@ -66,7 +66,7 @@ public final class HTTPRemote: Remote {
     var state = HTTPPullState(parsing: cursor)
     state.startPass()
     let after = state.next
-    guard HTTPPullState.isToken(after) else {
+    guard CursorToken.isValid(after) else {
       throw .remoteUnavailable(
         location, reason: "the stored cursor is not one the server gave; remove and add the remote")
     }
@@ -136,10 +136,6 @@ public final class HTTPRemote: Remote {
     return page
   }
 
-  /// Whether `name` is a device id or snapshot name as the server's paths and a folder remote's
-  /// folder names allow: 1–128 of `[A-Za-z0-9-]` (``APIPath/isName(_:)``).
-  static func isPathSegment(_ name: String) -> Bool { APIPath.isName(name) }
-
   public func putSnapshot(name: String, bytes: [UInt8]) throws(SyncError) {
     let response = try transport.send(
       "PUT", APIPath.snapshot(name),
@@ -160,7 +156,7 @@ public final class HTTPRemote: Remote {
     beyond cursor: String, excluding device: String, skipped: inout [String]
   ) throws(SyncError) -> PulledSnapshot? {
     var state = HTTPPullState(parsing: cursor)
-    guard HTTPPullState.isToken(state.next) else {
+    guard CursorToken.isValid(state.next) else {
       throw .remoteUnavailable(
         location, reason: "the stored cursor is not one the server gave; remove and add the remote")
     }
@@ -168,9 +164,9 @@ public final class HTTPRemote: Remote {
       "GET", APIPath.latestSnapshot + "?after=\(state.next)&exclude=\(device)&meta=1")
     if meta.status == 404 { return nil }
     let json = try expectJSON(meta, what: "look for snapshots")
-    guard let name = json["name"]?.string, HTTPRemote.isPathSegment(name),
+    guard let name = json["name"]?.string, APIPath.isName(name),
       let next = json["cursor"]?.string,
-      HTTPPullState.isToken(next)
+      CursorToken.isValid(next)
     else {
       throw .remoteUnavailable(location, reason: "the server's snapshot description cannot be read")
     }

@@ -58,6 +58,19 @@ import Testing
     #expect(result.status == 1 && result.stdout.contains("may not import Foundation"))
   }
 
+  @Test func anImportInsideAMultiLineStringIsTextNotAnImport() throws {
+    let copy = try Self.copy(["Sources/LifelogServer"])
+    let file = copy.file("Sources/LifelogServer/Script.swift")
+    let quotes = String(repeating: "\"", count: 3)
+    try "let script = \(quotes)\nimport LifelogSync\nimport sys, zlib\n\(quotes)\n".write(
+      toFile: file, atomically: true, encoding: .utf8)
+    #expect(try Self.check(copy.path).status == 0)
+    try "let script = \(quotes)\nprint(1)\n\(quotes)\nimport LifelogSync\n".write(
+      toFile: file, atomically: true, encoding: .utf8)
+    let result = try Self.check(copy.path)
+    #expect(result.status == 1 && result.stdout.contains("Script.swift:4:"))
+  }
+
   @Test func aFolderOfSwiftCodeWithoutARuleFailsTheCheck() throws {
     let copy = try Self.copy([])
     try FileManager.default.createDirectory(

@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 
 /// `lifelog check` on a folder remote: every file under `devices/` and `snapshots/` by name, so a
 /// batch missing between two others shows as a gap (a pull stops at the first missing seq and
@@ -16,7 +17,7 @@ extension FileRemote: InventoriedRemote {
         let place = "devices/" + CheckText.shown(device)
         let folder: RemoteFolder?
         do {
-          folder = HTTPRemote.isPathSegment(device) ? try devices.folder(device) : nil
+          folder = APIPath.isName(device) ? try devices.folder(device) : nil
         } catch {
           folder = nil
         }

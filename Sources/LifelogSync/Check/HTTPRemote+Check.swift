@@ -104,9 +104,9 @@ extension HTTPRemote: InventoriedRemote {
         "the server's description of its newest snapshot cannot be read (\(response.status))")
       return nil
     }
-    guard let name = json["name"]?.string, HTTPRemote.isPathSegment(name),
+    guard let name = json["name"]?.string, APIPath.isName(name),
       let next = json["cursor"]?.string,
-      HTTPPullState.isToken(next)
+      CursorToken.isValid(next)
     else {
       check.problem(
         "server", "the server describes its newest snapshot with a malformed name or cursor")

@@ -40,7 +40,7 @@ extension SyncStore {
       return 0
     }
     let place = "log: this device"
-    if !HTTPRemote.isPathSegment(id) {
+    if !APIPath.isName(id) {
       report.add(place, "device", "its id \(CheckText.quoted(id)) cannot name a folder on a remote")
     }
     // 12 hex digits of milliseconds and 4 of counter: more would widen every later stamp.
