@@ -13,6 +13,7 @@
 #   make sanitize the in-process test suites under ThreadSanitizer, then AddressSanitizer
 #   make install  install the binary, the man page and the bash/zsh/fish completions under $(PREFIX)
 #   make man      regenerate docs/lifelog.1 from the command configurations
+#   make golden   rewrite the golden files (every --help, the report snapshots, docs/lifelog.1)
 #   make format   rewrite sources with swift format;  make lint  check them
 #   make clean    remove build products
 
@@ -35,7 +36,7 @@ install-missing = missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || m
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-.PHONY: deps test-deps build test contract contract-run demo bench soak fuzz sanitize install man format lint clean
+.PHONY: deps test-deps build test contract contract-run demo bench soak fuzz sanitize install man golden format lint clean
 
 deps:
 	@$(call install-missing,$(DEBIAN_PACKAGES))
@@ -139,6 +140,13 @@ install: build
 man: deps
 	$(SWIFT) build --product lifelog
 	"$$($(SWIFT) build --show-bin-path)/lifelog" __manpage > docs/lifelog.1
+
+# The golden files from what the code prints now (RECORD_SNAPSHOTS=1, docs/testing.md): review
+# the diff before committing it.
+GOLDEN_SUITES := HelpGoldenTests|ReportCommandTests|ManualPageTests
+golden: deps
+	$(SWIFT) build --build-tests
+	RECORD_SNAPSHOTS=1 $(SWIFT) test --skip-build --filter '$(GOLDEN_SUITES)'
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
