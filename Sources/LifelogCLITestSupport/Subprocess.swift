@@ -2,16 +2,16 @@ import Foundation
 import LifelogTestSupport
 
 /// Runs a helper program (tmux, bash, zsh, fish, groff) and returns its status and output.
-enum Subprocess {
-  struct Output {
-    let status: Int32
-    let stdout: String
-    let stderr: String
+public enum Subprocess {
+  public struct Output: Sendable {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
   }
 
   /// Runs `program` (found on PATH) with `arguments` and waits for it.
   @discardableResult
-  static func run(
+  public static func run(
     _ program: String, _ arguments: [String], environment: [String: String]? = nil
   ) throws -> Output {
     // posix_spawn and waitpid rather than Foundation's Process, which never sees the end of a
@@ -80,7 +80,7 @@ enum Subprocess {
   }
 
   /// Whether `program` is on PATH.
-  static func exists(_ program: String) -> Bool {
+  public static func exists(_ program: String) -> Bool {
     searchPath(program) != nil
   }
 }

@@ -6,14 +6,16 @@ import Testing
 /// and its screen is read back, as a person would see it.
 ///
 /// Every wait is bounded and fails with the screen as it was, so a test can never hang.
-final class TerminalSession {
+public final class TerminalSession {
   /// How long a wait may take before the test fails; generous, as the machine may be busy.
-  static let patience: TimeInterval = 20
+  public static let patience: TimeInterval = 20
 
   private let socket: String
 
   /// Starts `arguments` (the program first) on an 100×30 terminal with exactly `environment`.
-  init(_ arguments: [String], environment: [String: String], folder: TemporaryDirectory) throws {
+  public init(
+    _ arguments: [String], environment: [String: String], folder: TemporaryDirectory
+  ) throws {
     socket = folder.file("tmux-\(UUID().uuidString.prefix(8)).sock")
     // `timeout` ends the program even if the test never does (its process group keeps the terminal).
     let command =
@@ -30,26 +32,26 @@ final class TerminalSession {
   deinit { _ = try? tmux(["kill-server"]) }
 
   /// Types text literally (no key names).
-  func type(_ text: String) throws { try tmux(["send-keys", "-l", "--", text]) }
+  public func type(_ text: String) throws { try tmux(["send-keys", "-l", "--", text]) }
 
   /// Presses keys by tmux name: `Enter`, `Tab`, `Up`, `C-d`.
-  func press(_ keys: String...) throws { try tmux(["send-keys"] + keys) }
+  public func press(_ keys: String...) throws { try tmux(["send-keys"] + keys) }
 
   /// The visible screen, spaces at the ends of lines kept (the space Tab adds after a word).
-  func screen() -> String {
+  public func screen() -> String {
     let text = (try? tmux(["capture-pane", "-p", "-N"]).stdout) ?? ""
     return text.trimmingCharacters(in: .newlines)
   }
 
   /// Types a line, presses Enter, and waits until the screen shows `expected`.
-  func enter(_ line: String, expecting expected: String) throws {
+  public func enter(_ line: String, expecting expected: String) throws {
     try type(line)
     try press("Enter")
     try waitFor(expected)
   }
 
   /// Types text, presses Tab, and waits until the screen shows `expected`.
-  func complete(_ text: String, expecting expected: String) throws {
+  public func complete(_ text: String, expecting expected: String) throws {
     try type(text)
     try press("Tab")
     try waitFor(expected)
@@ -57,7 +59,7 @@ final class TerminalSession {
 
   /// Waits until the screen shows `text`, and returns the screen.
   @discardableResult
-  func waitFor(_ text: String) throws -> String {
+  public func waitFor(_ text: String) throws -> String {
     try waitUntil("the screen to show \(text.debugDescription)") {
       screen().contains(text)
     }
@@ -65,7 +67,7 @@ final class TerminalSession {
   }
 
   /// Waits until the program has ended (tmux then closes the session and stops).
-  func waitForExit() throws {
+  public func waitForExit() throws {
     try waitUntil("the program to end") {
       (try? tmux(["has-session"]).status) != 0
     }
@@ -91,7 +93,7 @@ final class TerminalSession {
   }
 }
 
-struct TerminalTimeout: Error, CustomStringConvertible {
-  let message: String
-  var description: String { message }
+public struct TerminalTimeout: Error, CustomStringConvertible {
+  public let message: String
+  public var description: String { message }
 }
