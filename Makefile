@@ -16,6 +16,7 @@
 #   make install  install the binary, the man page and the bash/zsh/fish completions under $(PREFIX)
 #   make deb      build .build/deb/lifelog_<version>_amd64.deb with dpkg-deb (packaging/deb)
 #   make man      regenerate docs/lifelog.1 from the command configurations
+#   make golden   rewrite the golden files (every --help, the report snapshots, docs/lifelog.1)
 #   make format   rewrite sources with swift format;  make lint  check them, and the module
 #                 graph (scripts/check-imports.sh: no module imports one it may not)
 #   make clean    remove build products
@@ -43,7 +44,7 @@ install-missing = missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || m
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-.PHONY: deps test-deps build test contract contract-run demo bench soak fuzz sanitize install man format lint clean \
+.PHONY: deps test-deps build test contract contract-run demo bench soak fuzz sanitize install man golden format lint clean \
 	deb deb-run
 
 deps:
@@ -164,6 +165,13 @@ deb-run:
 man: deps
 	$(SWIFT) build --product lifelog
 	"$$($(SWIFT) build --show-bin-path)/lifelog" __manpage > docs/lifelog.1
+
+# The golden files from what the code prints now (RECORD_SNAPSHOTS=1, docs/testing.md): review
+# the diff before committing it.
+GOLDEN_SUITES := HelpGoldenTests|ReportCommandTests|ManualPageTests
+golden: deps
+	$(SWIFT) build --build-tests
+	RECORD_SNAPSHOTS=1 $(SWIFT) test --skip-build --filter '$(GOLDEN_SUITES)'
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests

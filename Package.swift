@@ -56,17 +56,29 @@ let package = Package(
       path: "Sources/LifelogBench"),
 
     // Test support and tests
-    .target(name: "LifelogTestSupport", dependencies: ["LifelogCLI"]),
+    // Light support (folders, golden files, seeds, in-process fake servers): no app, so the
+    // SQLite and Core tests compile only what they test (docs/testing.md)
+    .target(name: "LifelogTestSupport", dependencies: ["LifelogCore"]),
+    // The app in process or as a child process: InProcessCLI, the binary, servers, PostgreSQL
+    .target(name: "LifelogCLITestSupport", dependencies: ["LifelogCLI", "LifelogTestSupport"]),
     .testTarget(name: "LifelogSQLiteTests", dependencies: ["LifelogSQLite", "LifelogTestSupport"]),
     .testTarget(name: "LifelogCoreTests", dependencies: ["LifelogCore", "LifelogTestSupport"]),
     .testTarget(
       name: "LifelogProtocolTests", dependencies: ["LifelogProtocol", "LifelogTestSupport"]),
-    .testTarget(name: "LifelogSyncTests", dependencies: ["LifelogSync", "LifelogTestSupport"]),
-    .testTarget(name: "LifelogServerTests", dependencies: ["LifelogServer", "LifelogTestSupport"]),
-    .testTarget(name: "LifelogCLITests", dependencies: ["LifelogCLI", "LifelogTestSupport"]),
     .testTarget(
-      name: "LifelogEndToEndTests", dependencies: ["LifelogTestSupport", "lifelog"],
-      exclude: ["Fixtures"]),
+      name: "LifelogSyncTests",
+      dependencies: ["LifelogSync", "LifelogTestSupport", "LifelogCLITestSupport"]),
+    .testTarget(
+      name: "LifelogServerTests",
+      dependencies: ["LifelogServer", "LifelogTestSupport", "LifelogCLITestSupport"]),
+    .testTarget(
+      name: "LifelogCLITests",
+      dependencies: ["LifelogCLI", "LifelogTestSupport", "LifelogCLITestSupport"],
+      exclude: ["Commands/Snapshots"]),
+    .testTarget(
+      name: "LifelogEndToEndTests",
+      dependencies: ["LifelogTestSupport", "LifelogCLITestSupport", "lifelog"],
+      exclude: ["Fixtures", "Golden"]),
   ]
 )
 

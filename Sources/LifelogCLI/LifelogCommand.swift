@@ -5,7 +5,7 @@ import LifelogServer
 import LifelogSync
 
 /// The `lifelog` command: finds the subcommand, parses its arguments, runs it, and turns any error
-/// into a message on standard error and a sysexits code (DESIGN §6).
+/// into a message on standard error and a sysexits code (docs/design.md §6).
 ///
 /// The only place that prints errors or decides exit codes.
 public enum LifelogCommand {
@@ -122,7 +122,7 @@ public enum LifelogCommand {
     throw UsageError("Unknown command '\(name)'\(hint)")
   }
 
-  /// Prints an error the way DESIGN §6 and STYLE §4 say, and returns its exit code.
+  /// Prints an error the way docs/design.md §6 and STYLE §4 say, and returns its exit code.
   private static func present(_ error: any Error, path: [String], context: Context) -> Int32 {
     context.output.flush()
     // Failures already reported (the lines of a shell script) end with their code alone.
@@ -191,7 +191,7 @@ struct ExitStatus: Error {
   let code: Int32
 }
 
-/// The exit codes of DESIGN §6 (from sysexits.h).
+/// The exit codes of docs/design.md §6 (from sysexits.h).
 public enum ExitCode {
   public static let success: Int32 = 0
   public static let failure: Int32 = 1

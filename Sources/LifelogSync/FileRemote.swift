@@ -2,8 +2,8 @@
 import LifelogCore
 import LifelogProtocol
 
-/// A remote that is a plain folder (DESIGN §4): a USB stick, an NFS mount, a Dropbox or Syncthing
-/// folder.
+/// A remote that is a plain folder (docs/design.md §4.2): a USB stick, an NFS mount, a Dropbox or
+/// Syncthing folder.
 ///
 /// Only immutable files with unique names are written, each under a temporary name first, so no
 /// locks are needed and any file-syncing tool can carry the folder.

@@ -4,8 +4,9 @@ import LifelogCore
 import LifelogProtocol
 
 /// HTTP requests for the HTTP remote, over libcurl (loaded only when first used), with the retry
-/// rules of DESIGN §4: `Retry-After` is honoured and network failures are retried with exponential
-/// backoff and jitter, all within one deadline; past it, the remote is unavailable (exit 69).
+/// rules of docs/design.md §4.3: `Retry-After` is honoured and network failures are retried with
+/// exponential backoff and jitter, all within one deadline; past it, the remote is unavailable
+/// (exit 69).
 ///
 /// Every answer is read up to a size limit (``answerLimit(for:)``) and parsed by
 /// ``HTTPResponseParser`` on both paths; an answer that breaks HTTP or the limit is refused at once

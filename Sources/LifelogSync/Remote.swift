@@ -1,7 +1,7 @@
 import LifelogCore
 import LifelogProtocol
 
-/// Where batches are exchanged (DESIGN §4): a folder today, an HTTP server next.
+/// Where batches are exchanged (docs/design.md §4): a folder today, an HTTP server next.
 ///
 /// The engine talks only to this interface, so a new kind of remote needs no engine change.
 ///

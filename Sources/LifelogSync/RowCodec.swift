@@ -104,7 +104,7 @@ enum RowCodec {
       """
   }
 
-  /// Merges `incoming` into `existing` field by field: the larger stamp wins (DESIGN §3).
+  /// Merges `incoming` into `existing` field by field: the larger stamp wins (docs/design.md §3).
   ///
   /// - Returns: the merged row, or nil when `existing` already holds everything `incoming` has.
   static func merge(_ incoming: RowChange, into existing: RowChange?) -> RowChange? {

@@ -1,8 +1,8 @@
 import LifelogCore
 import LifelogProtocol
 
-/// One sync with one remote (DESIGN §4): pull and merge, then batch and push local changes, then
-/// compact when asked or when this device has left too many batches behind.
+/// One sync with one remote (docs/design.md §4): pull and merge, then batch and push local changes,
+/// then compact when asked or when this device has left too many batches behind.
 ///
 /// Every step is safe to interrupt: each pulled page is merged in one transaction together with
 /// its cursor, each batch is stored locally before it is sent and sent again under the same name

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LifelogCLITestSupport
 import LifelogCore
 import LifelogTestSupport
 import Synchronization

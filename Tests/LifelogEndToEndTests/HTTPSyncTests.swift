@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import LifelogCLITestSupport
 import LifelogCore
 import LifelogTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import LifelogCLITestSupport
 import LifelogTestSupport
 import Testing
 

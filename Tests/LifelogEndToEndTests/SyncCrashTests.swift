@@ -1,12 +1,13 @@
 import Foundation
 @preconcurrency import Glibc
+import LifelogCLITestSupport
 import LifelogCore
 import LifelogTestSupport
 import Testing
 
 /// `kill -9` of the real `lifelog sync` at random moments, on both sides of a folder remote: the
-/// logs must still converge with every entry once (DESIGN §4: "a sync that dies midway resends
-/// the same bytes under the same name").
+/// logs must still converge with every entry once (docs/design.md §4: "a sync that dies midway
+/// resends the same bytes under the same name").
 @Suite struct SyncCrashTests {
   /// Syncs killed while running in a normal run; `SYNC_CRASH_KILLS` asks for more.
   static let kills = ProcessInfo.processInfo.environment["SYNC_CRASH_KILLS"].flatMap(Int.init) ?? 60

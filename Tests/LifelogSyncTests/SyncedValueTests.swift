@@ -1,3 +1,4 @@
+import LifelogCLITestSupport
 import LifelogCore
 import LifelogProtocol
 import LifelogSync

@@ -48,7 +48,7 @@ struct EntryPresenter {
     return table
   }
 
-  /// One entry as a JSON object (DESIGN §6 fields, then unit, source and deleted).
+  /// One entry as a JSON object (docs/design.md §6 fields, then unit, source and deleted).
   func json(_ entry: Entry) -> String {
     var object = JSONObjectWriter()
     object.add("id", entry.id)

@@ -58,7 +58,7 @@ public enum Stamp {
   }
 }
 
-/// The hybrid logical clock of DESIGN §3: `now = max(wall clock, last stamp seen + 1)`.
+/// The hybrid logical clock of docs/design.md §3: `now = max(wall clock, last stamp seen + 1)`.
 ///
 /// Receiving a remote stamp advances it, so an edit made after seeing a change always wins over
 /// that change even when this machine's wall clock is behind. It never runs past what a stamp can

@@ -1,5 +1,5 @@
-/// The synced entity types of DESIGN §2 and the fields of each, in the order their stamps are
-/// stored.
+/// The synced entity types of docs/design.md §2 and the fields of each, in the order their stamps
+/// are stored.
 ///
 /// The order is part of the on-disk format: new fields are only ever appended.
 public enum SyncedEntity: String, CaseIterable, Sendable {

@@ -93,7 +93,7 @@ public struct ValidImportRow: Sendable {
   ///
   /// A SHA-256 of the normalized fields (activity name case-folded, the instant and its offset,
   /// duration, note, quantity, tags) shaped as a version 8 UUID. Its leading hex digits are as
-  /// random-looking as a UUIDv4's, so short ids stay short (DESIGN §2).
+  /// random-looking as a UUIDv4's, so short ids stay short (docs/design.md §2).
   public var derivedID: String {
     var seed: [UInt8] = []
     seed.reserveCapacity(160)

@@ -24,7 +24,7 @@ public struct Activity: Hashable, Sendable {
     self.archived = archived
   }
 
-  /// The activities every new database starts with (DESIGN §6).
+  /// The activities every new database starts with (docs/design.md §2).
   public static let defaults: [(name: String, kind: ActivityKind)] = [
     ("breakfast", .meal), ("lunch", .meal), ("dinner", .meal), ("snack", .meal),
     ("walk", .exercise), ("run", .exercise), ("workout", .exercise), ("sleep", .sleep),

@@ -1,5 +1,5 @@
 /// Activity totals per activity and period (day, week or month) against their targets, and sleep
-/// per night (DESIGN §5).
+/// per night (docs/design.md §5).
 ///
 /// Plain values, no formatting. Each entry counts to the report day of its logged wall-clock
 /// time, like the meal diary. A target is compared with what the period's days inside the range

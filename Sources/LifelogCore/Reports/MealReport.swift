@@ -1,5 +1,5 @@
 /// The meal diary: every meal of every day with the gap since the one before, gaps longer than
-/// `mealGapHours` flagged, and a summary of the range (DESIGN §5).
+/// `mealGapHours` flagged, and a summary of the range (docs/design.md §5).
 ///
 /// Plain values, no formatting: the text, Markdown, CSV, JSON and HTML renderers all read this.
 /// Days and times of day are on the wall clock where each meal was logged (see

@@ -1,6 +1,6 @@
-/// When an entry was created and last changed, from its field stamps (DESIGN §3): the oldest
-/// stamp is when it was written first, the newest when it was changed last, and each stamp ends
-/// with the device that wrote it.
+/// When an entry was created and last changed, from its field stamps (docs/design.md §3): the
+/// oldest stamp is when it was written first, the newest when it was changed last, and each stamp
+/// ends with the device that wrote it.
 public struct EntryHistory: Sendable {
   public let created: String
   public let changed: String

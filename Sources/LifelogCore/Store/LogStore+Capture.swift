@@ -1,8 +1,8 @@
 @preconcurrency import Glibc
 import LifelogSQLite
 
-/// Change capture (DESIGN §3): every local write stamps the fields it changes and queues the row
-/// to be sent, in the same transaction as the write itself.
+/// Change capture (docs/design.md §3): every local write stamps the fields it changes and queues
+/// the row to be sent, in the same transaction as the write itself.
 extension LogStore {
   /// Milliseconds since 1970 from the system clock.
   public static func systemMilliseconds() -> Int64 { SystemClock.unixMilliseconds() }

@@ -1,7 +1,7 @@
 @preconcurrency import Glibc
 import LifelogSQLite
 
-/// Schema v2: what sync needs (DESIGN §3).
+/// Schema v2: what sync needs (docs/design.md §3).
 ///
 /// Per-field stamps on every synced row, this device's identity and hybrid logical clock, the
 /// pending-change queue, the outbox of batches, the version vector of batches merged here, and the

@@ -2,7 +2,7 @@ import LifelogCore
 import LifelogProtocol
 
 /// How a remote stores batches and snapshots: as ``BatchCodec`` writes them, or sealed with the
-/// remote's data key (DESIGN §4, docs/sync-protocol.md).
+/// remote's data key (docs/design.md §4.4, docs/sync-protocol.md).
 ///
 /// A sealed file is one plaintext JSON header line, which is all a remote (or `lifelog serve`)
 /// needs to file it, then the nonce and the XChaCha20-Poly1305 ciphertext of the plain batch. The

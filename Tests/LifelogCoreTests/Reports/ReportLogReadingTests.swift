@@ -36,7 +36,7 @@ import Testing
     let walk = ActivityName.derivedID(for: "walk")
     var entries: [NewEntry] = []
     for index in (0..<500).reversed() {
-      let instant = InProcessCLI.instant("2026-10-01T08:00:00+02:00") + Int64(index) * 3600
+      let instant = TestTime.instant("2026-10-01T08:00:00+02:00") + Int64(index) * 3600
       for copy in [2, 0, 1] {
         entries.append(
           NewEntry(

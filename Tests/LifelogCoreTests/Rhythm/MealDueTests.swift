@@ -14,7 +14,7 @@ import Testing
       ?? LoggedTime(instant: 0, offsetMinutes: 0)
   }
 
-  func instant(_ iso: String) -> Int64 { InProcessCLI.instant(iso) }
+  func instant(_ iso: String) -> Int64 { TestTime.instant(iso) }
 
   @Test func theNextMealIsDueTheGapAfterTheLastOne() {
     let due = MealDue(

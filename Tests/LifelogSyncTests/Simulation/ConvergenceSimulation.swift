@@ -97,7 +97,7 @@ struct SimulationOutcome {
   }
 }
 
-/// The convergence simulation of DESIGN §3–§4, one seed at a time.
+/// The convergence simulation of docs/design.md §3–§4, one seed at a time.
 ///
 /// Devices on real database files make random edits and sync at random through their own copies
 /// of a folder remote, which a simulated file-syncing service carries between them late, out of
