@@ -258,6 +258,18 @@ import Testing
     #expect(try entries().isEmpty)
   }
 
+  @Test func aDamagedZipIsRefusedAndAZipCannotComeFromStandardInput() throws {
+    let zip = folder.file("export.zip")
+    try Data("PK\u{3}\u{4}not really a zip".utf8).write(to: URL(fileURLWithPath: zip))
+    let damaged = try lifelog(["import", "--from", "apple-health", zip])
+    #expect(damaged.exitCode == 65, "\(damaged)")
+    #expect(damaged.stderr.contains("is not a zip file"), "\(damaged.stderr)")
+    let piped = try lifelog(["import", "--from", "apple-health", "-"], input: "PK\u{3}\u{4}")
+    #expect(piped.exitCode == 65, "\(piped)")
+    #expect(piped.stderr.contains("cannot be read from standard input"), "\(piped.stderr)")
+    #expect(try entries().isEmpty)
+  }
+
   @Test func aDryRunWritesNothingAndActivityPutsEveryEntryUnderIt() throws {
     let export = #"[{"start":"20261130T090000Z","end":"20261130T100000Z","tags":["code"]}]"#
     let dry = try lifelog(["import", "--from", "timewarrior", "--dry-run", "-"], input: export)

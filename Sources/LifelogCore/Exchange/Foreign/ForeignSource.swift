@@ -73,8 +73,9 @@ enum ForeignRecordID {
 enum ForeignText {
   /// A tag of another tool as a lifelog tag: one word, so spaces, commas and semicolons become '-'.
   static func tag(_ text: String) -> String {
-    String(
-      text.trimmingSpaces().map { " ,;\t\n\r".contains($0) ? "-" : $0 })
+    let separators: Set<UInt8> = [0x20, 0x2C, 0x3B, 0x09, 0x0A, 0x0D]
+    guard text.utf8.contains(where: separators.contains) else { return text }  // the usual case
+    return String(text.trimmingSpaces().map { " ,;\t\n\r".contains($0) ? "-" : $0 })
   }
 
   /// The string member `key` of an object, or nil when it is missing or null.

@@ -146,19 +146,36 @@ public final class JSONElementReader {
   /// Copies the bytes of the value that starts here into ``value``: to its balancing bracket or
   /// closing quote, or for a number or literal to the next delimiter. The parser checks the rest.
   private func captureValue() throws {
+    // The loop works on local copies (moved out and back, not copied), as CSVReader's does: a
+    // property of a class would pay an exclusivity check on every byte.
+    var value = self.value
+    self.value = []
+    var index = self.index
+    var line = self.line
+    defer {
+      self.value = value
+      self.index = index
+      self.line = line
+    }
     value.removeAll(keepingCapacity: true)
     var depth = 0
     var inString = false
     var escaped = false
     let start = line
+    var chunk = UnsafeBufferPointer(rebasing: input.chunk[0..<input.count])
     while true {
-      if index == input.count {
-        guard try refill() else {
+      if index == chunk.count {
+        self.index = index
+        let more = try refill()
+        index = self.index
+        chunk = UnsafeBufferPointer(rebasing: input.chunk[0..<input.count])
+        guard more else {
           if depth == 0 && !inString && !value.isEmpty { return }  // a number at the very end
+          self.line = line
           throw ended("the value that starts on line \(start)")
         }
       }
-      let byte = input.chunk[index]
+      let byte = chunk[index]
       if inString {
         index += 1
         value.append(byte)
@@ -196,7 +213,7 @@ public final class JSONElementReader {
         index += 1
         value.append(byte)
       }
-      guard value.count <= JSONElementReader.maximumValueBytes else {
+      if value.count > JSONElementReader.maximumValueBytes {
         throw InputError(
           "line \(start): a JSON value longer than \(JSONElementReader.maximumValueBytes) bytes; "
             + "this is not an export of that tool")

@@ -1,6 +1,6 @@
 @preconcurrency import Glibc
 
-/// A zip file's central directory (APPNOTE.TXT 4.3.12–4.3.16, with ZIP64), read to find one entry.
+/// A zip file's central directory (APPNOTE.TXT 4.3.12–4.3.16, ZIP64 too), read to find one entry.
 ///
 /// Every number comes from the file, so each is checked against the file's size before it is
 /// used: a damaged or hostile zip gets an error, never a read past what it holds.
