@@ -1,4 +1,5 @@
 import Foundation
+import LifelogCLITestSupport
 import LifelogTestSupport
 import Testing
 

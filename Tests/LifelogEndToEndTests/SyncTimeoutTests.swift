@@ -1,4 +1,5 @@
 import Foundation
+import LifelogCLITestSupport
 import LifelogSQLite
 import LifelogTestSupport
 import Testing

@@ -8,11 +8,11 @@ extension SyncServer {
     let bytes = request.body
     let (batch, rows) = try decode(bytes, what: "batch", user: user)
     guard batch.kind == .batch else {
-      throw HTTPError(400, "bad_batch", "The body is a snapshot, not a batch")
+      throw HTTPError(400, APIErrorCode.badBatch, "The body is a snapshot, not a batch")
     }
     guard batch.device == device, batch.seq == seq else {
       throw HTTPError(
-        400, "name_mismatch",
+        400, APIErrorCode.nameMismatch,
         "The batch's header names device \(batch.device) seq \(batch.seq), not the path's \(device) \(seq)"
       )
     }
@@ -20,7 +20,7 @@ extension SyncServer {
       IncomingBatch(
         user: user, device: device, seq: seq, bytes: bytes, rows: rows))
     if outcome == .userRemoved {
-      throw HTTPError(401, "unauthorized", "The token's user was removed")
+      throw HTTPError(401, APIErrorCode.unauthorized, "The token's user was removed")
     }
     var object = JSONObjectWriter()
     object.add("device", device)
@@ -60,18 +60,18 @@ extension SyncServer {
   /// never hold plaintext (a lifelog older than 0.3.0, or a machine that joined it wrongly).
   func decode(_ bytes: [UInt8], what: String, user: Int64) throws -> (Batch, rows: Int) {
     guard !bytes.isEmpty else {
-      throw HTTPError(400, "bad_batch", "The body is empty; send the \(what)'s bytes")
+      throw HTTPError(400, APIErrorCode.badBatch, "The body is empty; send the \(what)'s bytes")
     }
     if let sealed = try? SealedHeader(bytes) { return (sealed.batch, sealed.changes) }
     let batch: Batch
     do {
       batch = try BatchCodec.decode(bytes)
     } catch {
-      throw HTTPError(400, "bad_batch", "The \(what) cannot be read: \(error)")
+      throw HTTPError(400, APIErrorCode.badBatch, "The \(what) cannot be read: \(error)")
     }
     if try pool.withStore({ try $0.latestKeyEnvelope(user: user) }) != nil {
       throw HTTPError(
-        400, "not_sealed",
+        400, APIErrorCode.notSealed,
         "This remote is encrypted: it takes only sealed batches and snapshots; nothing was stored. Join it with "
           + "lifelog 0.3.0 or later and its passphrase")
     }

@@ -28,7 +28,9 @@ extension SyncServer {
     let (found, encrypted) = try pool.withStore {
       (try $0.user(id: user), try $0.latestKeyEnvelope(user: user) != nil)
     }
-    guard let found else { throw HTTPError(401, "unauthorized", "The token's user was removed") }
+    guard let found else {
+      throw HTTPError(401, APIErrorCode.unauthorized, "The token's user was removed")
+    }
     var object = JSONObjectWriter()
     object.add("lifelog", "remote")
     object.add("format", BatchCodec.format)

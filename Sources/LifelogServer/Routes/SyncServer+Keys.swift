@@ -9,7 +9,8 @@ extension SyncServer {
 
   func keys(user: Int64) throws -> HTTPResponse {
     guard let envelope = try pool.withStore({ try $0.latestKeyEnvelope(user: user) }) else {
-      throw HTTPError(404, "no_keys", "This remote holds no key envelope: it is not encrypted")
+      throw HTTPError(
+        404, APIErrorCode.noKeys, "This remote holds no key envelope: it is not encrypted")
     }
     return HTTPResponse(
       status: 200,
@@ -26,7 +27,7 @@ extension SyncServer {
     }
     guard bytes.count <= SyncServer.maximumKeyEnvelopeBytes else {
       throw HTTPError(
-        413, "too_large",
+        413, APIErrorCode.tooLarge,
         "A key envelope may be at most \(SyncServer.maximumKeyEnvelopeBytes) bytes, not \(bytes.count)"
       )
     }

@@ -8,13 +8,13 @@ extension SyncServer {
     let bytes = request.body
     let (snapshot, _) = try decode(bytes, what: "snapshot", user: user)
     guard snapshot.kind == .snapshot else {
-      throw HTTPError(400, "bad_batch", "The body is a batch, not a snapshot")
+      throw HTTPError(400, APIErrorCode.badBatch, "The body is a batch, not a snapshot")
     }
     // Served back as the Lifelog-Snapshot-Device header and compared with the exclude argument:
     // a device id like any other, never a line break or a stray character.
     guard Router.isName(snapshot.device) else {
       throw HTTPError(
-        400, "bad_batch",
+        400, APIErrorCode.badBatch,
         "The snapshot's header names a device id that is not 1–\(Router.maximumNameLength) of letters, digits and '-'"
       )
     }

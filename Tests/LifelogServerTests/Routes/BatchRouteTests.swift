@@ -1,3 +1,4 @@
+import LifelogCLITestSupport
 import LifelogTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import LifelogCLITestSupport
 import LifelogCore
 import LifelogTestSupport
 import Testing

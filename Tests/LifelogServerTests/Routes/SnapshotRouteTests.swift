@@ -1,3 +1,4 @@
+import LifelogCLITestSupport
 import LifelogCore
 import LifelogTestSupport
 import Testing
