@@ -1,6 +1,7 @@
 import LifelogCore
 
 /// RFC 4180 CSV: fields quoted when they hold a comma, quote or line break; CRLF line ends.
+///
 /// The `String` form of ``TextBytes/csvField(_:)-(String)``, which `lifelog export` writes with.
 enum CSVText {
   static func row(_ fields: [String]) -> String {

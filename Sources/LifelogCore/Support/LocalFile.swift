@@ -80,8 +80,10 @@ public enum LocalFile {
   }
 
   /// Replaces `path` with `bytes` atomically: they go to a new file beside it (made with `mode`,
-  /// whatever the umask), which is flushed to disk and then renamed over `path`. A reader sees
-  /// the old file or the new one, never half of one, and a crash leaves at worst the temporary.
+  /// whatever the umask), which is flushed to disk and then renamed over `path`.
+  ///
+  /// A reader sees the old file or the new one, never half of one, and a crash leaves at worst the
+  /// temporary.
   public static func write(
     _ bytes: [UInt8], to path: String, mode: mode_t = 0o600
   ) throws(LocalFileError) {
@@ -94,7 +96,7 @@ public enum LocalFile {
     var offset = 0
     while failure == nil, offset < bytes.count {
       let written = bytes.withUnsafeBytes {
-        Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+        Glibc.write(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset)
       }
       if written < 0 {
         if errno == EINTR { continue }

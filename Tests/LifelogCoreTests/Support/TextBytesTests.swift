@@ -3,6 +3,7 @@ import LifelogCore
 import Testing
 
 /// ``TextBytes`` is the one writer of the formats; its `String` wrappers are what most code calls.
+///
 /// These tests hold both against plain reference forms written here the slow, obvious way (the
 /// `String` code the writer replaced), on fixed examples and on many random values.
 @Suite struct TextBytesTests {

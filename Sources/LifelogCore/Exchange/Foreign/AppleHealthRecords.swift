@@ -1,8 +1,9 @@
 /// Import rows from Apple Health's `export.xml` (or the `export.zip` holding it), read through
 /// libxml2's streaming reader: exercise entries from `Workout` elements, one sleep entry per night
 /// from `HKCategoryTypeIdentifierSleepAnalysis` records, meal entries from
-/// `HKCorrelationTypeIdentifierFood` correlations. Everything else (the millions of step and
-/// heart-rate records) is passed over.
+/// `HKCorrelationTypeIdentifierFood` correlations.
+///
+/// Everything else (the millions of step and heart-rate records) is passed over.
 final class AppleHealthRecords: ForeignRecords {
   /// Asleep segments this close together (seconds) are one night: the awake minutes between them
   /// are left out of its duration.

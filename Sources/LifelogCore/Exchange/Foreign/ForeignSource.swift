@@ -9,8 +9,9 @@ public enum ForeignSource: String, CaseIterable, Sendable {
   /// Whether `--activity` can say where every row goes: the sources whose rows are all one sort.
   public var takesActivity: Bool { self != .cronometer && self != .appleHealth }
 
-  /// The reader of this source's export. `path` is needed for a zip file, which is read from its
-  /// end (apple-health's export.zip).
+  /// The reader of this source's export.
+  ///
+  /// `path` is needed for a zip file, which is read from its end (apple-health's export.zip).
   public func records(
     from input: ChunkedReader, path: String?, context: ForeignImportContext
   ) throws -> any ForeignRecords {

@@ -31,7 +31,9 @@ public final class JSONElementReader {
   }
 
   /// The next element and the line it starts on, or nil after the array (and what follows it)
-  /// has been read. An element that is not valid JSON comes as a failure and reading goes on.
+  /// has been read.
+  ///
+  /// An element that is not valid JSON comes as a failure and reading goes on.
   ///
   /// - Throws: ``InputError`` (with its line) when the file is not an array of that shape, or
   ///   ends inside it; ``InputFileError`` when it cannot be read.
@@ -144,7 +146,9 @@ public final class JSONElementReader {
   // MARK: - Bytes
 
   /// Copies the bytes of the value that starts here into ``value``: to its balancing bracket or
-  /// closing quote, or for a number or literal to the next delimiter. The parser checks the rest.
+  /// closing quote, or for a number or literal to the next delimiter.
+  ///
+  /// The parser checks the rest.
   private func captureValue() throws {
     // The loop works on local copies (moved out and back, not copied), as CSVReader's does: a
     // property of a class would pay an exclusivity check on every byte.

@@ -1,7 +1,8 @@
 /// Import rows from Watson: the output of `watson log --json` (objects with `id`, `start`, `stop`,
 /// `project`, `tags`; ISO 8601 times) or Watson's own `frames` file (arrays `[start, stop,
-/// project, id, tags, updated_at]`, Unix seconds). Both carry the frame's id, which the entry's
-/// id comes from.
+/// project, id, tags, updated_at]`, Unix seconds).
+///
+/// Both carry the frame's id, which the entry's id comes from.
 final class WatsonRecords: JSONSourceRecords {
   init(_ input: ChunkedReader, context: ForeignImportContext) {
     super.init(JSONElementReader(input), context: context)

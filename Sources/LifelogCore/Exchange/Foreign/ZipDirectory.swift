@@ -116,7 +116,9 @@ struct ZipDirectory {
     var done = 0
     while done < count {
       let got = bytes.withUnsafeMutableBytes { buffer in
-        pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+        pread(
+          descriptor, buffer.baseAddress.map { $0 + done }, count - done,
+          off_t(offset) + off_t(done))
       }
       if got > 0 {
         done += got

@@ -66,7 +66,7 @@ final class ZipEntryReader {
     guard let inflater else {  // stored: the bytes as they are
       let wanted = Int(min(Int64(buffer.count), remaining))
       guard wanted > 0 else { return 0 }
-      let got = try read(into: buffer.baseAddress!, count: wanted)
+      let got = try read(into: buffer.baseAddress, count: wanted)
       return got
     }
     while !finished {
@@ -76,7 +76,7 @@ final class ZipEntryReader {
         }
         chunk = [UInt8](repeating: 0, count: Int(min(Int64(Self.chunkSize), remaining)))
         let got = try chunk.withUnsafeMutableBytes { bytes in
-          try read(into: bytes.baseAddress!, count: bytes.count)
+          try read(into: bytes.baseAddress, count: bytes.count)
         }
         chunk.removeLast(chunk.count - got)
         chunkStart = 0
@@ -85,8 +85,9 @@ final class ZipEntryReader {
       var made: UInt32 = 0
       let status = chunk.withUnsafeBufferPointer { input in
         lifelog_inflate(
-          inflater, input.baseAddress! + chunkStart, UInt32(input.count - chunkStart), &used,
-          buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(buffer.count), &made)
+          inflater, input.baseAddress.map { $0 + chunkStart }, UInt32(input.count - chunkStart),
+          &used, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(buffer.count),
+          &made)
       }
       guard status >= 0 else {
         throw InputError("'\(path)': export.xml's compressed data is damaged")
@@ -98,7 +99,9 @@ final class ZipEntryReader {
     return 0
   }
 
-  private func read(into address: UnsafeMutableRawPointer, count: Int) throws -> Int {
+  /// Reads up to `count` of the entry's bytes into `address` (nil only for an empty buffer, which
+  /// neither caller passes; pread would fail on it rather than crash).
+  private func read(into address: UnsafeMutableRawPointer?, count: Int) throws -> Int {
     while true {
       let got = pread(descriptor, address, count, off_t(offset))
       if got > 0 {
