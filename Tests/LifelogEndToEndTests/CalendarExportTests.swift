@@ -113,7 +113,7 @@ import Testing
     #expect(empty.stdout.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"))
     let bad = try LifelogProcess.run(["export", "--format", "vcal"], environment: environment)
     #expect(bad.exitCode == 64)
-    #expect(bad.stderr.contains("Unknown format 'vcal'; use 'csv', 'jsonl' or 'ics'"))
+    #expect(bad.stderr.contains("Unknown format 'vcal'; use one of: csv, jsonl, ics"))
   }
 
   /// Many entries over three offsets: the whole file is clean for the library.
