@@ -25,6 +25,7 @@ extension LifelogCommand {
       outputIsTerminal: isatty(STDOUT_FILENO) == 1, now: now, zone: SystemTimeZone.current,
       zoneName: zoneName, inputIsTerminal: isatty(STDIN_FILENO) == 1)
     context.prompt = TerminalPrompt.ifInteractive()
+    context.isWholeProcess = true
     signal(SIGPIPE, SIG_IGN)
     exit(run(Array(CommandLine.arguments.dropFirst()), in: context))
   }

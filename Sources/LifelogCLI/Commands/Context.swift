@@ -17,6 +17,10 @@ public final class Context {
   let zoneName: String
   /// Asks questions (a passphrase) when standard input is a terminal; nil otherwise, and in tests.
   public var prompt: TerminalPrompt?
+  /// Whether this command is the whole process (`lifelog sync` from cron), so a watchdog may end
+  /// it; false for a line of `lifelog shell` and for commands run in process, which only an error
+  /// may end.
+  public var isWholeProcess = false
   var databasePathOverride: String?
   private var openedStore: LogStore?
 

@@ -1,3 +1,5 @@
+import Dispatch
+@preconcurrency import Glibc
 import LifelogCore
 import LifelogSync
 
@@ -58,6 +60,8 @@ extension LifelogCommand {
       // server honours: running out throws exit 69 back to the caller, so a sync inside
       // 'lifelog shell' ends the sync, not the shell.
       let deadline = Deadline(seconds: timeout)
+      let watchdog = context.isWholeProcess ? Self.watchdog(seconds: timeout) : nil
+      defer { watchdog?.cancel() }
       for record in remotes {
         let report = try engine.sync(
           record,
@@ -89,6 +93,27 @@ extension LifelogCommand {
           context.output.write(TerminalText.visible(line) + "\n")
         }
       }
+    }
+
+    /// Ends the process with the `--timeout` error and exit 69 when a one-shot sync is still
+    /// running a little after its deadline.
+    ///
+    /// The engine checks the deadline between steps and every server request ends by it, but a
+    /// read of a folder remote that never returns (a hung network mount) would keep the sync,
+    /// and its lock, for ever: every later run from cron would exit 75. Ending the process is as
+    /// safe as a crash, which every step survives. Armed only when the sync is the whole process
+    /// (``Context/isWholeProcess``): inside `lifelog shell` the deadline's error ends the sync
+    /// and the shell goes on.
+    static func watchdog(seconds: Int) -> DispatchWorkItem {
+      let message = Array("Error: \(SyncError.timedOut(seconds: seconds))\n".utf8)
+      let item = DispatchWorkItem {
+        _ = message.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        _exit(ExitCode.unavailable)
+      }
+      // The grace lets the engine's own deadline check, which records the outcome, go first.
+      let grace = 2
+      DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds + grace), execute: item)
+      return item
     }
   }
 }

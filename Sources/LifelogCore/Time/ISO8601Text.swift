@@ -87,15 +87,7 @@ enum ISO8601Text {
     var text = text
     return text.withUTF8 { bytes -> LoggedTime? in
       guard bytes.count == 25 || bytes.count == 20 else { return nil }
-      func number(_ start: Int, _ count: Int) -> Int? {
-        var value = 0
-        for offset in start..<(start + count) {
-          let digit = Int(bytes[offset]) - 48
-          guard (0...9).contains(digit) else { return nil }
-          value = value * 10 + digit
-        }
-        return value
-      }
+      func number(_ start: Int, _ count: Int) -> Int? { bytes.decimal(at: start, count: count) }
       let separator = bytes[10]
       guard bytes[4] == 0x2D, bytes[7] == 0x2D,
         separator == 0x54 || separator == 0x74 || separator == 0x20,

@@ -57,15 +57,7 @@ final class TimewarriorRecords: JSONSourceRecords {
       guard bytes.count == 16, bytes[8] == UInt8(ascii: "T"), bytes[15] == UInt8(ascii: "Z") else {
         return nil
       }
-      func number(_ start: Int, _ count: Int) -> Int? {
-        var value = 0
-        for offset in start..<(start + count) {
-          let digit = Int(bytes[offset]) - 48
-          guard (0...9).contains(digit) else { return nil }
-          value = value * 10 + digit
-        }
-        return value
-      }
+      func number(_ start: Int, _ count: Int) -> Int? { bytes.decimal(at: start, count: count) }
       guard let year = number(0, 4), let month = number(4, 2), let day = number(6, 2),
         let hour = number(9, 2), let minute = number(11, 2), let second = number(13, 2),
         hour < 24, minute < 60, second < 60,
