@@ -128,6 +128,24 @@ run import "$csv_file"
 show export --from "2026-12-01 00:00" --to "2026-12-01 12:00"
 "$lifelog_binary" export --from "2026-12-01 00:00" --to "2026-12-01 12:00"
 
+# Another tool's history: a timewarrior export (what `timew export` prints), twice again.
+echo
+echo "Last week's walks were tracked in timewarrior; bring them over (again, twice adds nothing)."
+timew_file="$demo_folder/timew.json"
+cat > "$timew_file" <<'JSON'
+[
+{"id":2,"start":"20261125T160000Z","end":"20261125T164500Z","tags":["outdoor","walk"],"annotation":"park loop"},
+{"id":1,"start":"20261126T163000Z","end":"20261126T171500Z","tags":["walk"]}
+]
+JSON
+run import --from timewarrior "$timew_file"
+run import --from timewarrior "$timew_file"
+
+# A calendar file of the morning, for a calendar app (the first event only, to keep it short).
+show export --format ics --from "2026-12-01 00:00" --to "2026-12-01 09:00"
+"$lifelog_binary" export --format ics --from "2026-12-01 00:00" --to "2026-12-01 09:00" \
+  | sed -n '/BEGIN:VEVENT/,/END:VEVENT/p'
+
 # The report the doctor asked for, for the two days.
 run report meals --from 2026-12-01 --to 2026-12-02
 
