@@ -56,10 +56,11 @@ let package = Package(
       path: "Sources/LifelogBench"),
 
     // Test support and tests
-    // Light support (folders, golden files, seeds, in-process fake servers): no app, so the
-    // SQLite and Core tests compile only what they test (docs/testing.md)
-    .target(name: "LifelogTestSupport", dependencies: ["LifelogCore"]),
-    // The app in process or as a child process: InProcessCLI, the binary, servers, PostgreSQL
+    // Light support (folders, golden files, seeds, sample batches, fake servers in process, the
+    // built binary, `lifelog serve` and PostgreSQL as child processes): no app module, so the
+    // SQLite, Core, Sync and Server tests compile only what they test (docs/testing.md)
+    .target(name: "LifelogTestSupport", dependencies: ["LifelogCore", "LifelogProtocol"]),
+    // The app in process, and sessions of it: InProcessCLI, SyncMachine, TerminalSession
     .target(name: "LifelogCLITestSupport", dependencies: ["LifelogCLI", "LifelogTestSupport"]),
     .testTarget(name: "LifelogSQLiteTests", dependencies: ["LifelogSQLite", "LifelogTestSupport"]),
     .testTarget(name: "LifelogCoreTests", dependencies: ["LifelogCore", "LifelogTestSupport"]),
@@ -67,10 +68,10 @@ let package = Package(
       name: "LifelogProtocolTests", dependencies: ["LifelogProtocol", "LifelogTestSupport"]),
     .testTarget(
       name: "LifelogSyncTests",
-      dependencies: ["LifelogSync", "LifelogTestSupport", "LifelogCLITestSupport"]),
+      dependencies: ["LifelogSync", "LifelogTestSupport"]),
     .testTarget(
       name: "LifelogServerTests",
-      dependencies: ["LifelogServer", "LifelogTestSupport", "LifelogCLITestSupport"]),
+      dependencies: ["LifelogServer", "LifelogTestSupport"]),
     .testTarget(
       name: "LifelogCLITests",
       dependencies: ["LifelogCLI", "LifelogTestSupport", "LifelogCLITestSupport"],

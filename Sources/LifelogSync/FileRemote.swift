@@ -145,9 +145,11 @@ public final class FileRemote: Remote {
   }
 
   // MARK: - Folders
+  //
+  // Not private: the topics in FileRemote+Keys, +Batches and +Snapshots share them.
 
   /// The root folder, or nil when it does not exist; a file there is refused.
-  private func rootFolder() throws(SyncError) -> RemoteFolder? {
+  func rootFolder() throws(SyncError) -> RemoteFolder? {
     do {
       return try RemoteFolder.root(root)
     } catch {
@@ -159,7 +161,7 @@ public final class FileRemote: Remote {
   }
 
   /// The root folder, which must exist.
-  private func mountedFolder() throws(SyncError) -> RemoteFolder {
+  func mountedFolder() throws(SyncError) -> RemoteFolder {
     guard let folder = try rootFolder() else {
       throw .remoteUnavailable(root, reason: "the folder does not exist (is the drive mounted?)")
     }
@@ -171,7 +173,7 @@ public final class FileRemote: Remote {
   ///
   /// A link there is refused (exit 69): acting on its target could write or delete files outside
   /// the remote.
-  private func folder(_ name: String, creating: Bool = false) throws(SyncError) -> RemoteFolder? {
+  func folder(_ name: String, creating: Bool = false) throws(SyncError) -> RemoteFolder? {
     let root = try mountedFolder()
     return try checked { () throws(RemoteFileError) in
       creating ? try root.makeFolder(name) : try root.folder(name)
@@ -180,7 +182,7 @@ public final class FileRemote: Remote {
 
   /// This device's own folder under `devices/`, never a link: pushing and compacting write and
   /// delete there.
-  private func ownFolder(_ device: String, creating: Bool) throws(SyncError) -> RemoteFolder? {
+  func ownFolder(_ device: String, creating: Bool) throws(SyncError) -> RemoteFolder? {
     guard let devices = try folder("devices", creating: creating) else { return nil }
     return try checked { () throws(RemoteFileError) in
       creating ? try devices.makeFolder(device) : try devices.folder(device)
@@ -188,248 +190,11 @@ public final class FileRemote: Remote {
   }
 
   /// Runs `body`, turning a file problem into "the remote is unavailable" (exit 69).
-  private func checked<T>(_ body: () throws(RemoteFileError) -> T) throws(SyncError) -> T {
+  func checked<T>(_ body: () throws(RemoteFileError) -> T) throws(SyncError) -> T {
     do {
       return try body()
     } catch {
       throw .remoteUnavailable(root, reason: error.description)
-    }
-  }
-
-  // MARK: - Keys
-
-  public func keys() throws(SyncError) -> RemoteKeys? {
-    guard let folder = try folder("keys") else { return nil }
-    let versions = try checked { () throws(RemoteFileError) in try folder.list() }.compactMap {
-      name -> Int? in
-      FileRemote.number(inName: name, suffix: ".json")
-    }
-    guard let newest = versions.max() else { return nil }
-    let name = FileRemote.padded(newest) + ".json"
-    let read = try checked { () throws(RemoteFileError) in
-      try folder.read(name, limit: Limit.manifest)
-    }
-    guard let bytes = read else { return nil }
-    do {
-      return try RemoteKeys(bytes: bytes)
-    } catch {
-      throw .remoteUnavailable(
-        root, reason: "its key envelope '\(keysPath(version: newest))' cannot be read: \(error)")
-    }
-  }
-
-  /// Writes the next key envelope under a name no other machine can take at the same moment: the
-  /// file is written whole under a temporary name, then hard-linked into place, which fails when
-  /// the name exists.
-  public func putKeys(_ keys: RemoteKeys) throws(SyncError) {
-    guard keys.version == (try self.keys()?.version ?? 0) + 1 else { throw .keysChanged(root) }
-    guard let folder = try folder("keys", creating: true) else { throw .keysChanged(root) }
-    let name = FileRemote.padded(keys.version) + ".json"
-    guard
-      try checked({ () throws(RemoteFileError) in try folder.writeExclusively(name, keys.bytes) })
-    else {
-      throw .keysChanged(root)
-    }
-  }
-
-  func keysPath(version: Int) -> String { root + "/keys/" + FileRemote.padded(version) + ".json" }
-
-  // MARK: - Batches
-
-  func batchPath(device: String, seq: Int) -> String {
-    root + "/devices/" + device + "/" + FileRemote.batchName(seq)
-  }
-
-  static func batchName(_ seq: Int) -> String { padded(seq) + ".batch" }
-
-  /// The number in a file name written as ``padded(_:)`` + `suffix` (`0000000012.batch`,
-  /// `0000000003.json`), or nil for any other name.
-  ///
-  /// Only the names lifelog writes count, and only numbers from 1 to 2^31 - 1: a name such as
-  /// `9223372036854775807.batch` in a hostile folder must not reach `seq + 1`.
-  static func number(inName name: String, suffix: String) -> Int? {
-    guard name.hasSuffix(suffix), name.utf8.count <= 10 + suffix.utf8.count,
-      let number = Int(name.dropLast(suffix.count)), (1...Int(Int32.max)).contains(number),
-      name == padded(number) + suffix
-    else { return nil }
-    return number
-  }
-
-  static func padded(_ seq: Int) -> String {
-    let text = String(seq)
-    return String(repeating: "0", count: max(0, 10 - text.count)) + text
-  }
-
-  public func push(device: String, seq: Int, bytes plain: [UInt8]) throws(SyncError) {
-    let path = batchPath(device: device, seq: seq)
-    let name = BatchEnvelope.Name.batch(device: device, seq: seq)
-    let bytes = try envelope.seal(plain, at: root, name: name)
-    guard let folder = try ownFolder(device, creating: true) else {
-      throw .remoteUnavailable(root, reason: "no devices folder")
-    }
-    // A file there that cannot be read (a FIFO, a link, cut short by a file-syncing tool) is
-    // replaced; a valid but different batch means two logs share a device id.
-    if let existing = try? folder.read(FileRemote.batchName(seq), limit: Limit.batch) {
-      if existing == bytes { return }
-      if (try? envelope.open(existing, name: name)) != nil {
-        throw .conflict(
-          "The remote already holds a different batch \(seq) of this device at '\(path)'")
-      }
-    }
-    try checked { () throws(RemoteFileError) in
-      try folder.writeAtomically(FileRemote.batchName(seq), bytes)
-    }
-  }
-
-  /// The cursor is a version vector: per device, the highest seq read with every lower one read
-  /// too.
-  ///
-  /// A device's first batch that is missing (a later one is there), unreadable or refused by
-  /// `rules` is held, and the vector stays below it.
-  public func pull(
-    after cursor: String, excluding device: String, rowLimit: Int, rules: PullRules
-  ) throws(SyncError) -> PullPage {
-    var vector: VersionVector
-    do { vector = try VersionVector(parsing: cursor) } catch { vector = VersionVector() }
-    var page = PullPage(batches: [], cursor: cursor, more: false, skipped: [])
-    var rows = 0
-    var pageBytes = 0
-    guard let devices = try folder("devices") else { return page }
-    let names = try checked { () throws(RemoteFileError) in try devices.list() }
-    for other in names.filter({ !$0.hasPrefix(".") && $0 != device }).sorted() {
-      // A device folder that cannot be opened holds back that device only, with a warning; a
-      // stray file among the device folders is not a device.
-      let opened: RemoteFolder?
-      do {
-        opened = try devices.folder(other)
-      } catch {
-        if error.kind != .notAFolder {
-          page.skipped.append("devices/\(other): \(error)")
-          page.held.append(
-            HeldBatch(
-              device: other, seq: vector[other] + 1, reason: .unreadable(String(describing: error)))
-          )
-        }
-        continue
-      }
-      guard let folder = opened else { continue }
-      while true {
-        let seq = vector[other] + 1
-        let file = "devices/\(other)/\(FileRemote.batchName(seq))"
-        guard folder.kind(of: FileRemote.batchName(seq)) != nil else {
-          if try hasBatch(in: folder, after: seq) {
-            page.held.append(HeldBatch(device: other, seq: seq, reason: .missing))
-          }
-          break
-        }
-        if rows >= rowLimit || pageBytes >= Limit.page {
-          page.more = true
-          break
-        }
-        let read: [UInt8]?
-        do {
-          read = try folder.read(FileRemote.batchName(seq), limit: Limit.batch)
-        } catch {
-          page.skipped.append("\(file): \(error)")
-          page.held.append(
-            HeldBatch(device: other, seq: seq, reason: .unreadable(String(describing: error))))
-          break
-        }
-        guard let bytes = read else { break }
-        pageBytes += bytes.count
-        let batch: Batch
-        do {
-          batch = try envelope.open(bytes, name: .batch(device: other, seq: seq))
-        } catch {
-          page.skipped.append("\(file): \(error)")
-          page.held.append(
-            HeldBatch(device: other, seq: seq, reason: .unreadable(String(describing: error))))
-          break
-        }
-        if let reason = rules.hold(batch) {
-          page.held.append(HeldBatch(device: other, seq: seq, reason: reason))
-          break
-        }
-        page.batches.append(PulledBatch(name: "\(other)/\(seq)", batch: batch))
-        rows += batch.changes.count
-        vector[other] = seq
-      }
-    }
-    page.cursor = vector.json
-    return page
-  }
-
-  /// Whether `device` has a batch file numbered above `seq`: then a missing `seq` is a gap, not
-  /// the end.
-  private func hasBatch(in folder: RemoteFolder, after seq: Int) throws(SyncError) -> Bool {
-    try checked { () throws(RemoteFileError) in try folder.list() }.contains { name in
-      guard let number = FileRemote.number(inName: name, suffix: ".batch") else { return false }
-      return number > seq
-    }
-  }
-
-  // MARK: - Snapshots and compaction
-
-  public func putSnapshot(name: String, bytes: [UInt8]) throws(SyncError) {
-    let sealed = try envelope.seal(bytes, at: root, name: .snapshot(name))
-    guard let folder = try folder("snapshots", creating: true) else { return }
-    try checked { () throws(RemoteFileError) in
-      try folder.writeAtomically(name + ".snapshot", sealed)
-    }
-  }
-
-  public func snapshot(
-    beyond cursor: String, excluding device: String, skipped: inout [String]
-  ) throws(SyncError) -> PulledSnapshot? {
-    guard let folder = try folder("snapshots") else { return nil }
-    let names = try checked { () throws(RemoteFileError) in try folder.list() }
-      .filter { $0.hasSuffix(".snapshot") && !$0.hasPrefix(".") }.sorted(by: >)
-    let vector = (try? VersionVector(parsing: cursor)) ?? VersionVector()
-    for file in names {
-      // Not only the newest: a snapshot named older (written on a machine whose clock is behind,
-      // or before the newest one's writer had seen it) may hold batches that were since deleted.
-      // The header says what a snapshot covers, so those with nothing new are not read whole.
-      let bytes: [UInt8]
-      do {
-        guard let first = try folder.readFirstLine(file, limit: Limit.header) else { continue }
-        // A header refused outright (covers keys that are not device ids, say) is named.
-        let header = try BatchCodec.header(of: first)
-        guard header.kind == .snapshot,
-          !vector.covers(VersionVector(header.covers.seqs.filter { $0.key != device })),
-          let whole = try folder.read(file, limit: Limit.snapshot)
-        else { continue }  // nothing new, or still being copied: an older one may do
-        bytes = whole
-      } catch {
-        skipped.append("snapshots/\(file): \(error)")
-        continue  // not a file lifelog reads: an older one may do
-      }
-      let snapshot: Batch
-      do {
-        snapshot = try envelope.open(
-          bytes, name: .snapshot(String(file.dropLast(".snapshot".count))))
-      } catch {
-        skipped.append("snapshots/\(file): \(error)")
-        continue  // damaged or not authentic: an older one may do
-      }
-      return PulledSnapshot(
-        name: String(file.dropLast(".snapshot".count)), snapshot: snapshot,
-        cursor: vector.merged(with: snapshot.covers).json)
-    }
-    return nil
-  }
-
-  public func batchCount(device: String) throws(SyncError) -> Int {
-    guard let folder = try ownFolder(device, creating: false) else { return 0 }
-    return try checked { () throws(RemoteFileError) in try folder.list() }
-      .filter { $0.hasSuffix(".batch") && !$0.hasPrefix(".") }.count
-  }
-
-  public func deleteBatches(device: String, through seq: Int) throws(SyncError) {
-    guard let folder = try ownFolder(device, creating: false) else { return }
-    for name in try checked({ () throws(RemoteFileError) in try folder.list() }) {
-      if let number = FileRemote.number(inName: name, suffix: ".batch"), number <= seq {
-        folder.remove(name)
-      }
     }
   }
 }

@@ -1,4 +1,3 @@
-import LifelogCLITestSupport
 import LifelogTestSupport
 import Testing
 

@@ -1,5 +1,4 @@
 import Foundation
-import LifelogCLITestSupport
 import LifelogTestSupport
 import Testing
 

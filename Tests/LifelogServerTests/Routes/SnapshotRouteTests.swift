@@ -1,4 +1,3 @@
-import LifelogCLITestSupport
 import LifelogCore
 import LifelogTestSupport
 import Testing

@@ -1,4 +1,3 @@
-import LifelogCLITestSupport
 import LifelogCore
 import LifelogProtocol
 import LifelogSync

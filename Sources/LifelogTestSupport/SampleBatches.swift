@@ -1,6 +1,5 @@
 import LifelogCore
 import LifelogProtocol
-import LifelogSync
 
 /// Valid batches and snapshots in the sync format, for tests of remotes and of the server.
 public enum SampleBatches {

@@ -1,5 +1,4 @@
 import Foundation
-import LifelogTestSupport
 
 /// A real `lifelog serve` on 127.0.0.1 and a free port, for tests: started in `init`, stopped
 /// with ``terminate()`` (SIGTERM) or ``kill()`` (SIGKILL), and stopped when it goes away.

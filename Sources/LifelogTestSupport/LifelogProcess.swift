@@ -1,5 +1,4 @@
 import Foundation
-import LifelogTestSupport
 
 /// Runs the built `lifelog` binary as a subprocess, as a user or a script would.
 public enum LifelogProcess {

@@ -1,6 +1,5 @@
 import Foundation
 import LifelogCore
-import LifelogTestSupport
 
 /// A throwaway PostgreSQL cluster for the tests of the PostgreSQL store.
 ///

@@ -1,0 +1,138 @@
+import LifelogCore
+import LifelogProtocol
+
+/// Batches in a folder remote: `devices/<device>/<seq>.batch`, pushed once each and pulled in
+/// order per device.
+extension FileRemote {
+  func batchPath(device: String, seq: Int) -> String {
+    root + "/devices/" + device + "/" + FileRemote.batchName(seq)
+  }
+
+  static func batchName(_ seq: Int) -> String { padded(seq) + ".batch" }
+
+  /// The number in a file name written as ``padded(_:)`` + `suffix` (`0000000012.batch`,
+  /// `0000000003.json`), or nil for any other name.
+  ///
+  /// Only the names lifelog writes count, and only numbers from 1 to 2^31 - 1: a name such as
+  /// `9223372036854775807.batch` in a hostile folder must not reach `seq + 1`.
+  static func number(inName name: String, suffix: String) -> Int? {
+    guard name.hasSuffix(suffix), name.utf8.count <= 10 + suffix.utf8.count,
+      let number = Int(name.dropLast(suffix.count)), (1...Int(Int32.max)).contains(number),
+      name == padded(number) + suffix
+    else { return nil }
+    return number
+  }
+
+  static func padded(_ seq: Int) -> String {
+    let text = String(seq)
+    return String(repeating: "0", count: max(0, 10 - text.count)) + text
+  }
+
+  public func push(device: String, seq: Int, bytes plain: [UInt8]) throws(SyncError) {
+    let path = batchPath(device: device, seq: seq)
+    let name = BatchEnvelope.Name.batch(device: device, seq: seq)
+    let bytes = try envelope.seal(plain, at: root, name: name)
+    guard let folder = try ownFolder(device, creating: true) else {
+      throw .remoteUnavailable(root, reason: "no devices folder")
+    }
+    // A file there that cannot be read (a FIFO, a link, cut short by a file-syncing tool) is
+    // replaced; a valid but different batch means two logs share a device id.
+    if let existing = try? folder.read(FileRemote.batchName(seq), limit: Limit.batch) {
+      if existing == bytes { return }
+      if (try? envelope.open(existing, name: name)) != nil {
+        throw .conflict(
+          "The remote already holds a different batch \(seq) of this device at '\(path)'")
+      }
+    }
+    try checked { () throws(RemoteFileError) in
+      try folder.writeAtomically(FileRemote.batchName(seq), bytes)
+    }
+  }
+
+  /// The cursor is a version vector: per device, the highest seq read with every lower one read
+  /// too.
+  ///
+  /// A device's first batch that is missing (a later one is there), unreadable or refused by
+  /// `rules` is held, and the vector stays below it.
+  public func pull(
+    after cursor: String, excluding device: String, rowLimit: Int, rules: PullRules
+  ) throws(SyncError) -> PullPage {
+    var vector: VersionVector
+    do { vector = try VersionVector(parsing: cursor) } catch { vector = VersionVector() }
+    var page = PullPage(batches: [], cursor: cursor, more: false, skipped: [])
+    var rows = 0
+    var pageBytes = 0
+    guard let devices = try folder("devices") else { return page }
+    let names = try checked { () throws(RemoteFileError) in try devices.list() }
+    for other in names.filter({ !$0.hasPrefix(".") && $0 != device }).sorted() {
+      // A device folder that cannot be opened holds back that device only, with a warning; a
+      // stray file among the device folders is not a device.
+      let opened: RemoteFolder?
+      do {
+        opened = try devices.folder(other)
+      } catch {
+        if error.kind != .notAFolder {
+          page.skipped.append("devices/\(other): \(error)")
+          page.held.append(
+            HeldBatch(
+              device: other, seq: vector[other] + 1, reason: .unreadable(String(describing: error)))
+          )
+        }
+        continue
+      }
+      guard let folder = opened else { continue }
+      while true {
+        let seq = vector[other] + 1
+        let file = "devices/\(other)/\(FileRemote.batchName(seq))"
+        guard folder.kind(of: FileRemote.batchName(seq)) != nil else {
+          if try hasBatch(in: folder, after: seq) {
+            page.held.append(HeldBatch(device: other, seq: seq, reason: .missing))
+          }
+          break
+        }
+        if rows >= rowLimit || pageBytes >= Limit.page {
+          page.more = true
+          break
+        }
+        let read: [UInt8]?
+        do {
+          read = try folder.read(FileRemote.batchName(seq), limit: Limit.batch)
+        } catch {
+          page.skipped.append("\(file): \(error)")
+          page.held.append(
+            HeldBatch(device: other, seq: seq, reason: .unreadable(String(describing: error))))
+          break
+        }
+        guard let bytes = read else { break }
+        pageBytes += bytes.count
+        let batch: Batch
+        do {
+          batch = try envelope.open(bytes, name: .batch(device: other, seq: seq))
+        } catch {
+          page.skipped.append("\(file): \(error)")
+          page.held.append(
+            HeldBatch(device: other, seq: seq, reason: .unreadable(String(describing: error))))
+          break
+        }
+        if let reason = rules.hold(batch) {
+          page.held.append(HeldBatch(device: other, seq: seq, reason: reason))
+          break
+        }
+        page.batches.append(PulledBatch(name: "\(other)/\(seq)", batch: batch))
+        rows += batch.changes.count
+        vector[other] = seq
+      }
+    }
+    page.cursor = vector.json
+    return page
+  }
+
+  /// Whether `device` has a batch file numbered above `seq`: then a missing `seq` is a gap, not
+  /// the end.
+  private func hasBatch(in folder: RemoteFolder, after seq: Int) throws(SyncError) -> Bool {
+    try checked { () throws(RemoteFileError) in try folder.list() }.contains { name in
+      guard let number = FileRemote.number(inName: name, suffix: ".batch") else { return false }
+      return number > seq
+    }
+  }
+}
