@@ -28,7 +28,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 
 /// The parsers there is a harness for (docs/testing.md).
 enum FuzzTarget: String, CaseIterable, Sendable {
-  case batch, envelope, json, csv, time, duration, http, changes
+  case batch, envelope, json, csv, time, duration, http, changes, zip, elements, foreign
+  case cronometer
 
   /// The target `LIFELOG_FUZZ_TARGET` names; the program stops with a list when it names none.
   static let selected: FuzzTarget = {
@@ -51,6 +52,10 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case .duration: TimeFuzz.runDuration(bytes)
     case .http: _ = PlainHTTPClient.parse(bytes)
     case .changes: ChangesFuzz.run(bytes)
+    case .zip: ForeignFuzz.runZip(bytes)
+    case .elements: ForeignFuzz.runElements(bytes)
+    case .foreign: ForeignFuzz.runJSONSources(bytes)
+    case .cronometer: ForeignFuzz.runCronometer(bytes)
     }
   }
 }
