@@ -162,12 +162,14 @@ public final class SyncServer: HTTPHandling {
 
   /// The id of the user whose token the request carries.
   func authenticate(_ request: HTTPRequest) throws -> Int64 {
-    guard let header = request.header("Authorization") else {
+    guard let header = request.header(APIHeader.authorization) else {
       throw HTTPError(
         401, APIErrorCode.unauthorized, "This request needs 'Authorization: Bearer <token>'")
     }
     let parts = header.split(separator: " ", maxSplits: 1)
-    guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
+    guard parts.count == 2, parts[0].lowercased() == APIHeader.bearer.lowercased(),
+      !parts[1].isEmpty
+    else {
       throw HTTPError(
         401, APIErrorCode.unauthorized, "The Authorization header must be 'Bearer <token>'")
     }

@@ -71,7 +71,9 @@ public final class HTTPRemote: Remote {
         location, reason: "the stored cursor is not one the server gave; remove and add the remote")
     }
     let response = try transport.send(
-      "GET", APIPath.changes + "?after=\(after)&exclude=\(device)&rows=\(rowLimit)")
+      "GET",
+      APIPath.changes
+        + "?\(APIQuery.after)=\(after)&\(APIQuery.exclude)=\(device)&\(APIQuery.rows)=\(rowLimit)")
     guard response.status == 200 else { throw unexpected(response, doing: "read changes") }
     let malformed = SyncError.remoteUnavailable(
       location, reason: "the server's page of changes is cut short or malformed")
@@ -161,7 +163,9 @@ public final class HTTPRemote: Remote {
         location, reason: "the stored cursor is not one the server gave; remove and add the remote")
     }
     let meta = try transport.send(
-      "GET", APIPath.latestSnapshot + "?after=\(state.next)&exclude=\(device)&meta=1")
+      "GET",
+      APIPath.latestSnapshot
+        + "?\(APIQuery.after)=\(state.next)&\(APIQuery.exclude)=\(device)&\(APIQuery.meta)=1")
     if meta.status == 404 { return nil }
     let json = try expectJSON(meta, what: "look for snapshots")
     guard let name = json["name"]?.string, APIPath.isName(name),
@@ -192,7 +196,7 @@ public final class HTTPRemote: Remote {
 
   public func deleteBatches(device: String, through seq: Int) throws(SyncError) {
     let response = try transport.send(
-      "DELETE", APIPath.batches(device: device) + "?through=\(seq)")
+      "DELETE", APIPath.batches(device: device) + "?\(APIQuery.through)=\(seq)")
     guard response.status == 200 else {
       throw unexpected(response, doing: "delete compacted batches")
     }

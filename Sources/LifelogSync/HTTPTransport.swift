@@ -140,8 +140,8 @@ final class HTTPTransport {
     let limit = HTTPTransport.answerLimit(for: path)
     if caFile == nil, PlainHTTPClient.split(baseURL) != nil {
       var headers: [(String, String)] = []
-      if let token { headers.append(("Authorization", "Bearer " + token)) }
-      if let contentType { headers.append(("Content-Type", contentType)) }
+      if let token { headers.append((APIHeader.authorization, APIHeader.bearer + " " + token)) }
+      if let contentType { headers.append((APIHeader.contentType, contentType)) }
       switch PlainHTTPClient.request(
         method, url: baseURL, path: path, headers: headers, body: body,
         limits: HTTPResponseParser.Limits(maxBodyBytes: limit), deadline: now() + timeoutMs,

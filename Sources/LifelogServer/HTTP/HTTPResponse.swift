@@ -16,7 +16,7 @@ public struct HTTPResponse: Sendable {
   /// A JSON object (one line, ending with a newline).
   public static func json(_ status: Int, _ object: JSONObjectWriter) -> HTTPResponse {
     HTTPResponse(
-      status: status, headers: [("Content-Type", ContentType.json)],
+      status: status, headers: [(APIHeader.contentType, ContentType.json)],
       body: Array((object.result + "\n").utf8))
   }
 
@@ -28,7 +28,9 @@ public struct HTTPResponse: Sendable {
     var object = JSONObjectWriter()
     object.addRaw("error", inner.result)
     var response = json(error.status, object)
-    if let seconds = error.retryAfter { response.headers.append(("Retry-After", String(seconds))) }
+    if let seconds = error.retryAfter {
+      response.headers.append((APIHeader.retryAfter, String(seconds)))
+    }
     if error.status == 401 {
       response.headers.append(("WWW-Authenticate", "Bearer realm=\"lifelog\""))
     }

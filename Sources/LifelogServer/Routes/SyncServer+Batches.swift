@@ -88,7 +88,7 @@ extension SyncServer {
   }
 
   func deleteBatches(device: String, request: HTTPRequest, user: Int64) throws -> HTTPResponse {
-    guard let text = request.query("through") else {
+    guard let text = request.query(APIQuery.through) else {
       throw HTTPError.badRequest("Say which batches to delete with '?through=<seq>'")
     }
     let through = try Router.seq(Substring(text))

@@ -4,16 +4,16 @@ import LifelogProtocol
 /// `GET /v1/changes` (docs/http-api.md).
 extension SyncServer {
   func changes(request: HTTPRequest, user: Int64) throws -> HTTPResponse {
-    let cursor = try ServerCursor(token: request.query("after") ?? "")
-    let excluded = try request.query("exclude").map { text throws(HTTPError) in
+    let cursor = try ServerCursor(token: request.query(APIQuery.after) ?? "")
+    let excluded = try request.query(APIQuery.exclude).map { text throws(HTTPError) in
       try Router.name(Substring(text), what: "device id")
     }
     var limits = configuration.pageLimits
     limits.batches = try bounded(
-      request.query("limit"), name: "limit", default: min(100, limits.batches),
+      request.query(APIQuery.limit), name: APIQuery.limit, default: min(100, limits.batches),
       maximum: limits.batches)
     limits.rows = try bounded(
-      request.query("rows"), name: "rows", default: limits.rows, maximum: limits.rows)
+      request.query(APIQuery.rows), name: APIQuery.rows, default: limits.rows, maximum: limits.rows)
     let page = try pool.withStore {
       try $0.changes(user: user, after: cursor, excluding: excluded, limits: limits)
     }
@@ -43,6 +43,7 @@ public enum ChangesEncoding {
   public static let contentType = ContentType.changes
 
   public static func response(_ page: ChangesPage) -> HTTPResponse {
-    HTTPResponse(status: 200, headers: [("Content-Type", contentType)], body: page.body.encoded)
+    HTTPResponse(
+      status: 200, headers: [(APIHeader.contentType, contentType)], body: page.body.encoded)
   }
 }

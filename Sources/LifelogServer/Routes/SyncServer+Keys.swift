@@ -15,8 +15,8 @@ extension SyncServer {
     return HTTPResponse(
       status: 200,
       headers: [
-        ("Content-Type", ContentType.keyEnvelope),
-        ("Lifelog-Key-Version", String(envelope.version)),
+        (APIHeader.contentType, ContentType.keyEnvelope),
+        (APIHeader.keyVersion, String(envelope.version)),
       ], body: envelope.bytes)
   }
 

@@ -35,10 +35,10 @@ extension SyncServer {
 
   /// `GET /v1/snapshots/latest` (with `name` nil) and `GET /v1/snapshots/{name}`; `HEAD` alike.
   func snapshot(named name: String?, request: HTTPRequest, user: Int64) throws -> HTTPResponse {
-    let after = try request.query("after").map { text throws(HTTPError) in
+    let after = try request.query(APIQuery.after).map { text throws(HTTPError) in
       try ServerCursor(token: text)
     }
-    let excluded = try request.query("exclude").map { text throws(HTTPError) in
+    let excluded = try request.query(APIQuery.exclude).map { text throws(HTTPError) in
       try Router.name(Substring(text), what: "device id")
     }
     let metaOnly = try wantsMeta(request)
@@ -75,19 +75,19 @@ extension SyncServer {
     return HTTPResponse(
       status: 200,
       headers: [
-        ("Content-Type", ContentType.snapshot),
-        ("Lifelog-Snapshot-Name", record.name),
-        ("Lifelog-Snapshot-Device", record.device),
-        ("Lifelog-Snapshot-Created", String(record.created)),
-        ("Lifelog-Snapshot-Covers", record.covers.json),
-        ("Lifelog-Snapshot-SHA256", record.sha256),
-        ("Lifelog-Cursor", cursor.token),
+        (APIHeader.contentType, ContentType.snapshot),
+        (APIHeader.snapshotName, record.name),
+        (APIHeader.snapshotDevice, record.device),
+        (APIHeader.snapshotCreated, String(record.created)),
+        (APIHeader.snapshotCovers, record.covers.json),
+        (APIHeader.snapshotSHA256, record.sha256),
+        (APIHeader.cursor, cursor.token),
       ], body: bytes)
   }
 
   /// `?meta=1` asks for the record as JSON; `meta` has no other value.
   func wantsMeta(_ request: HTTPRequest) throws(HTTPError) -> Bool {
-    guard let meta = request.query("meta") else { return false }
+    guard let meta = request.query(APIQuery.meta) else { return false }
     guard meta == "1" else { throw HTTPError.badRequest("'meta' takes only the value 1") }
     return true
   }

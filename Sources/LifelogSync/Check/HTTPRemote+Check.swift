@@ -94,9 +94,9 @@ extension HTTPRemote: InventoriedRemote {
   private func latestSnapshot(
     after cursor: String?, excluding nobody: String, check: RemoteCheck
   ) throws -> (name: String, cursor: String)? {
-    let after = cursor.map { "after=\($0)&" } ?? ""
+    let after = cursor.map { "\(APIQuery.after)=\($0)&" } ?? ""
     let response = try transport.send(
-      "GET", APIPath.latestSnapshot + "?\(after)exclude=\(nobody)&meta=1")
+      "GET", APIPath.latestSnapshot + "?\(after)\(APIQuery.exclude)=\(nobody)&\(APIQuery.meta)=1")
     if response.status == 404 { return nil }
     guard response.status == 200, let json = try? JSONValue.parse(response.body) else {
       check.problem(
@@ -118,7 +118,8 @@ extension HTTPRemote: InventoriedRemote {
   /// One page of `GET /v1/changes` for every device, with its index checked against its bytes;
   /// nil (and a finding) when the page cannot be read.
   private func changesPage(after cursor: String, check: RemoteCheck) throws -> ChangesBody? {
-    let response = try transport.send("GET", APIPath.changes + "?after=\(cursor)&limit=1000")
+    let response = try transport.send(
+      "GET", APIPath.changes + "?\(APIQuery.after)=\(cursor)&\(APIQuery.limit)=1000")
     guard response.status == 200 else {
       check.problem(
         "server",
