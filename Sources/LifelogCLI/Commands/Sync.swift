@@ -96,7 +96,7 @@ extension LifelogCommand {
     }
 
     /// Ends the process with the `--timeout` error and exit 69 when a one-shot sync is still
-    /// running a little after its deadline.
+    /// running 5 s after its deadline.
     ///
     /// The engine checks the deadline between steps and every server request ends by it, but a
     /// read of a folder remote that never returns (a hung network mount) would keep the sync,
@@ -110,8 +110,9 @@ extension LifelogCommand {
         _ = message.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
         _exit(ExitCode.unavailable)
       }
-      // The grace lets the engine's own deadline check, which records the outcome, go first.
-      let grace = 2
+      // The grace lets the engine's own deadline check, which records the outcome and names the
+      // remote, go first even on a loaded machine.
+      let grace = 5
       DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds + grace), execute: item)
       return item
     }
