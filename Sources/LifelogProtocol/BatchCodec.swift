@@ -73,6 +73,34 @@ public enum BatchCodec {
   /// - Throws: ``BatchError`` when the file is truncated, fails its checksum, is of a newer format,
   ///   or holds a malformed row.
   public static func decode(_ bytes: [UInt8]) throws(BatchError) -> Batch {
+    let (header, rows) = try frame(bytes)
+    var batch = header
+    batch.changes.reserveCapacity(rows.count)
+    for line in rows { batch.changes.append(try change(parse(line, what: "row"))) }
+    return batch
+  }
+
+  /// Verifies a batch or snapshot as a whole, without decoding its rows.
+  ///
+  /// It must end with a complete trailer line whose SHA-256 matches everything before it, its
+  /// header must read (kind, format, device, seq, created, covers), and the trailer must count
+  /// its row lines. Returns the header (no changes) and the row count.
+  ///
+  /// What a store that keeps the bytes and never merges them needs (`lifelog serve`): the rows
+  /// are read, each one checked, by every client that pulls them (``decode(_:)``), as they are of
+  /// a sealed batch, which no server can open. Every file that ``decode(_:)`` accepts passes; one
+  /// that it refuses for a malformed row (under a checksum its writer computed) passes too.
+  ///
+  /// - Throws: ``BatchError``, the same one ``decode(_:)`` throws, for every other refusal.
+  public static func verify(_ bytes: [UInt8]) throws(BatchError) -> (header: Batch, rows: Int) {
+    let (header, rows) = try frame(bytes)
+    return (header, rows.count)
+  }
+
+  /// The header of a verified file and its row lines (not yet parsed).
+  private static func frame(
+    _ bytes: [UInt8]
+  ) throws(BatchError) -> (header: Batch, rows: ArraySlice<ArraySlice<UInt8>>) {
     guard bytes.last == 0x0A else {
       throw .damaged("truncated: it does not end with a complete line")
     }
@@ -87,15 +115,14 @@ public enum BatchCodec {
     guard SHA256.hexDigest(Array(bytes[..<trailerStart])) == digest else {
       throw .damaged("its checksum does not match its contents")
     }
-    var lines = bytes[..<trailerStart].split(separator: 0x0A)
-    guard !lines.isEmpty else { throw .damaged("no header line") }
-    var batch = try header(parse(lines.removeFirst(), what: "header"))
-    guard lines.count == count else {
-      throw .damaged("the trailer counts \(count) rows but there are \(lines.count)")
+    let lines = bytes[..<trailerStart].split(separator: 0x0A)
+    guard let first = lines.first else { throw .damaged("no header line") }
+    let batch = try header(parse(first, what: "header"))
+    let rows = lines.dropFirst()
+    guard rows.count == count else {
+      throw .damaged("the trailer counts \(count) rows but there are \(rows.count)")
     }
-    batch.changes.reserveCapacity(lines.count)
-    for line in lines { batch.changes.append(try change(parse(line, what: "row"))) }
-    return batch
+    return (batch, rows)
   }
 
   /// Reads only the header line of a batch or snapshot (kind, device, seq, created, covers), without
