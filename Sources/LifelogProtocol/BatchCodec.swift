@@ -73,10 +73,12 @@ public enum BatchCodec {
   /// - Throws: ``BatchError`` when the file is truncated, fails its checksum, is of a newer format,
   ///   or holds a malformed row.
   public static func decode(_ bytes: [UInt8]) throws(BatchError) -> Batch {
-    let (header, rows) = try frame(bytes)
+    let (header, rows, count) = try frame(bytes)
     var batch = header
-    batch.changes.reserveCapacity(rows.count)
-    for line in rows { batch.changes.append(try change(parse(line, what: "row"))) }
+    batch.changes.reserveCapacity(count)
+    for line in bytes[rows].split(separator: 0x0A) {
+      batch.changes.append(try change(parse(line, what: "row")))
+    }
     return batch
   }
 
@@ -93,14 +95,15 @@ public enum BatchCodec {
   ///
   /// - Throws: ``BatchError``, the same one ``decode(_:)`` throws, for every other refusal.
   public static func verify(_ bytes: [UInt8]) throws(BatchError) -> (header: Batch, rows: Int) {
-    let (header, rows) = try frame(bytes)
-    return (header, rows.count)
+    let (header, _, count) = try frame(bytes)
+    return (header, count)
   }
 
-  /// The header of a verified file and its row lines (not yet parsed).
+  /// The header of a verified file, where its row lines lie (not yet parsed), and how many there
+  /// are.
   private static func frame(
     _ bytes: [UInt8]
-  ) throws(BatchError) -> (header: Batch, rows: ArraySlice<ArraySlice<UInt8>>) {
+  ) throws(BatchError) -> (header: Batch, rows: Range<Int>, count: Int) {
     guard bytes.last == 0x0A else {
       throw .damaged("truncated: it does not end with a complete line")
     }
@@ -115,14 +118,33 @@ public enum BatchCodec {
     guard SHA256.hexDigest(Array(bytes[..<trailerStart])) == digest else {
       throw .damaged("its checksum does not match its contents")
     }
-    let lines = bytes[..<trailerStart].split(separator: 0x0A)
-    guard let first = lines.first else { throw .damaged("no header line") }
-    let batch = try header(parse(first, what: "header"))
-    let rows = lines.dropFirst()
-    guard rows.count == count else {
-      throw .damaged("the trailer counts \(count) rows but there are \(rows.count)")
+    let (first, rows) = lines(bytes, before: trailerStart)
+    guard let first else { throw .damaged("no header line") }
+    let batch = try header(parse(bytes[first], what: "header"))
+    guard rows == count else {
+      throw .damaged("the trailer counts \(count) rows but there are \(rows)")
     }
-    return (batch, rows)
+    return (batch, first.upperBound..<trailerStart, rows)
+  }
+
+  /// The first non-empty line of `bytes[..<end]` (the header) and how many non-empty lines follow
+  /// it: the lines `split(separator: 0x0A)` gives, counted without making them.
+  private static func lines(_ bytes: [UInt8], before end: Int) -> (first: Range<Int>?, rows: Int) {
+    bytes.withUnsafeBufferPointer { buffer in
+      var first: Range<Int>?
+      var rows = 0
+      var start = 0
+      for index in 0..<min(end, buffer.count) where buffer[index] == 0x0A {
+        if index > start {
+          if first == nil { first = start..<index } else { rows += 1 }
+        }
+        start = index + 1
+      }
+      if end > start {
+        if first == nil { first = start..<end } else { rows += 1 }
+      }
+      return (first, rows)
+    }
   }
 
   /// Reads only the header line of a batch or snapshot (kind, device, seq, created, covers), without
