@@ -71,7 +71,8 @@ let package = Package(
       dependencies: ["LifelogSync", "LifelogTestSupport"]),
     .testTarget(
       name: "LifelogServerTests",
-      dependencies: ["LifelogServer", "LifelogTestSupport"]),
+      dependencies: ["LifelogServer", "LifelogTestSupport"],
+      exclude: ["Routes/Snapshots"]),
     .testTarget(
       name: "LifelogCLITests",
       dependencies: ["LifelogCLI", "LifelogTestSupport", "LifelogCLITestSupport"],

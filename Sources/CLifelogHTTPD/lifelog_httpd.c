@@ -8,6 +8,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <malloc.h>
 #include <netdb.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -54,6 +55,11 @@ static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
       return -1;                                                                               \
     }                                                                                          \
   } while (0)
+
+void lh_keep_freed_memory(int bytes) {
+  mallopt(M_MMAP_THRESHOLD, bytes);
+  mallopt(M_TRIM_THRESHOLD, bytes);
+}
 
 int lh_load(char *error, size_t error_size) {
   pthread_mutex_lock(&load_lock);

@@ -41,6 +41,8 @@ struct BenchmarkSuite {
     case shell
     /// The server's stores under load: SQLite, PostgreSQL with one and with two servers.
     case postgres
+    /// The server's CPU time per push, no-op pull and page of changes (SQLite).
+    case serverCPU = "server-cpu"
     /// `lifelog due --short` against timewarrior's `timew summary` on 100,000 entries.
     case rhythm
   }
@@ -54,6 +56,7 @@ struct BenchmarkSuite {
     case .all:
       try runSync(report: report)
       try runHTTP(report: report)
+      try runServerCPU(report: report)
       try runPostgres(report: report)
       try runLog(report: report)
       try runReports(report: report)
@@ -72,6 +75,7 @@ struct BenchmarkSuite {
     case .shell: try runShell(report: report)
     case .postgres: try runPostgres(report: report)
     case .rhythm: try runRhythm(report: report)
+    case .serverCPU: try runServerCPU(report: report)
     }
   }
 

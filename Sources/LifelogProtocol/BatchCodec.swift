@@ -73,6 +73,37 @@ public enum BatchCodec {
   /// - Throws: ``BatchError`` when the file is truncated, fails its checksum, is of a newer format,
   ///   or holds a malformed row.
   public static func decode(_ bytes: [UInt8]) throws(BatchError) -> Batch {
+    let (header, rows, count) = try frame(bytes)
+    var batch = header
+    batch.changes.reserveCapacity(count)
+    for line in bytes[rows].split(separator: 0x0A) {
+      batch.changes.append(try change(parse(line, what: "row")))
+    }
+    return batch
+  }
+
+  /// Verifies a batch or snapshot as a whole, without decoding its rows.
+  ///
+  /// It must end with a complete trailer line whose SHA-256 matches everything before it, its
+  /// header must read (kind, format, device, seq, created, covers), and the trailer must count
+  /// its row lines. Returns the header (no changes) and the row count.
+  ///
+  /// What a store that keeps the bytes and never merges them needs (`lifelog serve`): the rows
+  /// are read, each one checked, by every client that pulls them (``decode(_:)``), as they are of
+  /// a sealed batch, which no server can open. Every file that ``decode(_:)`` accepts passes; one
+  /// that it refuses for a malformed row (under a checksum its writer computed) passes too.
+  ///
+  /// - Throws: ``BatchError``, the same one ``decode(_:)`` throws, for every other refusal.
+  public static func verify(_ bytes: [UInt8]) throws(BatchError) -> (header: Batch, rows: Int) {
+    let (header, _, count) = try frame(bytes)
+    return (header, count)
+  }
+
+  /// The header of a verified file, where its row lines lie (not yet parsed), and how many there
+  /// are.
+  private static func frame(
+    _ bytes: [UInt8]
+  ) throws(BatchError) -> (header: Batch, rows: Range<Int>, count: Int) {
     guard bytes.last == 0x0A else {
       throw .damaged("truncated: it does not end with a complete line")
     }
@@ -87,15 +118,33 @@ public enum BatchCodec {
     guard SHA256.hexDigest(Array(bytes[..<trailerStart])) == digest else {
       throw .damaged("its checksum does not match its contents")
     }
-    var lines = bytes[..<trailerStart].split(separator: 0x0A)
-    guard !lines.isEmpty else { throw .damaged("no header line") }
-    var batch = try header(parse(lines.removeFirst(), what: "header"))
-    guard lines.count == count else {
-      throw .damaged("the trailer counts \(count) rows but there are \(lines.count)")
+    let (first, rows) = lines(bytes, before: trailerStart)
+    guard let first else { throw .damaged("no header line") }
+    let batch = try header(parse(bytes[first], what: "header"))
+    guard rows == count else {
+      throw .damaged("the trailer counts \(count) rows but there are \(rows)")
     }
-    batch.changes.reserveCapacity(lines.count)
-    for line in lines { batch.changes.append(try change(parse(line, what: "row"))) }
-    return batch
+    return (batch, first.upperBound..<trailerStart, rows)
+  }
+
+  /// The first non-empty line of `bytes[..<end]` (the header) and how many non-empty lines follow
+  /// it: the lines `split(separator: 0x0A)` gives, counted without making them.
+  private static func lines(_ bytes: [UInt8], before end: Int) -> (first: Range<Int>?, rows: Int) {
+    bytes.withUnsafeBufferPointer { buffer in
+      var first: Range<Int>?
+      var rows = 0
+      var start = 0
+      for index in 0..<min(end, buffer.count) where buffer[index] == 0x0A {
+        if index > start {
+          if first == nil { first = start..<index } else { rows += 1 }
+        }
+        start = index + 1
+      }
+      if end > start {
+        if first == nil { first = start..<end } else { rows += 1 }
+      }
+      return (first, rows)
+    }
   }
 
   /// Reads only the header line of a batch or snapshot (kind, device, seq, created, covers), without

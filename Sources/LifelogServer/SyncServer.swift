@@ -58,7 +58,8 @@ public final class SyncServer: HTTPHandling {
 
   /// Starts answering on the configured address.
   public func listen() throws(ListenerError) -> HTTPListener {
-    try HTTPListener(configuration.listener, handler: self)
+    ServerMemory.keepFreedMemoryForReuse()
+    return try HTTPListener(configuration.listener, handler: self)
   }
 
   // MARK: - HTTPHandling

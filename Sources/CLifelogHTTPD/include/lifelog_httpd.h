@@ -48,6 +48,10 @@ typedef struct lh_config {
 /* Loads libmicrohttpd. Returns 0, or -1 with a message in `error`. Safe to call again. */
 int lh_load(char *error, size_t error_size);
 
+/* Has the process keep freed memory of up to `bytes` for reuse: glibc's mmap and trim thresholds
+ * (mallopt), so a request's large buffers are not mapped, faulted in and returned each time. */
+void lh_keep_freed_memory(int bytes);
+
 /* Starts listening. Returns NULL with a message in `error` on failure. */
 lh_server *lh_start(const lh_config *config, lh_handler handler, void *context, char *error,
                     size_t error_size);

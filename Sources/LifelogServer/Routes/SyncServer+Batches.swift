@@ -52,9 +52,10 @@ extension SyncServer {
     }
   }
 
-  /// Reads a pushed batch or snapshot and its row count: a plain one is decoded and verified whole;
-  /// of a sealed one, which the server has no key for, only the plaintext header is read
-  /// (docs/security.md).
+  /// Reads a pushed batch or snapshot and its row count: a plain one is verified as a whole
+  /// (``BatchCodec/verify(_:)``: trailer, checksum, header, row count) without decoding its rows,
+  /// which the server stores as bytes and never merges; of a sealed one, which the server has no
+  /// key for, only the plaintext header is read (docs/security.md).
   ///
   /// A plain body is refused on an account that holds a key envelope: an encrypted remote must
   /// never hold plaintext (a lifelog older than 0.3.0, or a machine that joined it wrongly).
@@ -63,9 +64,9 @@ extension SyncServer {
       throw HTTPError(400, APIErrorCode.badBatch, "The body is empty; send the \(what)'s bytes")
     }
     if let sealed = try? SealedHeader(bytes) { return (sealed.batch, sealed.changes) }
-    let batch: Batch
+    let verified: (header: Batch, rows: Int)
     do {
-      batch = try BatchCodec.decode(bytes)
+      verified = try BatchCodec.verify(bytes)
     } catch {
       throw HTTPError(400, APIErrorCode.badBatch, "The \(what) cannot be read: \(error)")
     }
@@ -75,7 +76,7 @@ extension SyncServer {
         "This remote is encrypted: it takes only sealed batches and snapshots; nothing was stored. Join it with "
           + "lifelog 0.3.0 or later and its passphrase")
     }
-    return (batch, batch.changes.count)
+    return verified
   }
 
   func batchCount(device: String, user: Int64) throws -> HTTPResponse {

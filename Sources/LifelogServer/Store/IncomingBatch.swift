@@ -7,7 +7,7 @@ public struct IncomingBatch: Sendable {
   /// How many row changes it holds.
   public var rows: Int
 
-  /// A batch whose bytes `BatchCodec.decode` has verified.
+  /// A batch whose bytes `BatchCodec.verify` has verified (of a sealed one, its header read).
   public init(user: Int64, device: String, seq: Int, bytes: [UInt8], rows: Int) {
     self.user = user
     self.device = device
@@ -19,7 +19,7 @@ public struct IncomingBatch: Sendable {
   /// What tells two batches apart: the trailer line.
   ///
   /// It holds the SHA-256 of everything before
-  /// it (checked when the batch was decoded), so two verified batches are the same bytes exactly
+  /// it (checked when the batch was verified), so two verified batches are the same bytes exactly
   /// when their trailers are, without hashing the batch a second time.
   public var trailer: String {
     let body = bytes.dropLast()

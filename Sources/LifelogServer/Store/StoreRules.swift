@@ -33,14 +33,14 @@ enum StoreRules {
     return readsAs(storedBytes, device: batch.device, seq: batch.seq) ? .conflict : .damaged
   }
 
-  /// Whether `bytes` read as batch `seq` of `device`: a plain batch verified whole, a sealed one
-  /// by its header (the server has no key for the rest).
+  /// Whether `bytes` read as batch `seq` of `device`: a plain batch verified as a push is
+  /// (``BatchCodec/verify(_:)``), a sealed one by its header (the server has no key for the rest).
   static func readsAs(_ bytes: [UInt8], device: String, seq: Int) -> Bool {
     let header: Batch
     if let sealed = try? SealedHeader(bytes) {
       header = sealed.batch
-    } else if let plain = try? BatchCodec.decode(bytes) {
-      header = plain
+    } else if let plain = try? BatchCodec.verify(bytes) {
+      header = plain.header
     } else {
       return false
     }

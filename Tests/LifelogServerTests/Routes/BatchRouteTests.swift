@@ -1,3 +1,4 @@
+import LifelogCore
 import LifelogTestSupport
 import Testing
 
@@ -115,6 +116,20 @@ import Testing
     #expect(
       harness.send("DELETE", "/v1/batches/\(device)?through=1", token: bob).isError(
         409, "not_covered"))
+  }
+
+  /// The server verifies a batch as a whole (trailer, checksum, header, row count) and leaves its
+  /// rows to the clients that merge them (docs/http-api.md): a row only its writer could have
+  /// malformed is stored, as a sealed batch's rows are, and refused by every puller as damaged.
+  @Test func rowsAreLeftToTheClientsThatMergeThem() {
+    let body =
+      "{\"lifelog\":\"batch\",\"format\":1,\"device\":\"dev-1\",\"seq\":1,\"created\":1}\n"
+      + "{\"entity\":\"nonsense\"}\n"
+    let trailer =
+      "{\"end\":true,\"changes\":1,\"sha256\":\"\(SHA256.hexDigest(Array(body.utf8)))\"}\n"
+    let stored = put(1, Array((body + trailer).utf8))
+    #expect(stored.status == 201)
+    #expect(stored.text.contains("\"status\":\"created\""))
   }
 
   @Test func anEncryptedRemoteRefusesPlainBatches() throws {
