@@ -24,7 +24,7 @@ extension LogStore {
         sql: """
           SELECT \(LogStore.entryColumns) FROM activity a JOIN entry e ON e.id = (
             SELECT id FROM entry WHERE activity_id = a.id AND deleted = 0 AND at <= ?
-            ORDER BY at DESC, rowid DESC LIMIT 1)
+            ORDER BY at DESC, id DESC LIMIT 1)
           WHERE a.kind = '\(kind.rawValue)'
           ORDER BY e.at DESC, e.id DESC LIMIT 1
           """
@@ -35,15 +35,25 @@ extension LogStore {
   /// The `back`-th most recent entry by time (1 is the latest, as the last row of `lifelog list`),
   /// live or (with `deleted`) deleted, optionally of one activity.
   public func recentEntryID(back: Int, activityID: String?, deleted: Bool) throws -> String? {
-    let filter = activityID == nil ? "" : " AND activity_id = ?"
-    var arguments: [any SQLiteBindable] = [deleted]
+    var arguments: [any SQLiteBindable] = []
     if let activityID { arguments.append(activityID) }
     arguments.append(back - 1)
     return try read {
       try database.cachedStatement(
-        sql:
-          "SELECT id FROM entry WHERE deleted = ?\(filter) ORDER BY at DESC, id DESC LIMIT 1 OFFSET ?"
+        sql: LogStore.recentEntrySQL(ofOneActivity: activityID != nil, deleted: deleted)
       ).first(arguments) { $0[0] }
     }
+  }
+
+  /// The query of ``recentEntryID(back:activityID:deleted:)``: walked from the end of
+  /// `entry_by_time` (or `entry_by_activity`), both ending in `id`, so it reads `back` rows plus
+  /// those passed over as deleted (or live), never the whole table (schema v5).
+  ///
+  /// `deleted` is written into the SQL: bound as a parameter, SQLite's planner chose a scan of
+  /// the table and a sort of it instead of the index.
+  static func recentEntrySQL(ofOneActivity: Bool, deleted: Bool) -> String {
+    "SELECT id FROM entry WHERE deleted = \(deleted ? 1 : 0)"
+      + (ofOneActivity ? " AND activity_id = ?" : "")
+      + " ORDER BY at DESC, id DESC LIMIT 1 OFFSET ?"
   }
 }
