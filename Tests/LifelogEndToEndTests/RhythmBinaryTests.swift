@@ -88,6 +88,40 @@ import Testing
     #expect(verify.terminationStatus == 0 && output.isEmpty, "\(output)")
   }
 
+  /// `systemctl --user enable` failing (a user manager that refuses the unit): the install fails
+  /// with exit 69 naming systemctl's reason, and leaves no unit files behind, while a unit that
+  /// was installed before is left as it was.
+  @Test func timerInstallRemovesTheUnitsItWroteWhenEnableFails() throws {
+    let bin = folder.file("bin")
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    let script = """
+      #!/bin/sh
+      case "$2" in enable) echo "Failed to enable unit: Access denied" >&2; exit 1 ;; esac
+      exit 0
+
+      """
+    try script.write(toFile: bin + "/systemctl", atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes(
+      [.posixPermissions: 0o755], ofItemAtPath: bin + "/systemctl")
+    var environment = environment("2026-12-02T12:00:00+01:00")
+    environment["PATH"] = bin + ":/usr/bin:/bin"
+    environment["XDG_CONFIG_HOME"] = folder.file("config")
+    let units = folder.file("config/systemd/user")
+    try FileManager.default.createDirectory(atPath: units, withIntermediateDirectories: true)
+    let earlier = "[Timer]\nOnUnitActiveSec=1800\n"
+    try earlier.write(toFile: units + "/lifelog-sync.timer", atomically: true, encoding: .utf8)
+
+    for job in ["remind", "sync"] {
+      let result = try LifelogProcess.run(["timer", "install", job], environment: environment)
+      #expect(result.exitCode == 69, "\(result)")
+      #expect(result.stderr.contains("Access denied"), "\(result)")
+    }
+    let left = try FileManager.default.contentsOfDirectory(atPath: units).sorted()
+    #expect(left == ["lifelog-sync.timer"], "\(left)")
+    #expect(
+      try String(contentsOfFile: units + "/lifelog-sync.timer", encoding: .utf8) == earlier)
+  }
+
   static func start(_ arguments: [String], environment: [String: String]) -> (Process, Pipe) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: LifelogProcess.binaryPath)
