@@ -122,6 +122,29 @@ import Testing
       try String(contentsOfFile: units + "/lifelog-sync.timer", encoding: .utf8) == earlier)
   }
 
+  /// A timer or crontab line installed before the first entry: `remind` says nothing, exits 0
+  /// and creates nothing, whether or not the log's folder exists yet.
+  @Test(arguments: ["lifelog.db", "missing/lifelog.db"])
+  func remindWithNoLogYetIsSilentAndCreatesNothing(_ name: String) throws {
+    let result = try LifelogProcess.run(
+      ["remind", "--notify"],
+      environment: ["LIFELOG_DB": folder.file(name), "LIFELOG_NOW": "2026-12-02T12:00:00+01:00"])
+    #expect(result.exitCode == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+  }
+
+  /// The first thing a new user may try: `last` on an empty log says how to begin (exit 65, a
+  /// data error, as every `last`/`-N` past the oldest entry).
+  @Test(arguments: [["show", "last"], ["edit", "last", "--note", "oats"], ["delete", "-2"]])
+  func lastOnAnEmptyLogSaysHowToBegin(_ arguments: [String]) throws {
+    let result = try run(arguments, at: "2026-12-02T12:00:00+01:00")
+    #expect(result.exitCode == 65, "\(result)")
+    #expect(
+      result.stderr
+        == "Error: There are no entries yet; add one first, as in 'lifelog add breakfast'\n",
+      "\(result)")
+  }
+
   static func start(_ arguments: [String], environment: [String: String]) -> (Process, Pipe) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: LifelogProcess.binaryPath)

@@ -40,6 +40,11 @@ extension LifelogCommand {
 
     func run(in context: Context) throws {
       let path = try context.databasePath
+      // No log yet (a timer installed before the first entry): no meal can be due, and cron must
+      // not mail an error every few minutes; nothing is created either.
+      if path != ":memory:", access(path, F_OK) != 0, errno == ENOENT || errno == ENOTDIR {
+        return
+      }
       // Like sync: a second remind started while one runs leaves this moment to it.
       var lock: SyncLock?
       if path != ":memory:" {
