@@ -14,22 +14,7 @@ struct Migration: Sendable {
     Migration(identifier: "v2-sync", apply: SyncMigration.apply),
     Migration(identifier: "v3-remote-keys", apply: addRemoteKeys),
     Migration(identifier: "v4-local-undo-remind", apply: RhythmMigration.apply),
-    Migration(identifier: "v5-time-index-ties", apply: indexTiesByID),
   ]
-
-  /// Schema v5: the time indexes end in `id`, the tie-break of every "newest first" query
-  /// (`lifelog list`, `last`/`-N`), so those queries walk an index from its end and stop: no
-  /// scan of the table and no sort of it (`ORDER BY at DESC, id DESC` on an index of `at` alone
-  /// sorted the ties, or the whole table, in a temporary B-tree).
-  private static func indexTiesByID(_ database: Database) throws {
-    try database.execute(
-      sql: """
-        DROP INDEX entry_by_time;
-        CREATE INDEX entry_by_time ON entry(at, id);
-        DROP INDEX entry_by_activity;
-        CREATE INDEX entry_by_activity ON entry(activity_id, at, id);
-        """)
-  }
 
   /// Schema v3: the data key of each encrypted remote (docs/security.md), kept in the log, which
   /// only its owner can read; never the passphrase.
