@@ -55,9 +55,7 @@ import Testing
   @Test func timerInstallWithTheRealBinaryWritesUnitsSystemdAccepts() throws {
     let bin = folder.file("bin")
     try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-    try "#!/bin/sh\nexit 0\n".write(toFile: bin + "/systemctl", atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes(
-      [.posixPermissions: 0o755], ofItemAtPath: bin + "/systemctl")
+    try ExecutableScript.create("#!/bin/sh\nexit 0\n", at: bin + "/systemctl")
     var environment = environment("2026-12-02T12:00:00+01:00")
     environment["PATH"] = bin + ":/usr/bin:/bin"
     environment["XDG_CONFIG_HOME"] = folder.file("config")
@@ -100,9 +98,7 @@ import Testing
       exit 0
 
       """
-    try script.write(toFile: bin + "/systemctl", atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes(
-      [.posixPermissions: 0o755], ofItemAtPath: bin + "/systemctl")
+    try ExecutableScript.create(script, at: bin + "/systemctl")
     var environment = environment("2026-12-02T12:00:00+01:00")
     environment["PATH"] = bin + ":/usr/bin:/bin"
     environment["XDG_CONFIG_HOME"] = folder.file("config")
