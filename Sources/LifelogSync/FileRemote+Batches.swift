@@ -85,8 +85,16 @@ extension FileRemote {
         let seq = vector[other] + 1
         let file = "devices/\(other)/\(FileRemote.batchName(seq))"
         guard folder.kind(of: FileRemote.batchName(seq)) != nil else {
-          if try hasBatch(in: folder, after: seq) {
-            page.held.append(HeldBatch(device: other, seq: seq, reason: .missing))
+          do {
+            if try hasBatch(in: folder, after: seq) {
+              page.held.append(HeldBatch(device: other, seq: seq, reason: .missing))
+            }
+          } catch {
+            // A device folder that cannot be listed (more names than the cap) holds back only
+            // that device.
+            page.skipped.append("devices/\(other): \(error)")
+            page.held.append(
+              HeldBatch(device: other, seq: seq, reason: .unreadable(String(describing: error))))
           }
           break
         }
@@ -129,8 +137,8 @@ extension FileRemote {
 
   /// Whether `device` has a batch file numbered above `seq`: then a missing `seq` is a gap, not
   /// the end.
-  private func hasBatch(in folder: RemoteFolder, after seq: Int) throws(SyncError) -> Bool {
-    try checked { () throws(RemoteFileError) in try folder.list() }.contains { name in
+  private func hasBatch(in folder: RemoteFolder, after seq: Int) throws(RemoteFileError) -> Bool {
+    try folder.list().contains { name in
       guard let number = FileRemote.number(inName: name, suffix: ".batch") else { return false }
       return number > seq
     }

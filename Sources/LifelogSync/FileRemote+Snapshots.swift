@@ -15,11 +15,20 @@ extension FileRemote {
   public func snapshot(
     beyond cursor: String, excluding device: String, skipped: inout [String]
   ) throws(SyncError) -> PulledSnapshot? {
+    try snapshot(beyond: cursor, excluding: device, passing: [], skipped: &skipped)
+  }
+
+  /// Every snapshot is in the folder, so one held by the clock rule (in `passing`) is passed over
+  /// for the newest older one that holds something new.
+  public func snapshot(
+    beyond cursor: String, excluding device: String, passing: Set<String>,
+    skipped: inout [String]
+  ) throws(SyncError) -> PulledSnapshot? {
     guard let folder = try folder("snapshots") else { return nil }
     let names = try checked { () throws(RemoteFileError) in try folder.list() }
       .filter { $0.hasSuffix(".snapshot") && !$0.hasPrefix(".") }.sorted(by: >)
     let vector = (try? VersionVector(parsing: cursor)) ?? VersionVector()
-    for file in names {
+    for file in names where !passing.contains(String(file.dropLast(".snapshot".count))) {
       // Not only the newest: a snapshot named older (written on a machine whose clock is behind,
       // or before the newest one's writer had seen it) may hold batches that were since deleted.
       // The header says what a snapshot covers, so those with nothing new are not read whole.

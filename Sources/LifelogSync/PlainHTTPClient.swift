@@ -46,8 +46,21 @@ enum PlainHTTPClient {
     var head =
       "\(method) \(prefix)\(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
     for (name, value) in headers { head += "\(name): \(value)\r\n" }
+    // No `Expect: 100-continue`: `lifelog serve` refuses a request at its headers (no token, too
+    // large, over a limit) by answering at once and closing, and the answer is read below even
+    // when sending the body then breaks. Waiting for a `100 Continue` would cost every push a
+    // round trip, and a server or proxy that ignores the header a guessed wait (curl's second);
+    // the libcurl path turns it off too (lifelog_curl.c).
     head += "Content-Length: \(body?.count ?? 0)\r\n\r\n"
     guard send(Array(head.utf8) + (body ?? []), on: socket, deadline: deadline, now: now) else {
+      // A server that refused before reading the body (401, 413) answered and closed, and the
+      // unread body reset the connection (EPIPE, ECONNRESET): its answer waits in the socket
+      // and says more than the broken send.
+      if case .response(let refusal) = receive(
+        on: socket, limits: limits, deadline: deadline, now: now)
+      {
+        return .response(refusal)
+      }
       return .failure("the connection broke while sending")
     }
     return receive(on: socket, limits: limits, deadline: deadline, now: now)

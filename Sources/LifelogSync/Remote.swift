@@ -47,6 +47,18 @@ public protocol Remote: AnyObject {
     beyond cursor: String, excluding device: String, skipped: inout [String]
   ) throws -> PulledSnapshot?
 
+  /// As ``snapshot(beyond:excluding:skipped:)``, passing over the snapshots named in `passing`
+  /// (held by the clock rule in this sync) for the newest older one that holds something new.
+  ///
+  /// A snapshot stamped far ahead must not hold back what an older, sound snapshot covers. The
+  /// default asks for the newest snapshot and gives nil when it is one to pass over: a remote that
+  /// serves only its newest snapshot (a server) then holds every device that snapshot covers
+  /// (docs/sync-protocol.md §5).
+  func snapshot(
+    beyond cursor: String, excluding device: String, passing: Set<String>,
+    skipped: inout [String]
+  ) throws -> PulledSnapshot?
+
   /// How many batches of `device` the remote holds.
   func batchCount(device: String) throws -> Int
 
@@ -90,6 +102,16 @@ public struct PulledSnapshot: Sendable {
 }
 
 extension Remote {
+  public func snapshot(
+    beyond cursor: String, excluding device: String, passing: Set<String>,
+    skipped: inout [String]
+  ) throws -> PulledSnapshot? {
+    guard let newest = try snapshot(beyond: cursor, excluding: device, skipped: &skipped),
+      !passing.contains(newest.name)
+    else { return nil }
+    return newest
+  }
+
   /// A pull that admits every readable batch: for looking, not for merging (`remote add` checks
   /// whether a remote is empty).
   public func pull(after cursor: String, excluding device: String, rowLimit: Int) throws -> PullPage

@@ -118,8 +118,16 @@ final class RemoteFolder {
       expected: stoppingAfterNewline ? 0 : Int(clamping: info.st_size))
   }
 
-  /// The names in this folder, but `.` and `..`.
-  func list() throws(RemoteFileError) -> [String] {
+  /// The most names read from one folder of a remote.
+  ///
+  /// A real remote holds far fewer: one folder
+  /// per device, snapshots a few per device, and at most about 500 batches per device before
+  /// compaction. A hostile folder of millions of files would otherwise cost memory and time
+  /// without bound (docs/sync-protocol.md §4).
+  static let nameLimit = 100_000
+
+  /// The names in this folder, but `.` and `..`; throws once there are more than `limit`.
+  func list(limit: Int = RemoteFolder.nameLimit) throws(RemoteFileError) -> [String] {
     // A descriptor of its own: readdir moves the offset, which a dup would share.
     let opened = openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard opened >= 0, let directory = fdopendir(opened) else {
@@ -132,7 +140,10 @@ final class RemoteFolder {
       let name = withUnsafePointer(to: entry.pointee.d_name) {
         $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
       }
-      if name != ".", name != ".." { names.append(name) }
+      if name != ".", name != ".." {
+        guard names.count < limit else { throw RemoteFileError(.tooManyNames(limit), path) }
+        names.append(name)
+      }
     }
     return names
   }
@@ -220,6 +231,8 @@ struct RemoteFileError: Error, CustomStringConvertible {
     case notAFolder
     /// Larger than the cap (bytes).
     case tooLarge(Int)
+    /// A folder holding more names than the cap.
+    case tooManyNames(Int)
     /// `what` failed, for errno's `reason`.
     case system(what: String, reason: String)
   }
@@ -245,6 +258,8 @@ struct RemoteFileError: Error, CustomStringConvertible {
     case .notAFolder: "'\(path)' is not a folder"
     case .tooLarge(let limit):
       "'\(path)' is larger than the \(limit) bytes lifelog reads from such a file"
+    case .tooManyNames(let limit):
+      "'\(path)' holds more than \(limit) names, more than lifelog lists in a remote folder"
     case .system(let what, let reason): "\(what) '\(path)' (\(reason))"
     }
   }

@@ -97,16 +97,20 @@ public final class SyncEngine {
     // for a held batch, from before the snapshot); never twice in one sync.
     try deadline.check()
     var merged: Set<String> = []
+    var passing: Set<String> = []
     while let snapshot = try remote.snapshot(
-      beyond: cursor, excluding: device, skipped: &report.skipped),
+      beyond: cursor, excluding: device, passing: passing, skipped: &report.skipped),
       !merged.contains(snapshot.name), snapshot.name != record.snapshot || snapshot.cursor != cursor
     {
+      // A snapshot held by the clock rule is passed over, not a stop: an older one may still
+      // bring what it covers of the other devices (only the held one's devices wait).
       if let reason = try rules().hold(snapshot.snapshot) {
         hold(
           HeldBatch(
             device: snapshot.snapshot.device, seq: 0, snapshot: snapshot.name, reason: reason),
           in: &report)
-        break
+        passing.insert(snapshot.name)
+        continue
       }
       newest = max(
         newest,

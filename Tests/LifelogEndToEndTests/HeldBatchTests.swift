@@ -66,6 +66,42 @@ import Testing
     }
   }
 
+  /// A snapshot stamped far ahead, named newest, is passed over: an older sound snapshot still
+  /// brings what it covers to a new machine, and only the far one's own device waits.
+  @Test func aSnapshotStampedFarAheadIsPassedOverForAnOlderOneInAFolder() throws {
+    let remote = folder.file("remote")
+    let laptop = SyncMachine("laptop", in: folder)
+    let desktop = SyncMachine("desktop", in: folder)
+    let id = try laptop.add("breakfast", "oatmeal", "--at", "2026-12-01 07:30")
+    try laptop.expectSuccess("remote", "add", "usb", remote)
+    try laptop.expectSuccess("sync", "--compact")
+    let laptopID = try deviceID(of: laptop)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: remote + "/devices/" + laptopID)
+        .filter { $0.hasSuffix(".batch") }.isEmpty,
+      "the laptop's batches are compacted into its snapshot")
+
+    // A stranger's snapshot, named newest, that also covers the laptop's batch and rewrites its
+    // entry with stamps two years ahead.
+    let far = LogStore.systemMilliseconds() + 2 * 365 * 86_400_000
+    let change = try farAheadChange(editing: id, of: laptop, milliseconds: far)
+    let bytes = BatchCodec.encode(
+      Batch(
+        kind: .snapshot, device: Self.stranger, seq: 0, created: far,
+        covers: VersionVector([Self.stranger: 1, laptopID: 1]), changes: [change]))
+    let name = "\(far)-\(Self.stranger)-0000beef"
+    try Data(bytes).write(to: URL(fileURLWithPath: remote + "/snapshots/\(name).snapshot"))
+
+    try desktop.expectSuccess("remote", "add", "usb", remote)
+    let synced = try desktop.expectSuccess("sync")
+    #expect(
+      synced.stderr.contains("Warning: held back snapshot \(name): stamped "), "\(synced)")
+    #expect(try desktop.entries()[id]?["note"] as? String == "oatmeal", "\(synced)")
+    let status = try desktop.expectSuccess("status")
+    #expect(status.stdout.contains("    snapshot \(name): stamped "), "\(status)")
+    try expectSaneClock(desktop)
+  }
+
   @Test func aMachineWhoseClockRanAheadSaysSoInStatus() throws {
     let laptop = SyncMachine("laptop", in: folder)
     try laptop.expectSuccess("status")
@@ -115,10 +151,24 @@ import Testing
   private func writeFarAheadBatch(
     editing id: String, of machine: SyncMachine, milliseconds: Int64, into remote: String
   ) throws {
+    let change = try farAheadChange(editing: id, of: machine, milliseconds: milliseconds)
+    let bytes = BatchCodec.encode(
+      Batch(
+        device: Self.stranger, seq: 1, created: LogStore.systemMilliseconds(), changes: [change]))
+    let directory = remote + "/devices/" + Self.stranger
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    try Data(bytes).write(to: URL(fileURLWithPath: directory + "/0000000001.batch"))
+  }
+
+  /// The entry `id` of `machine` with the note "from the future", every field stamped at
+  /// `milliseconds` by the stranger.
+  private func farAheadChange(
+    editing id: String, of machine: SyncMachine, milliseconds: Int64
+  ) throws -> RowChange {
     let entry = try #require(try LogStore(path: machine.databasePath).entry(id: id))
     let stamp = Stamp.make(
       milliseconds: milliseconds, counter: Stamp.maximumCounter, device: Self.stranger)
-    let change = RowChange(
+    return RowChange(
       entity: .entry, id: id,
       values: [
         .text(entry.activityID), .time(entry.time), .null, .text("from the future"), .null,
@@ -126,12 +176,6 @@ import Testing
         .flag(false),
       ],
       stamps: FieldStamps(count: SyncedEntity.entry.fields.count, stamp: stamp))
-    let bytes = BatchCodec.encode(
-      Batch(
-        device: Self.stranger, seq: 1, created: LogStore.systemMilliseconds(), changes: [change]))
-    let directory = remote + "/devices/" + Self.stranger
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    try Data(bytes).write(to: URL(fileURLWithPath: directory + "/0000000001.batch"))
   }
 
   // MARK: - A server that leaves a batch out, or serves one that does not read

@@ -215,3 +215,47 @@ extension HostileFolderTests {
       check.stdout.contains("9223372036854775807.batch: it is not named like a batch"), "\(check)")
   }
 }
+
+/// A folder of a remote holding millions of names costs at most the listing cap
+/// (`RemoteFolder.nameLimit`, 100,000 names): past it, `devices/` or `snapshots/` make the remote
+/// unusable with a clear error (exit 69), and one device's folder holds back only that device.
+extension HostileFolderTests {
+  /// One name more than lifelog lists in one folder.
+  static let tooManyNames = 100_001
+
+  /// Makes `count` empty files named `junk-<n>` in the folder `path`.
+  func fill(_ path: String, count: Int) throws {
+    for index in 0..<count {
+      let descriptor = open(path + "/junk-\(index)", O_CREAT | O_WRONLY | O_CLOEXEC, 0o644)
+      try #require(descriptor >= 0, "cannot create a file in \(path)")
+      close(descriptor)
+    }
+  }
+
+  @Test(arguments: ["devices", "snapshots"])
+  func aTopFolderWithMoreNamesThanTheCapIsAClearErrorExit69(_ name: String) throws {
+    let (laptop, _, _) = try threeMachines()
+    try fill(remote + "/" + name, count: Self.tooManyNames)
+    let sync = try laptop.run("sync")
+    #expect(sync.exitCode == 69, "\(sync)")
+    #expect(
+      sync.stderr.contains(
+        "'\(remote)/\(name)' holds more than 100000 names, more than lifelog lists in a remote folder"
+      ), "\(sync)")
+  }
+
+  @Test func aDeviceFolderWithMoreNamesThanTheCapHoldsBackOnlyThatDevice() throws {
+    let (laptop, desktop, _) = try threeMachines()
+    try fill(remote + "/devices/" + desktop, count: Self.tooManyNames)
+    let sync = try laptop.run("sync")
+    #expect(sync.exitCode == 0, "\(sync)")
+    #expect(
+      sync.stderr.contains(
+        "Warning: skipped devices/\(desktop): '\(remote)/devices/\(desktop)' holds more than "
+          + "100000 names"), "\(sync)")
+    // Its batch 1 is read by name; only the listing (is there a later batch?) is refused.
+    #expect(try notes(laptop) == ["eggs", "tea"])
+    let status = try laptop.expectSuccess("status")
+    #expect(status.stdout.contains("    batch 2 of device \(desktop): unreadable ("), "\(status)")
+  }
+}

@@ -55,9 +55,7 @@ import Testing
   @Test func timerInstallWithTheRealBinaryWritesUnitsSystemdAccepts() throws {
     let bin = folder.file("bin")
     try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-    try "#!/bin/sh\nexit 0\n".write(toFile: bin + "/systemctl", atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes(
-      [.posixPermissions: 0o755], ofItemAtPath: bin + "/systemctl")
+    try ExecutableScript.create("#!/bin/sh\nexit 0\n", at: bin + "/systemctl")
     var environment = environment("2026-12-02T12:00:00+01:00")
     environment["PATH"] = bin + ":/usr/bin:/bin"
     environment["XDG_CONFIG_HOME"] = folder.file("config")
@@ -86,6 +84,61 @@ import Testing
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     verify.waitUntilExit()
     #expect(verify.terminationStatus == 0 && output.isEmpty, "\(output)")
+  }
+
+  /// `systemctl --user enable` failing (a user manager that refuses the unit): the install fails
+  /// with exit 69 naming systemctl's reason, and leaves no unit files behind, while a unit that
+  /// was installed before is left as it was.
+  @Test func timerInstallRemovesTheUnitsItWroteWhenEnableFails() throws {
+    let bin = folder.file("bin")
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    let script = """
+      #!/bin/sh
+      case "$2" in enable) echo "Failed to enable unit: Access denied" >&2; exit 1 ;; esac
+      exit 0
+
+      """
+    try ExecutableScript.create(script, at: bin + "/systemctl")
+    var environment = environment("2026-12-02T12:00:00+01:00")
+    environment["PATH"] = bin + ":/usr/bin:/bin"
+    environment["XDG_CONFIG_HOME"] = folder.file("config")
+    let units = folder.file("config/systemd/user")
+    try FileManager.default.createDirectory(atPath: units, withIntermediateDirectories: true)
+    let earlier = "[Timer]\nOnUnitActiveSec=1800\n"
+    try earlier.write(toFile: units + "/lifelog-sync.timer", atomically: true, encoding: .utf8)
+
+    for job in ["remind", "sync"] {
+      let result = try LifelogProcess.run(["timer", "install", job], environment: environment)
+      #expect(result.exitCode == 69, "\(result)")
+      #expect(result.stderr.contains("Access denied"), "\(result)")
+    }
+    let left = try FileManager.default.contentsOfDirectory(atPath: units).sorted()
+    #expect(left == ["lifelog-sync.timer"], "\(left)")
+    #expect(
+      try String(contentsOfFile: units + "/lifelog-sync.timer", encoding: .utf8) == earlier)
+  }
+
+  /// A timer or crontab line installed before the first entry: `remind` says nothing, exits 0
+  /// and creates nothing, whether or not the log's folder exists yet.
+  @Test(arguments: ["lifelog.db", "missing/lifelog.db"])
+  func remindWithNoLogYetIsSilentAndCreatesNothing(_ name: String) throws {
+    let result = try LifelogProcess.run(
+      ["remind", "--notify"],
+      environment: ["LIFELOG_DB": folder.file(name), "LIFELOG_NOW": "2026-12-02T12:00:00+01:00"])
+    #expect(result.exitCode == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+  }
+
+  /// The first thing a new user may try: `last` on an empty log says how to begin (exit 65, a
+  /// data error, as every `last`/`-N` past the oldest entry).
+  @Test(arguments: [["show", "last"], ["edit", "last", "--note", "oats"], ["delete", "-2"]])
+  func lastOnAnEmptyLogSaysHowToBegin(_ arguments: [String]) throws {
+    let result = try run(arguments, at: "2026-12-02T12:00:00+01:00")
+    #expect(result.exitCode == 65, "\(result)")
+    #expect(
+      result.stderr
+        == "Error: There are no entries yet; add one first, as in 'lifelog add breakfast'\n",
+      "\(result)")
   }
 
   static func start(_ arguments: [String], environment: [String: String]) -> (Process, Pipe) {

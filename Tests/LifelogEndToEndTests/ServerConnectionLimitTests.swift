@@ -55,6 +55,41 @@ import Testing
     #expect(try HTTPTestClient(baseURL: server.baseURL).get("/v1/info").status == 200)
   }
 
+  /// A batch over `--max-body`, far larger than the socket buffers: the server answers 413 at
+  /// the headers and closes without reading the body, so sending it breaks; the client still
+  /// reads the answer and says what the server said, at once, instead of retrying a "broken
+  /// connection" until `--timeout`.
+  @Test func aBatchOverMaxBodyIsRefusedAndTheClientSaysWhy() throws {
+    let server = try ServerProcess(
+      dataFolder: folder.file("data"), arguments: ["--max-body", "65536"])
+    let token = try server.addUser("alice")
+    let laptop = SyncMachine("laptop", in: folder)
+    // 1,000 entries with notes of 6,000 letters that do not compress (a fixed-seed generator):
+    // one batch of about 4 MB on the wire.
+    let csv = folder.file("big.csv")
+    var seed: UInt64 = 20_261_204
+    let rows = (0..<1000).map { index in
+      let note = (0..<6000).map { _ in
+        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Character(Unicode.Scalar(UInt8(97 + (seed >> 33) % 26)))
+      }
+      return "2026-11-\(10 + index % 19) 12:00,snack," + String(note)
+    }
+    try Data((["at,activity,note"] + rows).joined(separator: "\n").utf8).write(
+      to: URL(fileURLWithPath: csv))
+    try laptop.expectSuccess("import", csv)
+    let joined = try LifelogProcess.run(
+      ["remote", "add", "home", server.baseURL],
+      environment: laptop.environment.merging(["LIFELOG_TOKEN": token]) { $1 })
+    try #require(joined.exitCode == 0, "\(joined)")
+    let sync = try laptop.run("sync", "--timeout", "30")
+    #expect(sync.exitCode == 69, "\(sync)")
+    #expect(
+      sync.stderr.contains(
+        "the server answered 413 when asked to store batch 1: The body is larger than this "
+          + "server accepts (65536 bytes)"), "\(sync)")
+  }
+
   /// Past `--max-connections-per-address`, a new connection from the same address is closed
   /// at once; once one of the others closes, that address is served again.
   @Test func oneAddressHoldsNoMoreThanItsShareOfConnections() throws {

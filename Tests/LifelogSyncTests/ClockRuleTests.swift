@@ -118,3 +118,86 @@ import Testing
     #expect(try reader.log.entry(id: entry.id)?.deleted == true)
   }
 }
+
+/// A snapshot held by the clock rule is passed over, not a stop: a folder remote offers the older
+/// ones behind it; a remote that offers only its newest snapshot (as `lifelog serve` does) holds
+/// there, and the sync still ends (docs/sync-protocol.md §5–§6).
+@Suite struct HeldSnapshotTests {
+  let folder = TemporaryDirectory()
+  var remote: String { folder.file("remote") }
+  let snack = ActivityName.derivedID(for: "snack")
+
+  /// A writer's snapshot, then a snapshot two days ahead (named newest) from a machine whose
+  /// clock runs ahead, both over compacted batches.
+  func twoSnapshots() throws {
+    let writer = try Machine(folder, "writer", remote: remote)
+    try writer.log.add(
+      NewEntry(
+        activityID: snack, time: LoggedTime(instant: 1_764_662_400, offsetMinutes: 60),
+        note: "in the sound snapshot"))
+    try writer.sync(compact: true)
+    let ahead = try Machine(folder, "ahead", remote: remote, skewMilliseconds: 2 * 86_400_000)
+    try ahead.sync()
+    try ahead.log.add(
+      NewEntry(
+        activityID: snack, time: LoggedTime(instant: 1_764_666_000, offsetMinutes: 60),
+        note: "from the day after tomorrow"))
+    try ahead.sync(compact: true)
+  }
+
+  @Test func aFolderOffersTheOlderSnapshotBehindAHeldOne() throws {
+    try twoSnapshots()
+    let reader = try Machine(folder, "reader", remote: remote)
+    let report = try reader.sync()
+    #expect(report.held.contains { $0.snapshot != nil }, "\(report.held)")
+    #expect(report.snapshotMerged != nil, "\(report)")
+    #expect(try reader.entries().map(\.note) == ["in the sound snapshot"])
+  }
+
+  @Test func aRemoteOfferingOnlyItsNewestSnapshotHoldsThereAndTheSyncEnds() throws {
+    try twoSnapshots()
+    let reader = try Machine(folder, "reader", remote: remote)
+    let record = try #require(try reader.store.remote(named: "r"))
+    let report = try reader.engine.sync(
+      record, with: NewestSnapshotOnly(try FileRemote(url: remote)))
+    #expect(report.held.contains { $0.snapshot != nil }, "\(report.held)")
+    #expect(report.snapshotMerged == nil, "\(report)")
+    #expect(try reader.entries().isEmpty)
+  }
+}
+
+/// A folder remote that offers only its newest snapshot, as a server does: it does not implement
+/// `snapshot(beyond:excluding:passing:skipped:)`, so the protocol's default answers.
+final class NewestSnapshotOnly: Remote {
+  let folder: FileRemote
+  init(_ folder: FileRemote) { self.folder = folder }
+
+  var location: String { folder.location }
+  var envelope: BatchEnvelope {
+    get { folder.envelope }
+    set { folder.envelope = newValue }
+  }
+  func manifest() throws -> RemoteManifest { try folder.manifest() }
+  func push(device: String, seq: Int, bytes: [UInt8]) throws {
+    try folder.push(device: device, seq: seq, bytes: bytes)
+  }
+  func pull(
+    after cursor: String, excluding device: String, rowLimit: Int, rules: PullRules
+  ) throws -> PullPage {
+    try folder.pull(after: cursor, excluding: device, rowLimit: rowLimit, rules: rules)
+  }
+  func putSnapshot(name: String, bytes: [UInt8]) throws {
+    try folder.putSnapshot(name: name, bytes: bytes)
+  }
+  func snapshot(
+    beyond cursor: String, excluding device: String, skipped: inout [String]
+  ) throws -> PulledSnapshot? {
+    try folder.snapshot(beyond: cursor, excluding: device, skipped: &skipped)
+  }
+  func batchCount(device: String) throws -> Int { try folder.batchCount(device: device) }
+  func deleteBatches(device: String, through seq: Int) throws {
+    try folder.deleteBatches(device: device, through: seq)
+  }
+  func keys() throws -> RemoteKeys? { try folder.keys() }
+  func putKeys(_ keys: RemoteKeys) throws { try folder.putKeys(keys) }
+}

@@ -1,3 +1,4 @@
+@preconcurrency import Glibc
 import LifelogTestSupport
 import Testing
 
@@ -80,6 +81,35 @@ import Testing
       Issue.record("expected a failure, got \(outcome)")
       return
     }
+  }
+
+  /// A server that refuses at the headers (as `lifelog serve` does for a missing token or a body
+  /// over `--max-body`) answers and closes without reading the body: the client's send then
+  /// breaks (EPIPE or ECONNRESET), and the refusal must still be what the client reports.
+  @Test func aRefusalSentBeforeTheBodyWasReadIsReadAfterTheSendBreaks() throws {
+    let server = try LoopbackServer.accepting { client in
+      defer { close(client) }  // with the body unread: the connection is reset
+      var head: [UInt8] = []
+      var byte: UInt8 = 0
+      while !head.suffix(4).elementsEqual([13, 10, 13, 10]), recv(client, &byte, 1, 0) == 1 {
+        head.append(byte)
+      }
+      _ = LoopbackServer.sendAll(
+        LoopbackServer.response(
+          status: "413 Content Too Large", body: Array(#"{"error":"too_large"}"#.utf8))[...],
+        to: client)
+      shutdown(client, Int32(SHUT_WR))
+    }
+    defer { server.stop() }
+    // Far more than the socket buffers of both ends hold, so the send cannot finish.
+    let body = [UInt8](repeating: 0x62, count: 64 << 20)
+    let outcome = Self.request("PUT", url: server.url, path: "/v1/batches/d/1", body: body)
+    guard case .response(let response) = outcome else {
+      Issue.record("expected the refusal, got \(outcome)")
+      return
+    }
+    #expect(response.status == 413)
+    #expect(response.body == Array(#"{"error":"too_large"}"#.utf8))
   }
 
   @Test func aServerThatNeverAnswersFailsAtTheDeadline() throws {

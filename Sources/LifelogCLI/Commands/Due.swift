@@ -36,17 +36,24 @@ extension LifelogCommand {
 }
 
 extension DueText {
-  /// What is due now in the context's log: two queries (the settings, the last meal).
+  /// What is due now in the context's log.
   static func current(in context: Context) throws -> DueText {
-    let store = try context.store
-    var values: [Setting: String] = [:]
-    for (setting, value, _) in try store.allSettings() { values[setting] = value }
-    let settings = ReportSettings(values: values)
-    let lastMeal = try store.lastMeal(atOrBefore: context.now)
+    try read(from: try context.store, now: context.now, zone: context.zone)
+  }
+
+  /// What is due at `now` in `store`: two queries (the settings, the last meal) in one read
+  /// transaction, so a sync or an `add` committing between them cannot pair a meal with settings
+  /// from before it.
+  static func read(from store: LogStore, now: Int64, zone: any TimeZoneRules) throws -> DueText {
+    let (values, lastMeal) = try store.reading {
+      var values: [Setting: String] = [:]
+      for (setting, value, _) in try store.allSettings() { values[setting] = value }
+      return (values, try store.lastMeal(atOrBefore: now))
+    }
     let due = MealDue(
-      lastMeal: lastMeal?.time, now: context.now, settings: settings, zone: context.zone)
+      lastMeal: lastMeal?.time, now: now, settings: ReportSettings(values: values), zone: zone)
     return DueText(
-      due: due, lastMeal: lastMeal, presenter: EntryPresenter(zone: context.zone),
+      due: due, lastMeal: lastMeal, presenter: EntryPresenter(zone: zone),
       dayStartsAt: values[.dayStartsAt] ?? Setting.dayStartsAt.defaultValue, values: values)
   }
 }

@@ -40,6 +40,11 @@ extension LifelogCommand {
 
     func run(in context: Context) throws {
       let path = try context.databasePath
+      // No log yet (a timer installed before the first entry): no meal can be due, and cron must
+      // not mail an error every few minutes; nothing is created either.
+      if path != ":memory:", access(path, F_OK) != 0, errno == ENOENT || errno == ENOTDIR {
+        return
+      }
       // Like sync: a second remind started while one runs leaves this moment to it.
       var lock: SyncLock?
       if path != ":memory:" {
@@ -52,15 +57,20 @@ extension LifelogCommand {
       }
       defer { withExtendedLifetime(lock) {} }
       let store = try context.store
-      let due = try DueText.current(in: context)
+      // One read transaction, as `due`: the meal, the sleep and the gap reminded of agree.
+      let (due, sleep, remindedGap) = try store.reading {
+        (
+          try DueText.current(in: context), try store.lastSleep(atOrBefore: context.now),
+          try store.remindedGap()
+        )
+      }
       let quiet =
         (try? QuietHours(parsing: due.values[.remindQuietHours] ?? "")) ?? QuietHours.defaultHours
-      let sleep = try store.lastSleep(atOrBefore: context.now)
       let reminder = Reminder(
         due: due.due, lastMealID: due.lastMeal?.id, quiet: quiet,
         beforeMinutes: due.values[.remindBeforeMinutes].flatMap { Int($0) } ?? 0,
         sleep: sleep?.time,
-        sleepSeconds: sleep?.duration, remindedGap: try store.remindedGap())
+        sleepSeconds: sleep?.duration, remindedGap: remindedGap)
       guard case .remind(let gap) = reminder.outcome,
         try store.claimReminder(gap: gap, at: context.now)
       else {

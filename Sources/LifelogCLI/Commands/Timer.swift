@@ -59,10 +59,22 @@ extension LifelogCommand {
       }
       let folder = try systemd.unitFolder()
       try TimerList.createFolders(folder)
-      try TimerList.write(units.serviceFile, to: "\(folder)/\(job.unitName).service")
-      try TimerList.write(units.timerFile, to: "\(folder)/\(job.unitName).timer")
-      try systemd.run(["daemon-reload"])
-      try systemd.run(["enable", "--now", "\(job.unitName).timer"])
+      let files = [
+        ("\(folder)/\(job.unitName).service", units.serviceFile),
+        ("\(folder)/\(job.unitName).timer", units.timerFile),
+      ]
+      let before = files.map { UnitFileBefore(path: $0.0) }
+      do {
+        for (path, text) in files { try TimerList.write(text, to: path) }
+        try systemd.run(["daemon-reload"])
+        try systemd.run(["enable", "--now", "\(job.unitName).timer"])
+      } catch {
+        // Not installed: no unit files left behind that 'timer list' would show as installed,
+        // or that a later login would find half set up.
+        for file in before { file.restore() }
+        _ = try? systemd.run(["daemon-reload"])
+        throw error
+      }
       context.output.write(
         "Installed \(job.unitName).timer: runs 'lifelog \(job.arguments.joined(separator: " "))' every "
           + "\(DurationText.format(everySeconds)) (units in \(folder))\n")
@@ -239,6 +251,30 @@ struct SystemdUser {
       throw TimerError(
         "'systemctl --user \(arguments.joined(separator: " "))' failed (status \(outcome.status)): "
           + outcome.output.trimmingSpaces())
+    }
+  }
+}
+
+/// A unit file as it was before `timer install` wrote it, to put back when installing fails.
+struct UnitFileBefore {
+  let path: String
+  /// Whether a file was there.
+  let existed: Bool
+  /// Its text, when it was there and could be read.
+  let text: String?
+
+  init(path: String) {
+    self.path = path
+    existed = access(path, F_OK) == 0
+    text = existed ? LifelogCommand.TimerList.read(path) : nil
+  }
+
+  /// Puts the file back as it was: removed when it was not there, rewritten when it was.
+  func restore() {
+    if !existed {
+      unlink(path)
+    } else if let text {
+      try? LifelogCommand.TimerList.write(text, to: path)
     }
   }
 }

@@ -50,6 +50,12 @@ extension LogStore {
       if let id = try recentEntryID(back: back, activityID: activityID, deleted: deleted) {
         return id
       }
+      // An empty log: the first thing a new user tries; say how to begin.
+      if !deleted, activityID == nil,
+        try back == 1 || recentEntryID(back: 1, activityID: nil, deleted: false) == nil
+      {
+        throw InputError("There are no entries yet; add one first, as in 'lifelog add breakfast'")
+      }
       let what =
         (deleted ? "deleted " : "") + (activityID == nil ? "entries" : "entries of that activity")
       throw InputError(

@@ -70,6 +70,12 @@ public final class LogStore {
     }
   }
 
+  /// Runs `body` against one consistent snapshot of the database: for a command that reads with
+  /// several queries and must not see a change another process commits between them (`due`).
+  public func reading<T>(_ body: () throws -> T) throws -> T {
+    try read(body)
+  }
+
   /// Runs `body` against one consistent snapshot of the database.
   func read<T>(_ body: () throws -> T) throws -> T {
     do {

@@ -16,9 +16,8 @@ import Testing
     try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
     if let status {
       let script = bin + "/systemctl"
-      try "#!/bin/sh\necho \"$@\" >> '\(log)'\nexit \(status)\n".write(
-        toFile: script, atomically: true, encoding: .utf8)
-      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+      try ExecutableScript.create(
+        "#!/bin/sh\necho \"$@\" >> '\(log)'\nexit \(status)\n", at: script)
     }
     var cli = fixture.cli
     cli.environment = [
@@ -91,11 +90,9 @@ import Testing
 
   @Test func aFailingEnableIsUnavailable() throws {
     var cli = try cli(systemctl: 0)
-    try
-      "#!/bin/sh\ncase \"$2\" in show-environment|daemon-reload) exit 0;; esac\necho 'Unit not found.' >&2\nexit 5\n"
-      .write(toFile: bin + "/systemctl", atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes(
-      [.posixPermissions: 0o755], ofItemAtPath: bin + "/systemctl")
+    try ExecutableScript.create(
+      "#!/bin/sh\ncase \"$2\" in show-environment|daemon-reload) exit 0;; esac\necho 'Unit not found.' >&2\nexit 5\n",
+      at: bin + "/systemctl")
     cli.environment["PATH"] = bin + ":/usr/bin:/bin"
     let result = cli.run(["timer", "install", "remind"])
     #expect(result.exitCode == 69, "\(result)")
