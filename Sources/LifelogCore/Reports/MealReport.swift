@@ -9,7 +9,7 @@
 public struct MealReport: Sendable {
   public let range: ReportRange
   public let settings: ReportSettings
-  /// The report's entries (all kinds, as ``ReportLog/entries``); a ``Meal`` points into them.
+  /// The report's meal entries, oldest first; a ``Meal`` points into them.
   public let entries: [Entry]
   /// One day per day of the range, in order; days without meals are kept, with no meals.
   public let days: [MealDay]
@@ -17,53 +17,81 @@ public struct MealReport: Sendable {
   /// The UTC offsets the report's entries were logged at.
   public let offsets: [LoggedOffset]
 
-  /// Builds the report from `log`.
+  /// Builds the report from `log`, all of whose entries are held.
   ///
   /// - Parameter zone: the reader's zone; a meal logged at an offset it did not have then is
   ///   marked ``Meal/isAway``.
   public init(log: ReportLog, zone: any TimeZoneRules) {
-    range = log.range
-    settings = log.settings
-    self.entries = log.entries
-    let firstDay = log.range.from.daysSinceEpoch
-    // Counted first, so each day's array is made once at its size.
-    var counts = [Int](repeating: 0, count: log.range.dayCount)
-    // Fields are read through the array (`entries[i].time`): copying whole entries in a loop
-    // costs a retain and a release per string, which shows at 100,000 entries.
-    let entries = log.entries
-    for index in entries.indices where entries[index].kind == .meal {
-      counts[Int(log.settings.dayNumber(of: entries[index].time) - firstDay)] += 1
-    }
-    var mealsByDay = counts.map { count -> [Meal] in
-      var meals: [Meal] = []
-      meals.reserveCapacity(count)
-      return meals
-    }
-    var zoneOffsets = ZoneOffsetCache(zone: zone)
-    for index in entries.indices where entries[index].kind == .meal {
-      let time = entries[index].time
-      let day = Int(log.settings.dayNumber(of: time) - firstDay)
-      mealsByDay[day].append(
-        Meal(
-          entryIndex: index, time: time, minuteOfDay: log.settings.minuteOfDay(time),
-          isAway: zoneOffsets.isAway(time)))
-    }
+    var diary = MealDiaryAggregator(range: log.range, settings: log.settings, zone: zone)
+    for entry in log.entries { diary.add(entry) }
+    self.init(diary, mealBefore: log.mealBefore, offsets: LoggedOffset.list(in: log, zone: zone))
+  }
+
+  /// Builds the report from the meals `diary` collected as the entries were read.
+  ///
+  /// - Parameters:
+  ///   - mealBefore: the last meal of the day before the range (``ReportEntryReader/forEach(_:)``).
+  ///   - offsets: the offsets the range's entries (all kinds) were logged at.
+  public init(_ diary: consuming MealDiaryAggregator, mealBefore: Entry?, offsets: [LoggedOffset]) {
+    range = diary.range
+    settings = diary.settings
+    self.offsets = offsets
+    var mealsByDay = diary.mealsByDay
+    entries = diary.entries
+    diary = MealDiaryAggregator(range: range, settings: settings, zone: diary.zone)
     var days: [MealDay] = []
     days.reserveCapacity(mealsByDay.count)
-    var previousLast = log.mealBefore?.time.instant
+    var previousLast = mealBefore?.time.instant
     for index in mealsByDay.indices {
       var meals: [Meal] = []
       swap(&meals, &mealsByDay[index])  // so the day's array is not copied when its gaps are set
       let last = meals.last?.time.instant
       days.append(
         MealDay(
-          date: log.range.from.adding(days: index), meals: meals, previousMealAt: previousLast,
-          gapLimitMinutes: log.settings.mealGapMinutes))
+          date: range.from.adding(days: index), meals: meals, previousMealAt: previousLast,
+          gapLimitMinutes: settings.mealGapMinutes))
       previousLast = last
     }
     self.days = days
     summary = MealSummary(days: days)
-    offsets = LoggedOffset.list(in: log, zone: zone)
+  }
+}
+
+/// Collects the meal diary as a report's entries are read, oldest first: each meal entry and
+/// where it falls; entries of other kinds pass by without being held.
+public struct MealDiaryAggregator {
+  public let range: ReportRange
+  public let settings: ReportSettings
+  let zone: any TimeZoneRules
+  /// The meal entries, oldest first.
+  private(set) var entries: [Entry] = []
+  /// Per day of the range, its meals (gaps not set yet).
+  private(set) var mealsByDay: [[Meal]]
+  private var zoneOffsets: ZoneOffsetCache
+  private let firstDay: Int64
+
+  /// - Parameter zone: the reader's zone; a meal logged at an offset it did not have then is
+  ///   marked ``Meal/isAway``.
+  public init(range: ReportRange, settings: ReportSettings, zone: any TimeZoneRules) {
+    self.range = range
+    self.settings = settings
+    self.zone = zone
+    mealsByDay = Array(repeating: [], count: range.dayCount)
+    zoneOffsets = ZoneOffsetCache(zone: zone)
+    firstDay = range.from.daysSinceEpoch
+  }
+
+  /// Takes `entry` into the diary when it is a meal whose report day is in the range.
+  public mutating func add(_ entry: Entry) {
+    guard entry.kind == .meal else { return }
+    let time = entry.time
+    let day = Int(settings.dayNumber(of: time) - firstDay)
+    guard day >= 0 && day < mealsByDay.count else { return }
+    mealsByDay[day].append(
+      Meal(
+        entryIndex: entries.count, time: time, minuteOfDay: settings.minuteOfDay(time),
+        isAway: zoneOffsets.isAway(time)))
+    entries.append(entry)
   }
 }
 

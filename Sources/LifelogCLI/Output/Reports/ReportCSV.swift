@@ -20,7 +20,7 @@ struct ReportCSV {
     let firstDay = content.range.from.daysSinceEpoch
     var entriesByDay = [[Entry]](repeating: [], count: content.range.dayCount)
     if content.kind != .meals {
-      for entry in content.log.entries {
+      for entry in content.entries {
         entriesByDay[Int(content.settings.dayNumber(of: entry.time) - firstDay)].append(entry)
       }
     }
