@@ -87,7 +87,7 @@ import Testing
     let result = try run(
       ["report", "meals", "--from", "2026-10-26", "--to", "2026-10-26", "--format", "csv"],
       parts: "1")
-    let ties = result.stdout.split(separator: "\n").filter { $0.contains(",tie ") }
+    let ties = result.stdout.split(whereSeparator: \.isNewline).filter { $0.contains(",tie ") }
     #expect(ties.map { $0.contains("a0000000") } == [true, false, false], "\(ties)")
     #expect(ties.map { $0.contains("f0000000") } == [false, false, true], "\(ties)")
   }
