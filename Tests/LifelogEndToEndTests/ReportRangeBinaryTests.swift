@@ -95,7 +95,7 @@ import Testing
   @Test(arguments: ["0", "-5", "1000001", "many", "99999999999999999999"])
   func aBadPartSizeIsRefused(value: String) throws {
     let result = try run(["report"], parts: value)
-    #expect(result.exitCode == 65, "\(result)")
+    #expect(result.exitCode == 78, "\(result)")
     #expect(result.stderr.contains("LIFELOG_REPORT_PART_ENTRIES is '\(value)'"), "\(result)")
   }
 }

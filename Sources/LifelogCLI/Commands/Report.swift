@@ -190,15 +190,15 @@ struct ReportRequest: Sendable {
 
   /// ``partEntriesVariable`` when set, else ``ReportEntryReader/defaultPartEntries``.
   ///
-  /// - Throws: ``InputError`` when it is not a whole number in
-  ///   ``ReportEntryReader/partEntriesRange``.
-  static func partEntries(in context: Context) throws(InputError) -> Int {
+  /// - Throws: ``ConfigurationError`` (exit 78, like a malformed `LIFELOG_NOW`) when it is not a
+  ///   whole number in ``ReportEntryReader/partEntriesRange``.
+  static func partEntries(in context: Context) throws(ConfigurationError) -> Int {
     guard let text = context.environment[partEntriesVariable], !text.isEmpty else {
       return ReportEntryReader.defaultPartEntries
     }
     let range = ReportEntryReader.partEntriesRange
     guard text.utf8.count <= 8, let value = Int(text), range.contains(value) else {
-      throw InputError(
+      throw ConfigurationError(
         "\(partEntriesVariable) is '\(text)'; use a whole number from \(range.lowerBound) to \(range.upperBound), or unset it"
       )
     }
