@@ -46,8 +46,9 @@ extension BenchmarkSuite {
     try runReportPeaks(today: today, report: report)
   }
 
-  /// `report_<kind>_1m_peak_mb`: the peak resident set size (`ru_maxrss` of the child, from
-  /// `wait4`) of each report kind over the whole range of a 1,000,000-entry log, output
+  /// `report_<kind>_1m_peak_mb`: each report kind's peak memory over a 1,000,000-entry log.
+  ///
+  /// The peak resident set size (`ru_maxrss` of the child, from `wait4`) of each report kind over the whole range of a 1,000,000-entry log, output
   /// discarded: `lifelog report` (text), `report meals`, `report activity`, and the meal diary
   /// as HTML. One run each: the peak does not vary with the machine's load.
   private func runReportPeaks(today: CivilDate, report: (Figure) -> Void) throws {

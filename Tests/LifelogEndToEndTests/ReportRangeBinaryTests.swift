@@ -2,8 +2,9 @@ import LifelogCore
 import LifelogTestSupport
 import Testing
 
-/// Reports over long ranges and in parts, through the real binary: a range of any length inside
-/// 1900-01-01 ... 9999-12-31 is reported, one outside it is refused with 65, and the output does
+/// Reports over long ranges and in parts, through the real binary.
+///
+/// A range of any length inside 1900-01-01 ... 9999-12-31 is reported, one outside it is refused with 65, and the output does
 /// not depend on how many entries are read per query (`LIFELOG_REPORT_PART_ENTRIES`).
 @Suite struct ReportRangeBinaryTests {
   let folder = TemporaryDirectory()

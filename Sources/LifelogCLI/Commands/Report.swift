@@ -167,7 +167,7 @@ struct ReportRequest: Sendable {
       store: store, range: range, settings: settings, fields: fields,
       partEntries: try Self.partEntries(in: context))
     let request = ReportAggregator.Request(
-      meals: kind != .activity || format == .csv,
+      meals: kind != .activity || format == .csv, mealAmounts: format == .csv,
       activities: kind != .meals ? try store.activities() : nil, grouping: grouping,
       keepsEntries: format == .csv && kind != .meals)
     let content = ReportContent(
@@ -221,7 +221,7 @@ struct ReportRequest: Sendable {
     case .md: return write(ReportMarkdown(content: content).render())
     case .csv: return write(ReportCSV(content: content).render())
     case .json: return write(ReportJSON(content: content).render())
-    case .html: return write(ReportHTML(content: content).render())
+    case .html: return ReportHTML(content: content).render(write)
     case .text: break
     }
     switch kind {

@@ -43,15 +43,17 @@ extension LogStore {
   /// large cache only holds pages that are never read again (and shows as the process's memory).
   static let reportCacheKiB = 2048
 
-  /// Calls `body` with the live entries of `scan` by instant (entries at one instant by rowid),
-  /// asking SQLite for at most ``ReportScan/partEntries`` at a time: each part is one query
+  /// Calls `body` with the live entries of `scan` by instant (entries at one instant by rowid).
+  ///
+  /// It asks SQLite for at most ``ReportScan/partEntries`` at a time: each part is one query
   /// through the time index that starts after the last (instant, rowid) of the part before, so
   /// no query's result grows with the range. All parts are read in one read transaction, so a
   /// report never mixes two states of the log.
   func forEachReportEntry(_ scan: ReportScan, _ body: (consuming Entry) throws -> Void) throws {
     // No memory-mapped reads and a small cache: both would keep every page read in the process's
     // memory, which over a whole large log is more than the report itself.
-    try database.execute(sql: "PRAGMA mmap_size = 0; PRAGMA cache_size = -\(LogStore.reportCacheKiB)")
+    try database.execute(
+      sql: "PRAGMA mmap_size = 0; PRAGMA cache_size = -\(LogStore.reportCacheKiB)")
     defer { try? database.execute(sql: "PRAGMA cache_size = -\(LogStore.cacheKiB)") }
     let ids = scan.fields.contains(.ids)
     let notes = scan.fields.contains(.notes)

@@ -1,5 +1,6 @@
-/// Builds the reports a command asks for in one pass over the log, holding only what they show:
-/// the meal diary's meals when a meal report is asked for, each day's sleep for the activity
+/// Builds the reports a command asks for in one pass over the log.
+///
+/// It holds only what they show: the meal diary's meals when a meal report is asked for, each day's sleep for the activity
 /// report, every entry only when the output lists every entry (CSV of all kinds), and otherwise
 /// counters. Entries are read a part at a time (``ReportEntryReader``), so memory follows what
 /// is shown, not the size of the log.
@@ -8,6 +9,8 @@ public struct ReportAggregator {
   public struct Request {
     /// Build the meal diary.
     public var meals: Bool
+    /// Hold each meal's duration and quantity (only CSV shows them).
+    public var mealAmounts: Bool
     /// Build the activity report with these activities (nil: no activity report).
     public var activities: [Activity]?
     public var grouping: Target.Period
@@ -15,9 +18,11 @@ public struct ReportAggregator {
     public var keepsEntries: Bool
 
     public init(
-      meals: Bool, activities: [Activity]?, grouping: Target.Period, keepsEntries: Bool
+      meals: Bool, mealAmounts: Bool, activities: [Activity]?, grouping: Target.Period,
+      keepsEntries: Bool
     ) {
       self.meals = meals
+      self.mealAmounts = mealAmounts
       self.activities = activities
       self.grouping = grouping
       self.keepsEntries = keepsEntries
@@ -45,7 +50,9 @@ public struct ReportAggregator {
     let range = reader.range
     let settings = reader.settings
     var diary =
-      request.meals ? MealDiaryAggregator(range: range, settings: settings, zone: zone) : nil
+      request.meals
+      ? MealDiaryAggregator(
+        range: range, settings: settings, zone: zone, keepsAmounts: request.mealAmounts) : nil
     var tally = request.activities.map {
       ActivityAggregator(range: range, settings: settings, activities: $0, by: request.grouping)
     }

@@ -65,13 +65,16 @@ public struct ReportEntryReader {
   }
 }
 
-/// The entries of one instant, held until an entry of a later instant arrives and then handed on
-/// sorted by id: the store gives entries at one instant by rowid, and such a run may straddle two
+/// The entries of one instant, held until an entry of a later instant arrives.
+///
+/// They are then handed on sorted by id: the store gives entries at one instant by rowid, and such a run may straddle two
 /// parts. Without ids (all empty) the stable sort keeps the rowid order.
 private struct InstantRun {
   private var entries: [Entry] = []
 
-  mutating func add(_ entry: consuming Entry, flushingTo body: (consuming Entry) throws -> Void)
+  mutating func add(
+    _ entry: consuming Entry, flushingTo body: (consuming Entry) throws -> Void
+  )
     throws
   {
     if let first = entries.first, first.time.instant != entry.time.instant {

@@ -55,7 +55,8 @@ public struct ReportLog: Sendable {
     let reader = ReportEntryReader(
       store: store, range: range, settings: settings, fields: fields, partEntries: partEntries)
     let window = reader.window
-    log.entries.reserveCapacity(try store.reportEntryEstimate(from: window.from, to: window.to).inWindow)
+    log.entries.reserveCapacity(
+      try store.reportEntryEstimate(from: window.from, to: window.to).inWindow)
     log.mealBefore = try reader.forEach { log.entries.append($0) }
     return log
   }

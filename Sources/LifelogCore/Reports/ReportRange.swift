@@ -3,7 +3,9 @@ public struct ReportRange: Hashable, Sendable {
   public let from: CivilDate
   public let to: CivilDate
 
-  /// The first day a report can cover. Any range inside ``earliest`` ... ``latest`` is accepted,
+  /// The first day a report can cover.
+  ///
+  /// Any range inside ``earliest`` ... ``latest`` is accepted,
   /// however long: a report's memory grows with its entries read at a time and its days, not
   /// with the years it spans, so a whole 20-year log is an ordinary question.
   public static let earliest = CivilDate(daysSinceEpoch: -25_567)  // 1900-01-01
