@@ -219,7 +219,7 @@ struct ReportRequest: Sendable {
   private func render(_ content: ReportContent, style: ReportStyle, _ write: (String) -> Void) {
     switch format {
     case .md: return write(ReportMarkdown(content: content).render())
-    case .csv: return write(ReportCSV(content: content).render())
+    case .csv: return ReportCSV(content: content).render(write)
     case .json: return write(ReportJSON(content: content).render())
     case .html: return ReportHTML(content: content).render(write)
     case .text: break

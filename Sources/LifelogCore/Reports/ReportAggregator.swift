@@ -14,7 +14,7 @@ public struct ReportAggregator {
     /// Build the activity report with these activities (nil: no activity report).
     public var activities: [Activity]?
     public var grouping: Target.Period
-    /// Hold every entry of the range (``Built/entries``).
+    /// Hold every entry of the range, by day (``Built/entriesByDay``).
     public var keepsEntries: Bool
 
     public init(
@@ -35,8 +35,8 @@ public struct ReportAggregator {
     public let settings: ReportSettings
     public let meals: MealReport?
     public let activity: ActivityReport?
-    /// Every entry of the range, oldest first, when asked for; empty otherwise.
-    public let entries: [Entry]
+    /// Per day of the range, its entries oldest first, when asked for; empty otherwise.
+    public let entriesByDay: [[Entry]]
     /// The UTC offsets the range's entries were logged at.
     public let offsets: [LoggedOffset]
   }
@@ -57,18 +57,23 @@ public struct ReportAggregator {
       ActivityAggregator(range: range, settings: settings, activities: $0, by: request.grouping)
     }
     var offsets = LoggedOffsetTally(settings: settings, zone: zone)
-    var entries: [Entry] = []
+    var entriesByDay: [[Entry]] =
+      request.keepsEntries ? Array(repeating: [], count: range.dayCount) : []
+    let firstDay = range.from.daysSinceEpoch
     let mealBefore = try reader.forEach { entry in
       offsets.add(entry)
       diary?.add(entry)
       tally?.add(entry)
-      if request.keepsEntries { entries.append(entry) }
+      if request.keepsEntries {
+        // The reader hands on only entries whose day is in the range.
+        entriesByDay[Int(settings.dayNumber(of: entry.time) - firstDay)].append(entry)
+      }
     }
     let offsetList = offsets.offsets
     return Built(
       range: range, settings: settings,
       meals: diary.map { MealReport($0, mealBefore: mealBefore, offsets: offsetList) },
       activity: tally.map { ActivityReport($0, offsets: offsetList, zone: zone) },
-      entries: entries, offsets: offsetList)
+      entriesByDay: entriesByDay, offsets: offsetList)
   }
 }

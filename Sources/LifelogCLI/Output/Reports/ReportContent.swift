@@ -18,8 +18,9 @@ struct ReportContent {
   var activity: ActivityReport? { built.activity }
   var settings: ReportSettings { built.settings }
   var range: ReportRange { built.range }
-  /// Every entry of the range, oldest first (only CSV of the activity or both reports asks).
-  var entries: [Entry] { built.entries }
+  /// Per day of the range, its entries oldest first (only CSV of the activity or both reports
+  /// asks).
+  var entriesByDay: [[Entry]] { built.entriesByDay }
   /// The offsets the entries were logged at (the same in both reports).
   var offsets: [LoggedOffset] { built.offsets }
 }
