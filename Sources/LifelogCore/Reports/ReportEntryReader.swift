@@ -84,6 +84,8 @@ private struct InstantRun {
   }
 
   mutating func flush(to body: (consuming Entry) throws -> Void) throws {
+    // Nearly every instant holds one entry: moved out, not copied.
+    if entries.count == 1 { return try body(entries.removeLast()) }
     if entries.count > 1 { entries.sort(by: ReportLog.precedes) }
     for entry in entries { try body(entry) }
     entries.removeAll(keepingCapacity: true)
