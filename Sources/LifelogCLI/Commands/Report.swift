@@ -163,13 +163,15 @@ struct ReportRequest: Sendable {
     try LifelogCommand.Settings.warnAboutIgnoredValues(in: store, context: context)
     let settings = try store.reportSettings()
     let range = try range(settings: settings, context: context)
-    let log = try ReportLog.read(from: store, range: range, settings: settings, fields: fields)
-    let meals = kind != .activity || format == .csv ? MealReport(log: log, zone: context.zone) : nil
-    let activity =
-      kind != .meals
-      ? ActivityReport(
-        log: log, activities: try store.activities(), by: grouping, zone: context.zone) : nil
-    let content = ReportContent(kind: kind, log: log, meals: meals, activity: activity)
+    let reader = ReportEntryReader(
+      store: store, range: range, settings: settings, fields: fields,
+      partEntries: try Self.partEntries(in: context))
+    let request = ReportAggregator.Request(
+      meals: kind != .activity || format == .csv, mealAmounts: format == .csv,
+      activities: kind != .meals ? try store.activities() : nil, grouping: grouping,
+      keepsEntries: format == .csv && kind != .meals)
+    let content = ReportContent(
+      kind: kind, built: try ReportAggregator.build(request, from: reader, zone: context.zone))
     let style = ReportStyle(colour: outputPath == nil && context.usesColor)
     guard let outputPath else {
       render(content, style: style) { context.output.write($0) }
@@ -180,6 +182,27 @@ struct ReportRequest: Sendable {
     try ReportFile.write(text, to: outputPath)
     let name = kind == .both ? "report" : "\(kind.rawValue) report"
     context.output.write("Wrote the \(name) for \(range.from) to \(range.to) to '\(outputPath)'\n")
+  }
+
+  /// The environment variable that sets how many entries a report reads per query: a test
+  /// setting (the output never depends on it), so a test can read a small log in many parts.
+  static let partEntriesVariable = "LIFELOG_REPORT_PART_ENTRIES"
+
+  /// ``partEntriesVariable`` when set, else ``ReportEntryReader/defaultPartEntries``.
+  ///
+  /// - Throws: ``ConfigurationError`` (exit 78, like a malformed `LIFELOG_NOW`) when it is not a
+  ///   whole number in ``ReportEntryReader/partEntriesRange``.
+  static func partEntries(in context: Context) throws(ConfigurationError) -> Int {
+    guard let text = context.environment[partEntriesVariable], !text.isEmpty else {
+      return ReportEntryReader.defaultPartEntries
+    }
+    let range = ReportEntryReader.partEntriesRange
+    guard text.utf8.count <= 8, let value = Int(text), range.contains(value) else {
+      throw ConfigurationError(
+        "\(partEntriesVariable) is '\(text)'; use a whole number from \(range.lowerBound) to \(range.upperBound), or unset it"
+      )
+    }
+    return value
   }
 
   /// The entry fields the output shows: ids only in JSON and CSV, notes only where meals are
@@ -196,9 +219,9 @@ struct ReportRequest: Sendable {
   private func render(_ content: ReportContent, style: ReportStyle, _ write: (String) -> Void) {
     switch format {
     case .md: return write(ReportMarkdown(content: content).render())
-    case .csv: return write(ReportCSV(content: content).render())
+    case .csv: return ReportCSV(content: content).render(write)
     case .json: return write(ReportJSON(content: content).render())
-    case .html: return write(ReportHTML(content: content).render())
+    case .html: return ReportHTML(content: content).render(write)
     case .text: break
     }
     switch kind {

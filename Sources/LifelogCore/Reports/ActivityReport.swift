@@ -21,7 +21,7 @@ public struct ActivityReport: Sendable {
   /// The UTC offsets the report's entries were logged at.
   public let offsets: [LoggedOffset]
 
-  /// Builds the report from `log`.
+  /// Builds the report from `log`, all of whose entries are held.
   ///
   /// - Parameters:
   ///   - activities: the log's activities (names, kinds, units and targets); an entry whose
@@ -31,13 +31,26 @@ public struct ActivityReport: Sendable {
     log: ReportLog, activities known: [Activity], by grouping: Target.Period,
     zone: any TimeZoneRules
   ) {
-    range = log.range
-    settings = log.settings
-    self.grouping = grouping
-    let periods = ReportPeriod.covering(
-      log.range, by: grouping, weekStartsOn: log.settings.weekStartsOn)
-    self.periods = periods
-    let tally = ActivityTally(log: log, known: known, periods: periods)
+    var tally = ActivityAggregator(
+      range: log.range, settings: log.settings, activities: known, by: grouping)
+    var offsets = LoggedOffsetTally(settings: log.settings, zone: zone)
+    for entry in log.entries {
+      tally.add(entry)
+      offsets.add(entry)
+    }
+    self.init(tally, offsets: offsets.offsets, zone: zone)
+  }
+
+  /// Builds the report from what `tally` added up as the entries were read.
+  ///
+  /// - Parameters:
+  ///   - offsets: the offsets the range's entries were logged at (``LoggedOffsetTally``).
+  ///   - zone: the reader's zone (for when a night's sleep ended).
+  public init(_ tally: ActivityAggregator, offsets: [LoggedOffset], zone: any TimeZoneRules) {
+    range = tally.range
+    settings = tally.settings
+    grouping = tally.grouping
+    periods = tally.periods
     var totals: [ActivityTotals] = []
     for (activity, amounts) in zip(tally.activities, tally.amounts) {
       guard amounts != nil || (activity.target != nil && !activity.archived) else { continue }
@@ -53,58 +66,77 @@ public struct ActivityReport: Sendable {
         rank[$1.element.activity.kind] ?? 5, $1.offset
       )
     }.map(\.element)
-    var offsets = ZoneOffsetCache(zone: zone)
+    var zoneOffsets = ZoneOffsetCache(zone: zone)
     nights = tally.sleepsByDay.enumerated().map { index, sleeps in
-      SleepNight(date: log.range.from.adding(days: index), entries: sleeps, offsets: &offsets)
+      SleepNight(date: tally.range.from.adding(days: index), entries: sleeps, offsets: &zoneOffsets)
     }
     sleep = SleepSummary(nights: nights)
-    self.offsets = LoggedOffset.list(in: log, zone: zone)
+    self.offsets = offsets
   }
 }
 
-/// One pass over a report's entries: each activity's amounts per period, and the sleep entries
-/// of each day.
-private struct ActivityTally {
+/// Adds up an activity report as its entries are read, one at a time: each activity's amounts
+/// per period, and the sleep entries of each day (the only entries it holds, about one a night).
+public struct ActivityAggregator {
+  public let range: ReportRange
+  public let settings: ReportSettings
+  public let grouping: Target.Period
+  /// The periods covering the range, in order.
+  public let periods: [ReportPeriod]
   /// The known activities, then any met only in entries.
   private(set) var activities: [Activity]
   /// Per activity (as in ``activities``), its amounts per period; nil when it has no entries.
   private(set) var amounts: [[ActivityAmount]?]
   /// Per day of the range, the sleep entries that began that day.
   private(set) var sleepsByDay: [[Entry]]
+  /// The period of each day of the range.
+  private let periodOfDay: [Int32]
+  private var indexByID: [String: Int] = [:]
+  private let firstDay: Int64
+  // Entries of one activity share one id string, so comparing with the last one is cheap.
+  private var lastID = ""
+  private var lastIndex = -1
 
-  init(log: ReportLog, known: [Activity], periods: [ReportPeriod]) {
+  /// - Parameter known: the log's activities (names, kinds, units and targets).
+  public init(
+    range: ReportRange, settings: ReportSettings, activities known: [Activity],
+    by grouping: Target.Period
+  ) {
+    self.range = range
+    self.settings = settings
+    self.grouping = grouping
+    periods = ReportPeriod.covering(range, by: grouping, weekStartsOn: settings.weekStartsOn)
     activities = known
     amounts = Array(repeating: nil, count: known.count)
-    sleepsByDay = Array(repeating: [], count: log.range.dayCount)
-    var periodOfDay: [Int] = []
+    sleepsByDay = Array(repeating: [], count: range.dayCount)
+    var periodOfDay: [Int32] = []
+    periodOfDay.reserveCapacity(range.dayCount)
     for (index, period) in periods.enumerated() {
-      periodOfDay += Array(repeating: index, count: period.dayCount)
+      periodOfDay += repeatElement(Int32(truncatingIfNeeded: index), count: period.dayCount)
     }
-    var indexByID: [String: Int] = [:]
+    self.periodOfDay = periodOfDay
     for (index, activity) in known.enumerated() { indexByID[activity.id] = index }
-    let firstDay = log.range.from.daysSinceEpoch
-    // Entries of one activity share one id string, so comparing with the last one is cheap.
-    var lastID = ""
-    var lastIndex = -1
-    // Fields are read through the array, not by copying each entry (see MealReport).
-    let entries = log.entries
-    for position in entries.indices {
-      let day = Int(log.settings.dayNumber(of: entries[position].time) - firstDay)
-      if lastIndex < 0 || entries[position].activityID != lastID {
-        lastID = entries[position].activityID
-        lastIndex = indexByID[lastID] ?? add(entries[position], to: &indexByID)
-      }
-      if amounts[lastIndex] == nil {
-        amounts[lastIndex] = Array(repeating: ActivityAmount(), count: periods.count)
-      }
-      amounts[lastIndex]?[periodOfDay[day]].add(
-        duration: entries[position].duration, quantity: entries[position].quantity)
-      if entries[position].kind == .sleep { sleepsByDay[day].append(entries[position]) }
+    firstDay = range.from.daysSinceEpoch
+  }
+
+  /// Counts `entry`, whose report day must be in the range.
+  public mutating func add(_ entry: Entry) {
+    let day = Int(settings.dayNumber(of: entry.time) - firstDay)
+    guard day >= 0 && day < periodOfDay.count else { return }
+    if lastIndex < 0 || entry.activityID != lastID {
+      lastID = entry.activityID
+      lastIndex = indexByID[lastID] ?? addActivity(of: entry)
     }
+    if amounts[lastIndex] == nil {
+      amounts[lastIndex] = Array(repeating: ActivityAmount(), count: periods.count)
+    }
+    amounts[lastIndex]?[Int(periodOfDay[day])].add(
+      duration: entry.duration, quantity: entry.quantity)
+    if entry.kind == .sleep { sleepsByDay[day].append(entry) }
   }
 
   /// Adds the activity of `entry`, which the log does not list (yet), and returns its index.
-  private mutating func add(_ entry: Entry, to indexByID: inout [String: Int]) -> Int {
+  private mutating func addActivity(of entry: Entry) -> Int {
     indexByID[entry.activityID] = activities.count
     activities.append(
       Activity(id: entry.activityID, name: entry.activityName, kind: entry.kind, unit: entry.unit))

@@ -15,14 +15,13 @@ extension LogStore {
     var from: Int64
     var to: Int64
     var fields: ReportLog.Fields
-    /// Read the whole table in storage order instead of the time index: faster when the window
-    /// holds much of the log, but the entries then come in no particular order.
-    var wholeTable: Bool
+    /// At most this many entries are asked of SQLite per query (see ``ReportEntryReader``).
+    var partEntries: Int
   }
 
   /// Roughly how many entries lie at instants `from ..< to`, and how many the log holds: to
-  /// size arrays and choose a scan, from three index lookups (counting the window exactly would
-  /// step through its part of the index).
+  /// size arrays, from three index lookups (counting the window exactly would step through its
+  /// part of the index).
   ///
   /// Entries are taken to be spread evenly between the first and the last; entries are never
   /// removed, only marked deleted, so the largest rowid is close to how many there are.
@@ -40,14 +39,25 @@ extension LogStore {
     }
   }
 
-  /// Calls `body` with the live entries of `scan`: by instant when read through the time index
-  /// (entries at one instant in index order), in storage order when reading the whole table.
+  /// The page cache a report reads with, in KiB: a report passes over its entries once, so a
+  /// large cache only holds pages that are never read again (and shows as the process's memory).
+  static let reportCacheKiB = 2048
+
+  /// Calls `body` with the live entries of `scan` by instant (entries at one instant by rowid).
+  ///
+  /// It asks SQLite for at most ``ReportScan/partEntries`` at a time: each part is one query
+  /// through the time index that starts after the last (instant, rowid) of the part before, so
+  /// no query's result grows with the range. All parts are read in one read transaction, so a
+  /// report never mixes two states of the log.
   func forEachReportEntry(_ scan: ReportScan, _ body: (consuming Entry) throws -> Void) throws {
-    // Memory-mapped reads: a report may read most of the log once, and copying every page into
-    // SQLite's cache costs more than the reading (this connection lives for one command).
-    try database.execute(sql: "PRAGMA mmap_size = 1073741824")
+    // No memory-mapped reads and a small cache: both would keep every page read in the process's
+    // memory, which over a whole large log is more than the report itself.
+    try database.execute(
+      sql: "PRAGMA mmap_size = 0; PRAGMA cache_size = -\(LogStore.reportCacheKiB)")
+    defer { try? database.execute(sql: "PRAGMA cache_size = -\(LogStore.cacheKiB)") }
     let ids = scan.fields.contains(.ids)
     let notes = scan.fields.contains(.notes)
+    let partEntries = max(1, scan.partEntries)
     try read {
       var activities = ActivityLookup(
         try database.cachedStatement(sql: "SELECT id, name, kind, unit FROM activity").map([]) {
@@ -58,21 +68,29 @@ extension LogStore {
         })
       let statement = try database.cachedStatement(
         sql: """
-          SELECT \(ids ? "id" : "''"), activity_id, at, tz_offset, duration, \(notes ? "note" : "NULL"), quantity
-          FROM entry \(scan.wholeTable ? "NOT INDEXED" : "")
-          WHERE deleted = 0 AND at >= ? AND at < ? \(scan.wholeTable ? "" : "ORDER BY at")
+          SELECT rowid, \(ids ? "id" : "''"), activity_id, at, tz_offset, duration, \(notes ? "note" : "NULL"), quantity
+          FROM entry INDEXED BY entry_by_time
+          WHERE at >= ? AND at < ? AND (at > ? OR rowid > ?) AND deleted = 0
+          ORDER BY at, rowid LIMIT ?
           """)
-      try statement.forEachRow([scan.from, scan.to]) { row in
-        // Found first: finding may add an activity to the list.
-        let index = row.withUTF8(1) { activities.find($0) }
-        let activity = activities.known[index]
-        try body(
-          Entry(
-            id: ids ? row[0] : "", activityID: activity.id, activityName: activity.name,
-            kind: activity.kind,
-            unit: activity.unit, time: LoggedTime(instant: row[2], offsetMinutes: row[3]),
-            duration: EntryFields.stored(duration: row[4]),
-            note: notes ? row[5] : nil, quantity: EntryFields.stored(quantity: row[6])))
+      var last: (at: Int64, rowid: Int64) = (scan.from, Int64.min)
+      var read = partEntries
+      while read == partEntries {
+        read = 0
+        try statement.forEachRow([last.at, scan.to, last.at, last.rowid, partEntries]) { row in
+          read += 1
+          last = (row[3], row[0])
+          // Found first: finding may add an activity to the list.
+          let index = row.withUTF8(2) { activities.find($0) }
+          let activity = activities.known[index]
+          try body(
+            Entry(
+              id: ids ? row[1] : "", activityID: activity.id, activityName: activity.name,
+              kind: activity.kind,
+              unit: activity.unit, time: LoggedTime(instant: row[3], offsetMinutes: row[4]),
+              duration: EntryFields.stored(duration: row[5]),
+              note: notes ? row[6] : nil, quantity: EntryFields.stored(quantity: row[7])))
+        }
       }
     }
   }

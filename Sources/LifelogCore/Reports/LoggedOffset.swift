@@ -16,30 +16,51 @@ public struct LoggedOffset: Hashable, Sendable {
 
   /// The offsets of `log`'s entries, in the order they first occur.
   static func list(in log: ReportLog, zone: any TimeZoneRules) -> [LoggedOffset] {
-    // A handful of offsets at most: a list searched from the last one found beats a dictionary.
-    var found: [(offset: Int, entries: Int, away: Int, first: Int64, last: Int64)] = []
-    var cache = ZoneOffsetCache(zone: zone)
-    var current = -1
-    let entries = log.entries
-    for index in entries.indices {
-      let time = entries[index].time
-      let offset = time.offsetMinutes
-      let day = log.settings.dayNumber(of: time)
-      let away = cache.isAway(time) ? 1 : 0
-      if current < 0 || found[current].offset != offset {
-        if let index = found.firstIndex(where: { $0.offset == offset }) {
-          current = index
-        } else {
-          current = found.count
-          found.append((offset, 0, 0, day, day))
-        }
+    var tally = LoggedOffsetTally(settings: log.settings, zone: zone)
+    for entry in log.entries { tally.add(entry) }
+    return tally.offsets
+  }
+}
+
+/// Counts the UTC offsets of a report's entries as they are read, oldest first: a handful of
+/// counters, whatever the number of entries.
+public struct LoggedOffsetTally {
+  private let settings: ReportSettings
+  // A handful of offsets at most: a list searched from the last one found beats a dictionary.
+  private var found: [(offset: Int, entries: Int, away: Int, first: Int64, last: Int64)] = []
+  private var cache: ZoneOffsetCache
+  private var current = -1
+
+  /// - Parameter zone: the reader's zone; an entry logged at an offset it did not have then is
+  ///   counted as away.
+  public init(settings: ReportSettings, zone: any TimeZoneRules) {
+    self.settings = settings
+    cache = ZoneOffsetCache(zone: zone)
+  }
+
+  /// Counts `entry`.
+  public mutating func add(_ entry: Entry) {
+    let time = entry.time
+    let offset = time.offsetMinutes
+    let day = settings.dayNumber(of: time)
+    let away = cache.isAway(time) ? 1 : 0
+    if current < 0 || found[current].offset != offset {
+      if let index = found.firstIndex(where: { $0.offset == offset }) {
+        current = index
+      } else {
+        current = found.count
+        found.append((offset, 0, 0, day, day))
       }
-      found[current].entries += 1
-      found[current].away += away
-      found[current].first = min(found[current].first, day)
-      found[current].last = max(found[current].last, day)
     }
-    return found.map {
+    found[current].entries += 1
+    found[current].away += away
+    found[current].first = min(found[current].first, day)
+    found[current].last = max(found[current].last, day)
+  }
+
+  /// The offsets counted, in the order they first occurred.
+  public var offsets: [LoggedOffset] {
+    found.map {
       LoggedOffset(
         offsetMinutes: $0.offset, entries: $0.entries, awayEntries: $0.away,
         firstDay: CivilDate(daysSinceEpoch: $0.first), lastDay: CivilDate(daysSinceEpoch: $0.last))

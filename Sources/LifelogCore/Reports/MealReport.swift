@@ -9,61 +9,117 @@
 public struct MealReport: Sendable {
   public let range: ReportRange
   public let settings: ReportSettings
-  /// The report's entries (all kinds, as ``ReportLog/entries``); a ``Meal`` points into them.
-  public let entries: [Entry]
+  /// The report's meal entries, oldest first; a ``Meal`` points into them (``entry(of:)``).
+  public let entries: MealEntries
   /// One day per day of the range, in order; days without meals are kept, with no meals.
   public let days: [MealDay]
   public let summary: MealSummary
   /// The UTC offsets the report's entries were logged at.
   public let offsets: [LoggedOffset]
 
-  /// Builds the report from `log`.
+  /// Builds the report from `log`, all of whose entries are held.
   ///
   /// - Parameter zone: the reader's zone; a meal logged at an offset it did not have then is
   ///   marked ``Meal/isAway``.
   public init(log: ReportLog, zone: any TimeZoneRules) {
-    range = log.range
-    settings = log.settings
-    self.entries = log.entries
-    let firstDay = log.range.from.daysSinceEpoch
-    // Counted first, so each day's array is made once at its size.
-    var counts = [Int](repeating: 0, count: log.range.dayCount)
-    // Fields are read through the array (`entries[i].time`): copying whole entries in a loop
-    // costs a retain and a release per string, which shows at 100,000 entries.
-    let entries = log.entries
-    for index in entries.indices where entries[index].kind == .meal {
-      counts[Int(log.settings.dayNumber(of: entries[index].time) - firstDay)] += 1
-    }
-    var mealsByDay = counts.map { count -> [Meal] in
-      var meals: [Meal] = []
-      meals.reserveCapacity(count)
-      return meals
-    }
-    var zoneOffsets = ZoneOffsetCache(zone: zone)
-    for index in entries.indices where entries[index].kind == .meal {
-      let time = entries[index].time
-      let day = Int(log.settings.dayNumber(of: time) - firstDay)
-      mealsByDay[day].append(
-        Meal(
-          entryIndex: index, time: time, minuteOfDay: log.settings.minuteOfDay(time),
-          isAway: zoneOffsets.isAway(time)))
-    }
+    var diary = MealDiaryAggregator(range: log.range, settings: log.settings, zone: zone)
+    for entry in log.entries { diary.add(entry) }
+    self.init(diary, mealBefore: log.mealBefore, offsets: LoggedOffset.list(in: log, zone: zone))
+  }
+
+  /// Builds the report from the meals `diary` collected as the entries were read.
+  ///
+  /// - Parameters:
+  ///   - mealBefore: the last meal of the day before the range (``ReportEntryReader/forEach(_:)``).
+  ///   - offsets: the offsets the range's entries (all kinds) were logged at.
+  public init(_ diary: consuming MealDiaryAggregator, mealBefore: Entry?, offsets: [LoggedOffset]) {
+    range = diary.range
+    settings = diary.settings
+    self.offsets = offsets
+    var mealsByDay = diary.mealsByDay
+    entries = diary.entries
+    diary = MealDiaryAggregator(range: range, settings: settings, zone: diary.zone)
     var days: [MealDay] = []
     days.reserveCapacity(mealsByDay.count)
-    var previousLast = log.mealBefore?.time.instant
+    var previousLast = mealBefore?.time.instant
     for index in mealsByDay.indices {
       var meals: [Meal] = []
       swap(&meals, &mealsByDay[index])  // so the day's array is not copied when its gaps are set
       let last = meals.last?.time.instant
       days.append(
         MealDay(
-          date: log.range.from.adding(days: index), meals: meals, previousMealAt: previousLast,
-          gapLimitMinutes: log.settings.mealGapMinutes))
+          date: range.from.adding(days: index), meals: meals, previousMealAt: previousLast,
+          gapLimitMinutes: settings.mealGapMinutes))
       previousLast = last
     }
     self.days = days
     summary = MealSummary(days: days)
-    offsets = LoggedOffset.list(in: log, zone: zone)
+  }
+}
+
+/// Collects the meal diary as a report's entries are read, oldest first: each meal entry and
+/// where it falls; entries of other kinds pass by without being held.
+public struct MealDiaryAggregator {
+  /// How many days before the latest meal's day can still get meals: entries come by instant,
+  /// and a later one logged further west (offsets reach ±18 hours) can belong to the day before
+  /// the latest or the one before that.
+  static let openDays = 3
+
+  public let range: ReportRange
+  public let settings: ReportSettings
+  let zone: any TimeZoneRules
+  /// The meal entries, oldest first.
+  private(set) var entries: MealEntries
+  /// Per day of the range, its meals (gaps not set yet).
+  private(set) var mealsByDay: [[Meal]]
+  private var zoneOffsets: ZoneOffsetCache
+  private let firstDay: Int64
+  /// Days before this one are complete and trimmed (see ``trimDaysBefore(_:)``).
+  private var trimmedBefore = 0
+
+  /// - Parameters:
+  ///   - zone: the reader's zone; a meal logged at an offset it did not have then is marked
+  ///     ``Meal/isAway``.
+  ///   - keepsAmounts: hold each meal's duration and quantity (only CSV shows them).
+  public init(
+    range: ReportRange, settings: ReportSettings, zone: any TimeZoneRules, keepsAmounts: Bool = true
+  ) {
+    entries = MealEntries(keepsAmounts: keepsAmounts)
+    self.range = range
+    self.settings = settings
+    self.zone = zone
+    mealsByDay = Array(repeating: [], count: range.dayCount)
+    zoneOffsets = ZoneOffsetCache(zone: zone)
+    firstDay = range.from.daysSinceEpoch
+  }
+
+  /// Takes `entry` into the diary when it is a meal whose report day is in the range.
+  public mutating func add(_ entry: Entry) {
+    guard entry.kind == .meal else { return }
+    let time = entry.time
+    let day = Int(settings.dayNumber(of: time) - firstDay)
+    guard day >= 0 && day < mealsByDay.count else { return }
+    trimDaysBefore(day - Self.openDays)
+    mealsByDay[day].append(
+      Meal(
+        entryIndex: entries.count, time: time, minuteOfDay: settings.minuteOfDay(time),
+        isAway: zoneOffsets.isAway(time)))
+    entries.append(entry)
+  }
+
+  /// Copies each day before `day` that is not trimmed yet into an array of its own size: a day's
+  /// meals grow by doubling, which would otherwise leave up to half of each array unused.
+  private mutating func trimDaysBefore(_ day: Int) {
+    while trimmedBefore < min(day, mealsByDay.count) {
+      let meals = mealsByDay[trimmedBefore]
+      if meals.capacity > meals.count {
+        var trimmed: [Meal] = []
+        trimmed.reserveCapacity(meals.count)
+        trimmed.append(contentsOf: meals)
+        mealsByDay[trimmedBefore] = trimmed
+      }
+      trimmedBefore += 1
+    }
   }
 }
 
@@ -123,33 +179,60 @@ public struct MealDay: Sendable {
 }
 
 /// One meal in the diary: where its entry is, when it was, and its gap.
+///
+/// Held in 24 bytes (narrow stored fields behind the public ones): a diary over a million meals
+/// holds a million of these.
 public struct Meal: Hashable, Sendable {
-  /// The index of the meal's entry in ``MealReport/entries``.
-  public let entryIndex: Int
-  /// When it was logged (the entry's time).
-  public let time: LoggedTime
-  /// Minutes since the report day began, on the wall clock it was logged at (0 ..< 1440).
-  ///
-  /// Where the meal sits on a day's timeline.
-  public let minuteOfDay: Int
-  /// Minutes since the previous meal of the same day; nil for the day's first meal.
-  public internal(set) var gapMinutes: Int?
+  private let instant: Int64
+  private let storedEntryIndex: Int32
+  private var storedGap: Int32 = 0
+  private let storedOffset: Int16
+  private let storedMinute: Int16
+  private var hasGap = false
   /// Whether ``gapMinutes`` is longer than `mealGapHours`.
   public internal(set) var isFlagged = false
   /// Logged at a UTC offset the reader's zone did not have at that instant (travel).
   public let isAway: Bool
 
+  /// The index of the meal's entry in ``MealReport/entries``.
+  public var entryIndex: Int { Int(storedEntryIndex) }
+  /// When it was logged (the entry's time).
+  public var time: LoggedTime {
+    LoggedTime(instant: instant, offsetMinutes: Int(storedOffset))
+  }
+  /// Minutes since the report day began, on the wall clock it was logged at (0 ..< 1440).
+  ///
+  /// Where the meal sits on a day's timeline.
+  public var minuteOfDay: Int { Int(storedMinute) }
+  /// Minutes since the previous meal of the same day; nil for the day's first meal.
+  public internal(set) var gapMinutes: Int? {
+    get { hasGap ? Int(storedGap) : nil }
+    set {
+      hasGap = newValue != nil
+      storedGap = Int32(clamping: newValue ?? 0)
+    }
+  }
+
+  /// `time`'s offset is at most ±18 hours (``LoggedTime``), `minuteOfDay` under 1440, and a gap
+  /// within one report day under a few thousand minutes: each fits its narrow field.
   init(entryIndex: Int, time: LoggedTime, minuteOfDay: Int, isAway: Bool) {
-    self.entryIndex = entryIndex
-    self.time = time
-    self.minuteOfDay = minuteOfDay
+    instant = time.instant
+    storedEntryIndex = Int32(clamping: entryIndex)
+    storedOffset = Int16(clamping: time.offsetMinutes)
+    storedMinute = Int16(clamping: minuteOfDay)
     self.isAway = isAway
   }
 }
 
 extension MealReport {
   /// The entry of `meal`: its id, activity and note.
-  public func entry(of meal: Meal) -> Entry { entries[meal.entryIndex] }
+  public func entry(of meal: Meal) -> Entry { entries.entry(at: meal.entryIndex, time: meal.time) }
+
+  /// The activity name of `meal`'s entry, without building the whole entry.
+  public func activityName(of meal: Meal) -> String { entries.activityName(at: meal.entryIndex) }
+
+  /// The note of `meal`'s entry, without building the whole entry.
+  public func note(of meal: Meal) -> String? { entries.note(at: meal.entryIndex) }
 }
 
 /// A gap between two meals of one day that is longer than `mealGapHours`.

@@ -41,60 +41,29 @@ public struct ReportLog: Sendable {
     public static let all: Fields = [.ids, .notes]
   }
 
-  /// Reads the live entries of `range` from `store`, streaming them (only the ones kept are held).
+  /// Reads the live entries of `range` from `store` (through ``ReportEntryReader``) and holds
+  /// them all: for tests and for the one output that lists every entry (CSV of all kinds); the
+  /// reports themselves aggregate as they read (``ReportAggregator``).
   ///
   /// Entries never carry tags or source (no report shows them); ids and notes only when `fields`
   /// asks for them, since reading 100,000 of each is a good part of a large report's time.
   public static func read(
-    from store: LogStore, range: ReportRange, settings: ReportSettings, fields: Fields = .all
+    from store: LogStore, range: ReportRange, settings: ReportSettings, fields: Fields = .all,
+    partEntries: Int = ReportEntryReader.defaultPartEntries
   ) throws -> ReportLog {
     var log = ReportLog(range: range, settings: settings)
-    let dayStart = Int64(settings.dayStartsAtMinutes * 60)
-    // The day before the range (for its last meal), and a day's margin for any offset.
-    let from = (range.from.daysSinceEpoch - 2) * 86_400 + dayStart
-    let to = (range.to.daysSinceEpoch + 2) * 86_400 + dayStart
-    let estimate = try store.reportEntryEstimate(from: from, to: to)
-    log.entries.reserveCapacity(estimate.inWindow)
-    // Through the time index for a short range; the whole table when the range holds much of it.
-    let wholeTable = estimate.inWindow > 1000 && estimate.inWindow * 3 > estimate.inLog
-    let scan = LogStore.ReportScan(from: from, to: to, fields: fields, wholeTable: wholeTable)
-    try store.forEachReportEntry(scan) { log.add($0) }
-    log.putInOrder()
+    let reader = ReportEntryReader(
+      store: store, range: range, settings: settings, fields: fields, partEntries: partEntries)
+    let window = reader.window
+    log.entries.reserveCapacity(
+      try store.reportEntryEstimate(from: window.from, to: window.to).inWindow)
+    log.mealBefore = try reader.forEach { log.entries.append($0) }
     return log
   }
 
   /// Oldest first; entries at the same instant by id, so every machine lists them alike.
   static func precedes(_ first: Entry, _ second: Entry) -> Bool {
     (first.time.instant, first.id) < (second.time.instant, second.id)
-  }
-
-  /// Puts the entries oldest first, ties by id: the store gives them by instant (ties in any
-  /// order) or, reading the whole table, in the order they were stored, which is nearly always
-  /// by time already.
-  private mutating func putInOrder() {
-    var sorted = true
-    for index in entries.indices.dropFirst()
-    where entries[index].time.instant < entries[index - 1].time.instant {
-      sorted = false
-      break
-    }
-    if !sorted {
-      // Sorting positions, then moving each entry once, is cheaper than sorting the entries.
-      let order = entries.indices.sorted {
-        (entries[$0].time.instant, entries[$0].id) < (entries[$1].time.instant, entries[$1].id)
-      }
-      entries = order.map { entries[$0] }
-      return
-    }
-    var start = 0
-    while start < entries.count {
-      var end = start + 1
-      while end < entries.count, entries[end].time.instant == entries[start].time.instant {
-        end += 1
-      }
-      if end - start > 1 { entries[start..<end].sort(by: ReportLog.precedes) }
-      start = end
-    }
   }
 
   private mutating func add(_ entry: consuming Entry) {

@@ -3,18 +3,24 @@ public struct ReportRange: Hashable, Sendable {
   public let from: CivilDate
   public let to: CivilDate
 
-  /// The longest range a report covers, about ten years.
-  public static let maximumDays = 3_660
+  /// The first day a report can cover.
+  ///
+  /// Any range inside ``earliest`` ... ``latest`` is accepted,
+  /// however long: a report's memory grows with its entries read at a time and its days, not
+  /// with the years it spans, so a whole 20-year log is an ordinary question.
+  public static let earliest = CivilDate(daysSinceEpoch: -25_567)  // 1900-01-01
+  /// The last day a report can cover (the last day a four-digit year writes).
+  public static let latest = CivilDate(daysSinceEpoch: 2_932_896)  // 9999-12-31
 
-  /// - Throws: ``InputError`` when `to` is before `from` or the range is longer than
-  ///   ``maximumDays``.
+  /// - Throws: ``InputError`` when `to` is before `from` or either lies outside ``earliest``
+  ///   through ``latest``.
   public init(from: CivilDate, to: CivilDate) throws(InputError) {
     guard from <= to else {
       throw InputError("--to (\(to)) is before --from (\(from)); swap them or widen the range")
     }
-    guard to.daysSinceEpoch - from.daysSinceEpoch < Int64(ReportRange.maximumDays) else {
+    guard from >= ReportRange.earliest, to <= ReportRange.latest else {
       throw InputError(
-        "The range \(from) to \(to) is longer than \(ReportRange.maximumDays) days; report on a shorter range"
+        "The range \(from) to \(to) reaches outside \(ReportRange.earliest) to \(ReportRange.latest); report on days in that span"
       )
     }
     self.from = from

@@ -159,7 +159,10 @@ import Testing
     (["report", "--from", "2026-10-32"], 65, "is not a real date"),
     (["report", "--from", "next week"], 65, "Cannot read day 'next week'"),
     (["report", "--from", "2026-11-02"], 65, "--from (2026-11-02) is after today (2026-10-27)"),
-    (["report", "--from", "2000-01-01", "--to", "2026-01-01"], 65, "is longer than 3660 days"),
+    (
+      ["report", "--from", "1899-12-31", "--to", "2026-01-01"], 65,
+      "The range 1899-12-31 to 2026-01-01 reaches outside 1900-01-01 to 9999-12-31"
+    ),
     (["report", "weekly"], 64, "Unexpected argument 'weekly'"),
   ])
   func badReportCommandsAreRefused(arguments: [String], code: Int32, fragment: String) {

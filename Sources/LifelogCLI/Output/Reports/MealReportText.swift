@@ -85,7 +85,7 @@ struct MealReportText {
       bytes.offset(minutes: meal.time.offsetMinutes)
     }
     bytes.spaces(columns.time - (bytes.count - timeStart) + 2)
-    let name = TerminalText.visible(report.entries[meal.entryIndex].activityName)
+    let name = TerminalText.visible(report.activityName(of: meal))
     bytes.append(name)
     bytes.spaces(columns.activity - name.count + 2)
     if let gap = meal.gapMinutes {
@@ -102,7 +102,7 @@ struct MealReportText {
     } else {
       bytes.spaces(columns.gap + 2)
     }
-    if let note = report.entries[meal.entryIndex].note, !note.isEmpty {
+    if let note = report.note(of: meal), !note.isEmpty {
       bytes.spaces(2)
       bytes.append(ReportText.oneLine(note))
     } else {
@@ -122,7 +122,7 @@ struct MealReportText {
       for day in report.days {
         for meal in day.meals {
           if meal.isAway { time = max(time, 15) }
-          let name = TerminalText.visible(report.entries[meal.entryIndex].activityName)
+          let name = TerminalText.visible(report.activityName(of: meal))
           if name != lastName {
             lastName = name
             activity = max(activity, lastName.count)

@@ -14,17 +14,24 @@ struct ReportCSV {
   ]
 
   func render() -> String {
+    var text = ""
+    render { text += $0 }
+    return text
+  }
+
+  /// The same, handed to `write` a piece (about 64 KiB) at a time, so a long report is never
+  /// held whole.
+  func render(_ write: (String) -> Void) {
     var text = CSVText.row(Self.header)
-    guard let meals = content.meals else { return text }
-    // Entries arrive oldest first; rows go day by day, so a travel day cannot reorder them.
-    let firstDay = content.range.from.daysSinceEpoch
-    var entriesByDay = [[Entry]](repeating: [], count: content.range.dayCount)
-    if content.kind != .meals {
-      for entry in content.log.entries {
-        entriesByDay[Int(content.settings.dayNumber(of: entry.time) - firstDay)].append(entry)
-      }
-    }
+    defer { write(text) }
+    guard let meals = content.meals else { return }
+    // Rows go day by day (the entries come by day), so a travel day cannot reorder them.
+    let entriesByDay = content.entriesByDay
     for (index, day) in meals.days.enumerated() {
+      if text.utf8.count >= 1 << 16 {
+        write(text)
+        text = ""
+      }
       if day.meals.isEmpty && content.kind != .activity {
         text += CSVText.row([day.date.description] + blanks)
       }
@@ -43,7 +50,6 @@ struct ReportCSV {
         }
       }
     }
-    return text
   }
 
   private var blanks: [String] { Array(repeating: "", count: Self.header.count - 1) }

@@ -70,12 +70,12 @@ extension ReportHTML {
         html += "</span>"
       }
       html += "</td><td>"
-      Self.appendEscaped(report.entries[meal.entryIndex].activityName, to: &html)
+      Self.appendEscaped(report.activityName(of: meal), to: &html)
       html += "</td><td class=\"n\">"
       if let gap = meal.gapMinutes { html.minutes(gap) }
       if meal.isFlagged { html += " <span class=\"flag\">!</span>" }
       html += "</td><td class=\"note\">"
-      if let note = report.entries[meal.entryIndex].note {
+      if let note = report.note(of: meal) {
         Self.appendEscaped(ReportText.oneLine(note), to: &html)
       }
       html += "</td></tr>\n"

@@ -49,7 +49,7 @@ extension ReportHTML {
           html.offset(minutes: meal.time.offsetMinutes)
         }
         html += " "
-        Self.appendEscaped(report.entries[meal.entryIndex].activityName, to: &html)
+        Self.appendEscaped(report.activityName(of: meal), to: &html)
         html += "</title></circle>\n"
       }
     }

@@ -1,0 +1,102 @@
+import LifelogCore
+import LifelogTestSupport
+import Testing
+
+/// Reports over long ranges and in parts, through the real binary.
+///
+/// A range of any length inside 1900-01-01 ... 9999-12-31 is reported, one outside it is refused with 65, and the output does
+/// not depend on how many entries are read per query (`LIFELOG_REPORT_PART_ENTRIES`).
+@Suite struct ReportRangeBinaryTests {
+  let folder = TemporaryDirectory()
+  var path: String { folder.file("lifelog.db") }
+
+  /// The report sample log, plus entries in 2001 and 2003 (a 25-year range) and three entries at
+  /// one instant whose ids are not in the order they were stored (ties go by id).
+  init() throws {
+    let old: [ReportSampleLog.Row] = [
+      ("walk", "2001-03-04T10:00:00+01:00", "first walk", 30 * 60, nil),
+      ("lunch", "2001-03-04T13:00:00+01:00", "soup", nil, nil),
+      ("sleep", "2003-07-01T23:00:00+02:00", nil, 8 * 3600, nil),
+    ]
+    let store = try ReportSampleLog.build(
+      at: path, rows: old + ReportSampleLog.october + ReportSampleLog.march)
+    let snack = try #require(try store.activities().first { $0.name == "snack" })
+    let noon = try ISO8601Time.parse("2026-10-26T12:00:00+01:00")
+    try store.add(
+      contentsOf: ["f", "a", "c"].map {
+        NewEntry(
+          id: $0 + "0000000-0000-4000-8000-000000000000", activityID: snack.id, time: noon,
+          note: "tie " + $0)
+      })
+  }
+
+  func run(_ arguments: [String], parts: String? = nil) throws -> CommandResult {
+    var environment = [
+      "LIFELOG_DB": path, "TZ": ReportSampleLog.zone, "LIFELOG_NOW": ReportSampleLog.now,
+    ]
+    if let parts { environment["LIFELOG_REPORT_PART_ENTRIES"] = parts }
+    return try LifelogProcess.run(arguments, environment: environment)
+  }
+
+  @Test func aRangeOfTwentyFiveYearsIsReported() throws {
+    let result = try run(["report", "activity", "--from", "2000-01-01", "--by", "month"])
+    #expect(result.exitCode == 0, "\(result)")
+    #expect(result.stdout.contains("2000-01-01"), "\(result)")
+    // The 2001 walk (30m) and the October walks count in one total.
+    let json = try run(
+      ["report", "activity", "--from", "2000-01-01", "--to", "2026-10-27", "--format", "json"])
+    #expect(json.exitCode == 0, "\(json)")
+    #expect(json.stdout.contains("\"from\":\"2000-01-01\""), "\(json.stdout.prefix(300))")
+    let all = try run(["report", "--from", "1900-01-01", "--to", "2030-12-31", "--format", "csv"])
+    #expect(all.exitCode == 0, "\(all.stderr)")
+    #expect(all.stdout.contains("2001-03-04,"), "\(all.stdout.prefix(300))")
+    #expect(all.stdout.contains("\n1900-01-01,"), "\(all.stdout.prefix(300))")
+    let last = try run(["report", "meals", "--from", "9999-12-25", "--to", "9999-12-31"])
+    #expect(last.exitCode == 0, "\(last)")
+    #expect(last.stdout.contains("Fri 9999-12-31"), "\(last)")
+  }
+
+  @Test(arguments: [
+    (["--from", "1899-12-31", "--to", "1900-01-06"], "1899-12-31 to 1900-01-06"),
+    (["--from", "1850-01-01"], "1850-01-01 to 2026-10-27"),
+    (["--to", "1900-01-03"], "1899-12-28 to 1900-01-03"),
+  ])
+  func aRangeOutsideTheCalendarIsRefused(range: [String], named: String) throws {
+    let result = try run(["report", "activity"] + range)
+    #expect(result.exitCode == 65, "\(result)")
+    #expect(
+      result.stderr.contains("The range \(named) reaches outside 1900-01-01 to 9999-12-31"),
+      "\(result)")
+    #expect(result.stdout.isEmpty)
+  }
+
+  @Test(arguments: ["text", "md", "csv", "json", "html"])
+  func readingInPartsGivesTheSameOutput(format: String) throws {
+    for kind in [["report"], ["report", "meals"], ["report", "activity", "--by", "day"]] {
+      let arguments = kind + ["--from", "2000-01-01", "--format", format]
+      let whole = try run(arguments)
+      #expect(whole.exitCode == 0, "\(whole)")
+      for parts in ["1", "2", "7"] {
+        let inParts = try run(arguments, parts: parts)
+        #expect(inParts.exitCode == 0, "\(inParts)")
+        #expect(inParts.stdout == whole.stdout, "\(arguments) in parts of \(parts)")
+      }
+    }
+  }
+
+  @Test func tiesAtOneInstantGoByIdAcrossParts() throws {
+    let result = try run(
+      ["report", "meals", "--from", "2026-10-26", "--to", "2026-10-26", "--format", "csv"],
+      parts: "1")
+    let ties = result.stdout.split(whereSeparator: \.isNewline).filter { $0.contains(",tie ") }
+    #expect(ties.map { $0.contains("a0000000") } == [true, false, false], "\(ties)")
+    #expect(ties.map { $0.contains("f0000000") } == [false, false, true], "\(ties)")
+  }
+
+  @Test(arguments: ["0", "-5", "1000001", "many", "99999999999999999999"])
+  func aBadPartSizeIsRefused(value: String) throws {
+    let result = try run(["report"], parts: value)
+    #expect(result.exitCode == 78, "\(result)")
+    #expect(result.stderr.contains("LIFELOG_REPORT_PART_ENTRIES is '\(value)'"), "\(result)")
+  }
+}
