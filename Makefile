@@ -30,7 +30,7 @@ DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodi
 # timewarrior, which make bench times 'lifelog due --short' against, and lintian, which checks
 # the Debian package. Python's icalendar (the ics export tests) goes into .build/venv too
 # (scripts/python-tools.sh).
-TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior lintian libxml2
+TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior lintian libxml2 apache2 apache2-utils rclone
 # make deb: dpkg-shlibdeps (for Depends) and chrpath (to drop the toolchain's RUNPATH).
 DEB_PACKAGES := dpkg-dev chrpath binutils
 POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)|LifelogServerTests\.(AdmissionTests|InfoRouteTests|BatchRouteTests|ChangesRouteTests|SnapshotRouteTests|KeyRouteTests)
