@@ -5,8 +5,8 @@ import LifelogProtocol
 /// last time, so a sync that finds nothing new costs a handful of requests however many files the
 /// remote holds (docs/sync-protocol.md §4.4).
 ///
-/// For each device folder read to its end, the folder's marker (its `getetag`, else its
-/// `getlastmodified`) when it was listed: while the server reports the same marker, nothing was
+/// For each device folder read to its end, the folder's marker (its `getetag`) when it was
+/// listed: while the server reports the same marker, nothing was
 /// added there and the folder is not listed again. Likewise for `snapshots/`, and for this
 /// device's own folder with how many batches it held. A marker is kept only when it is at least
 /// two seconds older than the server's clock at the listing (``DAVRemote/settled(_:in:)``), so a

@@ -206,16 +206,18 @@ public final class DAVRemote: Remote {
     throw .remoteUnavailable(location, reason: "batch \(seq) could not be stored")
   }
 
-  /// A marker of a collection's content: its ETag, else its modification date; nil when it has
-  /// neither or when the date is too close to the server's clock to tell later changes apart.
+  /// A marker of a collection's content: its ETag; nil when it has none, or when it was changed
+  /// too close to the server's clock at the listing to tell a change in the same tick apart.
+  ///
+  /// Only an ETag: a collection's `getlastmodified` is not always kept up to date (rclone 1.60
+  /// reports the time it first saw the folder, whatever was added since), while an ETag is the
+  /// server's word that the content is the same. Where the server also gives the modification
+  /// time and its clock (`Date`), an ETag younger than two seconds is not trusted: Apache makes
+  /// it of the folder's modification time, which a file system keeps to a clock tick only.
   static func settled(_ entry: DAVMultistatus.Entry, in listing: DAVClient.Listing) -> String? {
-    guard let modified = entry.lastModified, let now = listing.date, modified <= now - 2 else {
-      // Without both dates, a marker may still be trusted only if it is an ETag that changes
-      // with every change; that cannot be told apart from one that does not, so none is kept.
-      return nil
-    }
-    let marker = entry.etag ?? "m:\(modified)"
-    return DAVPullState.isMarker(marker) ? marker : nil
+    guard let etag = entry.etag, DAVPullState.isMarker(etag) else { return nil }
+    if let modified = entry.lastModified, let now = listing.date, modified > now - 2 { return nil }
+    return etag
   }
 
   /// The cursor is ``DAVPullState``: the version vector of a folder remote, plus the markers of
