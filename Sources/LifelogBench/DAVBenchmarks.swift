@@ -44,7 +44,7 @@ extension BenchmarkSuite {
     Log.info("webdav: a sync with nothing to do made \(requests) requests")
     report(
       Figure(
-        name: "webdav_noop_requests", value: Double(requests), unit: "", goal: .atMost(5),
+        name: "webdav_noop_requests", value: Double(requests), unit: "requests", goal: .atMost(5),
         decimals: 0))
     let noop = try latency("webdav_noop_sync_ms", of: quiet, runs: Self.quickSyncRuns)
     report(

@@ -22,9 +22,11 @@ public final class DAVServer: @unchecked Sendable {
   private var process: Process?
   /// Apache's `LimitRequestBody`, when set: a PUT larger than this is answered 413.
   private let bodyLimit: Int?
+  /// Apache's certificate and key, when it serves HTTPS.
+  private let tls: (certificate: String, key: String)?
 
-  /// `dav://127.0.0.1:port`.
-  public var baseURL: String { "dav://127.0.0.1:\(port)" }
+  /// `dav://127.0.0.1:port`, or `davs://` over HTTPS.
+  public var baseURL: String { (tls == nil ? "dav" : "davs") + "://127.0.0.1:\(port)" }
 
   /// Whether the server's program is installed (`make test-deps`).
   public static func isAvailable(_ kind: Kind) -> Bool {
@@ -36,10 +38,15 @@ public final class DAVServer: @unchecked Sendable {
     }
   }
 
-  public init(_ kind: Kind, password: String = "correct horse", bodyLimit: Int? = nil) throws {
+  /// - Parameter tls: a certificate and its key for HTTPS (Apache only).
+  public init(
+    _ kind: Kind, password: String = "correct horse", bodyLimit: Int? = nil,
+    tls: (certificate: String, key: String)? = nil
+  ) throws {
     self.kind = kind
     self.password = password
     self.bodyLimit = bodyLimit
+    self.tls = tls
     // A folder of its own, readable by the user Apache switches to when the tests run as root.
     var template = Array("/tmp/lifelog-dav.XXXXXX".utf8CString)
     let created = template.withUnsafeMutableBufferPointer {
@@ -205,6 +212,15 @@ public final class DAVServer: @unchecked Sendable {
       """
     if let bodyLimit { config += "  LimitRequestBody \(bodyLimit)\n" }
     config += "</Directory>\n"
+    if let tls {
+      config += """
+        LoadModule ssl_module \(modules)/mod_ssl.so
+        SSLEngine on
+        SSLCertificateFile \(tls.certificate)
+        SSLCertificateKeyFile \(tls.key)
+
+        """
+    }
     if geteuid() == 0 { config += "User nobody\nGroup nogroup\n" }
     return config
   }

@@ -302,3 +302,56 @@ import Testing
     _ = server
   }
 }
+
+extension DAVSyncTests {
+  /// `davs://` goes through libcurl with the account's credentials: a certificate the system does
+  /// not trust is refused as a TLS failure, a trusted one (`LIFELOG_CA_FILE`) syncs, and a wrong
+  /// password over HTTPS is 77 too.
+  @Test func davsWorksOverTLSWithTheServersCertificate() throws {
+    guard DAVServer.isAvailable(.apache),
+      FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
+    else { return }
+    let certificate = folder.file("cert.pem")
+    let key = folder.file("key.pem")
+    let made = try LifelogTestTool.run(
+      "/usr/bin/openssl",
+      [
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+        "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
+      ])
+    try #require(made == 0)
+    let server = try DAVServer(.apache, tls: (certificate, key))
+    try server.makeFolder("alice")
+    let url = server.baseURL + "/alice/lifelog"
+    #expect(url.hasPrefix("davs://"))
+    let laptop = SyncMachine("laptop", in: folder)
+    let desktop = SyncMachine("desktop", in: folder)
+    let entry = try laptop.add("breakfast", "toast", "--at", "2026-12-01 07:30")
+
+    let untrusted = try add(laptop, server, url, "--no-encrypt")
+    #expect(untrusted.exitCode == 69 && untrusted.stderr.contains("TLS"), "\(untrusted)")
+    #expect(!untrusted.stderr.contains("dav:// sends"), "no plain-HTTP warning for davs://")
+
+    let trusted = ["LIFELOG_CA_FILE": certificate]
+    let wrong = try LifelogProcess.run(
+      [
+        "remote", "add", "cloud", url, "--user", server.user, "--password-file",
+        try passwordFile(server, wrong: true), "--no-encrypt",
+      ], environment: laptop.environment.merging(trusted) { $1 })
+    #expect(wrong.exitCode == 77, "\(wrong)")
+    for machine in [laptop, desktop] {
+      for arguments in [
+        [
+          "remote", "add", "cloud", url, "--user", server.user, "--password-file",
+          try passwordFile(server), "--no-encrypt",
+        ], ["sync"],
+      ] {
+        let result = try LifelogProcess.run(
+          arguments, environment: machine.environment.merging(trusted) { $1 })
+        #expect(result.exitCode == 0, "\(machine.name): \(arguments)\n\(result)")
+      }
+    }
+    #expect(try desktop.entries()[entry] != nil)
+    _ = server
+  }
+}
