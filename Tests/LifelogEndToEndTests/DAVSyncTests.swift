@@ -355,3 +355,27 @@ extension DAVSyncTests {
     _ = server
   }
 }
+
+extension DAVSyncTests {
+  /// `lifelog check --remote` reads every batch and snapshot on a WebDAV remote: a healthy one
+  /// passes; a batch damaged on the server is named (exit 65).
+  @Test(arguments: kinds)
+  func checkReadsEveryFileOnAWebDAVRemote(_ kind: DAVServer.Kind) throws {
+    let (server, url) = try server(kind)
+    let laptop = SyncMachine("laptop", in: folder)
+    for minute in 0..<3 {
+      _ = try laptop.add("walk", "--at", "2026-12-01 17:0\(minute)")
+      if minute == 0 { #expect(try add(laptop, server, url, "--no-encrypt").exitCode == 0) }
+      try laptop.expectSuccess("sync")
+    }
+    let healthy = try laptop.run("check", "--remote", "cloud")
+    #expect(healthy.exitCode == 0, "\(healthy)")
+
+    let batch = try #require(server.allFiles().first { $0.hasSuffix("0000000002.batch") })
+    try Data("not a batch".utf8).write(to: URL(fileURLWithPath: server.files + "/" + batch))
+    let damaged = try laptop.run("check", "--remote", "cloud")
+    #expect(damaged.exitCode == 65, "\(damaged)")
+    #expect(damaged.stdout.contains("0000000002.batch"), "\(damaged)")
+    _ = server
+  }
+}
