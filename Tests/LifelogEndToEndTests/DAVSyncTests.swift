@@ -379,3 +379,32 @@ extension DAVSyncTests {
     _ = server
   }
 }
+
+extension DAVSyncTests {
+  /// The passphrase of an encrypted WebDAV remote is lost: another machine joins with the
+  /// recovery key `remote add --encrypt` printed, with the account's user and password.
+  @Test func anEncryptedWebDAVRemoteIsRecoveredWithItsRecoveryKey() throws {
+    guard let kind = Self.kinds.first else { return }
+    let (server, url) = try server(kind)
+    let laptop = SyncMachine("laptop", in: folder)
+    let entry = try laptop.add("breakfast", "secret porridge", "--at", "2026-12-01 07:30")
+    let created = try add(laptop, server, url, "--encrypt", "--passphrase-file", passphraseFile())
+    #expect(created.exitCode == 0, "\(created)")
+    try laptop.expectSuccess("sync")
+    let recoveryFile = folder.file("recovery")
+    try EncryptedRemoteTests.recoveryKey(in: created.stdout).write(
+      toFile: recoveryFile, atomically: true, encoding: .utf8)
+
+    let desktop = SyncMachine("desktop", in: folder)
+    let recovered = try exec(
+      desktop,
+      [
+        "remote", "recover", "cloud", url, "--recovery-key-file", recoveryFile, "--user",
+        server.user, "--password-file", try passwordFile(server),
+      ])
+    #expect(recovered.exitCode == 0, "\(recovered)")
+    try desktop.expectSuccess("sync")
+    #expect(try desktop.entries()[entry]?["note"] as? String == "secret porridge")
+    _ = server
+  }
+}

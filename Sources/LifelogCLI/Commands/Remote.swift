@@ -83,21 +83,7 @@ extension LifelogCommand {
       let positionals = try arguments.checkedPositionals(for: Self.configuration)
       name = try RemoteAdd.checkedName(positionals["name"]?.first ?? "")
       url = positionals["url"]?.first ?? ""
-      if DAVRemote.handles(url) {
-        if arguments.value("--token-file") != nil {
-          throw UsageError(
-            "--token-file is for server (http/https) remotes; give --user and --password-file")
-        }
-        token = try RemoteAdd.davCredentials(
-          user: arguments.value("--user"), file: arguments.value("--password-file"),
-          environment: context.environment)
-      } else {
-        if arguments.value("--user") != nil || arguments.value("--password-file") != nil {
-          throw UsageError("--user and --password-file are for WebDAV (davs://) remotes only")
-        }
-        token = try RemoteAdd.token(
-          file: arguments.value("--token-file"), environment: context.environment, url: url)
-      }
+      token = try RemoteAdd.credentials(arguments, url: url, environment: context.environment)
       switch (arguments.flag("--encrypt"), arguments.flag("--no-encrypt")) {
       case (true, true): throw UsageError("Give either --encrypt or --no-encrypt, not both")
       case (true, false): encrypt = true
@@ -139,6 +125,26 @@ extension LifelogCommand {
           "The token holds spaces or other characters a token never has; check the file")
       }
       return token
+    }
+
+    /// What is kept to reach `url`: a server's token, a WebDAV account's `user:password`, or nil
+    /// for a folder; each option refused where it does not belong.
+    static func credentials(
+      _ arguments: ParsedArguments, url: String, environment: [String: String]
+    ) throws -> String? {
+      if DAVRemote.handles(url) {
+        if arguments.value("--token-file") != nil {
+          throw UsageError(
+            "--token-file is for server (http/https) remotes; give --user and --password-file")
+        }
+        return try davCredentials(
+          user: arguments.value("--user"), file: arguments.value("--password-file"),
+          environment: environment)
+      }
+      if arguments.value("--user") != nil || arguments.value("--password-file") != nil {
+        throw UsageError("--user and --password-file are for WebDAV (davs://) remotes only")
+      }
+      return try token(file: arguments.value("--token-file"), environment: environment, url: url)
     }
 
     /// `user:password` of a WebDAV account, kept in the log as a server's token is: the user from
