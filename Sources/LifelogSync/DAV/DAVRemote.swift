@@ -351,24 +351,20 @@ public final class DAVRemote: Remote {
   /// The newest snapshot with something the cursor lacks, as in a folder remote.
   ///
   /// Its header is read first (a `Range` request) so snapshots with nothing new are not fetched
-  /// whole. When
-  /// `snapshots/` has not changed since a sync found nothing new there, nothing is read.
+  /// whole. When `snapshots/` has not changed since a sync found nothing new there, no header is
+  /// read.
   public func snapshot(
     beyond cursor: String, excluding device: String, skipped: inout [String]
   ) throws(SyncError) -> PulledSnapshot? {
     let state = DAVPullState(parsing: cursor)
     snapshotsMarker = nil
-    guard let root = try client.list("") else {
-      throw .remoteUnavailable(location, reason: "the folder does not exist (was it deleted?)")
-    }
-    guard let folder = root.members.first(where: { $0.name == "snapshots" && $0.isCollection })
-    else { return nil }
-    let marker = DAVRemote.settled(folder, in: root)
+    // One listing either way; its own entry's ETag says whether the headers need reading again.
+    guard let listing = try client.list("snapshots") else { return nil }
+    let marker = listing.own.flatMap { DAVRemote.settled($0, in: listing) }
     if let marker, marker == state.snapshots {
       snapshotsMarker = marker
       return nil
     }
-    guard let listing = try client.list("snapshots") else { return nil }
     let names = listing.members.map(\.name).filter {
       $0.hasSuffix(".snapshot") && APIPath.isName($0.dropLast(".snapshot".count))
     }.sorted(by: >)
