@@ -42,6 +42,12 @@ struct DAVMultistatus {
 
   static let maximumDepth = 32
 
+  private static let commentStart = Array("<!--".utf8)
+  private static let commentEnd = Array("-->".utf8)
+  private static let cdataStart = Array("<![CDATA[".utf8)
+  private static let cdataEnd = Array("]]>".utf8)
+  private static let tagEnd: [UInt8] = [UInt8(ascii: ">")]
+
   /// The entries of a multistatus body, the requested collection itself included.
   static func parse(_ bytes: [UInt8]) throws(ParseError) -> [Entry] {
     var entries: [Entry] = []
@@ -72,22 +78,22 @@ struct DAVMultistatus {
         index += 1
         continue
       }
-      if bytes[index...].starts(with: Array("<!--".utf8)) {
-        guard let end = find(Array("-->".utf8), from: index + 4) else {
+      if bytes[index...].starts(with: commentStart) {
+        guard let end = find(commentEnd, from: index + 4) else {
           throw ParseError(description: "a comment is not closed")
         }
         index = end + 3
         continue
       }
-      if bytes[index...].starts(with: Array("<![CDATA[".utf8)) {
-        guard let end = find(Array("]]>".utf8), from: index + 9) else {
+      if bytes[index...].starts(with: cdataStart) {
+        guard let end = find(cdataEnd, from: index + 9) else {
           throw ParseError(description: "a CDATA section is not closed")
         }
         text += bytes[(index + 9)..<end]
         index = end + 3
         continue
       }
-      guard let close = find([UInt8(ascii: ">")], from: index) else {
+      guard let close = find(tagEnd, from: index) else {
         throw ParseError(description: "a tag is not closed")
       }
       let tag = Array(bytes[(index + 1)..<close])
