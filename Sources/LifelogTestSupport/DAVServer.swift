@@ -69,8 +69,16 @@ public final class DAVServer: @unchecked Sendable {
         }
       }
     }
-    port = try DAVServer.freePort()
-    try start()
+    // The port was free a moment ago; another test may take it before the server binds it.
+    for attempt in 1...3 {
+      port = try DAVServer.freePort()
+      do {
+        try start()
+        return
+      } catch  where attempt < 3 {
+        continue
+      }
+    }
   }
 
   deinit {
