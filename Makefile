@@ -31,7 +31,7 @@ DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodi
 # the Debian package, and time (/usr/bin/time, the peak memory of the reports in make bench).
 # Python's icalendar (the ics export tests) goes into .build/venv too
 # (scripts/python-tools.sh).
-TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior lintian libxml2 time
+TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior lintian libxml2 time apache2 apache2-utils rclone
 # make deb: dpkg-shlibdeps (for Depends) and chrpath (to drop the toolchain's RUNPATH).
 DEB_PACKAGES := dpkg-dev chrpath binutils
 POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)|LifelogServerTests\.(AdmissionTests|InfoRouteTests|BatchRouteTests|ChangesRouteTests|SnapshotRouteTests|KeyRouteTests|RouteGoldenTests)
@@ -94,7 +94,7 @@ soak: deps
 # Fuzzing (docs/testing.md): one binary, lifelog-fuzz, holds a harness per parser; it exists only
 # when LIFELOG_FUZZ=1 (Package.swift). New inputs go to .build/fuzz-corpus/<target>, crashes to
 # .build/fuzz-artifacts/<target>; the committed seeds in Fuzz/Corpus/<target> are only read.
-FUZZ_TARGETS ?= batch envelope json csv time duration http changes zip elements foreign cronometer
+FUZZ_TARGETS ?= batch envelope json csv time duration http changes zip elements foreign cronometer multistatus
 FUZZ_SECONDS ?= 30
 # More libFuzzer flags, e.g. FUZZ_FLAGS='-fork=2 -ignore_crashes=1' to go on past a crash.
 FUZZ_FLAGS ?=
@@ -107,7 +107,7 @@ fuzz: deps
 	  mkdir -p .build/fuzz-corpus/$$target .build/fuzz-artifacts/$$target .build/fuzz-logs; \
 	  log=.build/fuzz-logs/$$target.log; \
 	  case $$target in http) dict=http;; time|duration|csv) dict=time;; zip) dict=zip;; \
-	    elements|foreign|cronometer) dict=foreign;; *) dict=json;; esac; \
+	    elements|foreign|cronometer) dict=foreign;; multistatus) dict=multistatus;; *) dict=json;; esac; \
 	  printf '%-10s %s s: ' $$target $(FUZZ_SECONDS); \
 	  if SWIFT_BACKTRACE=enable=no LIFELOG_FUZZ_TARGET=$$target "$$bin" -max_total_time=$(FUZZ_SECONDS) \
 	    -timeout=10 -dict=Fuzz/Dictionaries/$$dict.dict -print_final_stats=1 \

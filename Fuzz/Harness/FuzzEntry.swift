@@ -29,7 +29,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 /// The parsers there is a harness for (docs/testing.md).
 enum FuzzTarget: String, CaseIterable, Sendable {
   case batch, envelope, json, csv, time, duration, http, changes, zip, elements, foreign
-  case cronometer
+  case cronometer, multistatus
 
   /// The target `LIFELOG_FUZZ_TARGET` names; the program stops with a list when it names none.
   static let selected: FuzzTarget = {
@@ -56,6 +56,10 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case .elements: ForeignFuzz.runElements(bytes)
     case .foreign: ForeignFuzz.runJSONSources(bytes)
     case .cronometer: ForeignFuzz.runCronometer(bytes)
+    case .multistatus:
+      // A WebDAV listing, and the same bytes as a stored WebDAV cursor.
+      if let entries = try? DAVMultistatus.parse(bytes) { _ = entries.map(\.name) }
+      _ = DAVPullState(parsing: String(decoding: bytes, as: UTF8.self)).encoded
     }
   }
 }

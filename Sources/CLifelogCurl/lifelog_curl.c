@@ -113,15 +113,25 @@ static size_t collect_header(char *data, size_t size, size_t count, void *contex
   if (length >= 5 && strncmp(data, "HTTP/", 5) == 0) {
     response->retry_after[0] = 0;
     response->location[0] = 0;
+    response->date[0] = 0;
   }
   copy_header(data, length, "retry-after:", response->retry_after, sizeof response->retry_after);
   copy_header(data, length, "location:", response->location, sizeof response->location);
+  copy_header(data, length, "date:", response->date, sizeof response->date);
   return length;
 }
 
 int lifelog_http_request(const char *method, const char *url, const char *bearer, const char *content_type,
                          const unsigned char *body, size_t body_length, long timeout_ms, const char *ca_file,
                          size_t max_body, lifelog_http_response *response) {
+  return lifelog_http_exchange(method, url, bearer, content_type, NULL, 0, body, body_length, timeout_ms, ca_file,
+                               max_body, response);
+}
+
+int lifelog_http_exchange(const char *method, const char *url, const char *bearer, const char *content_type,
+                          const char *const *extra_headers, size_t extra_count, const unsigned char *body,
+                          size_t body_length, long timeout_ms, const char *ca_file, size_t max_body,
+                          lifelog_http_response *response) {
   memset(response, 0, sizeof *response);
   collector collected = {response, max_body, 0};
   if (lifelog_http_load(response->error, sizeof response->error) != 0) return -1;
@@ -140,6 +150,7 @@ int lifelog_http_request(const char *method, const char *url, const char *bearer
     snprintf(line, sizeof line, "Content-Type: %s", content_type);
     headers = curl.slist_append(headers, line);
   }
+  for (size_t index = 0; index < extra_count; index++) headers = curl.slist_append(headers, extra_headers[index]);
   headers = curl.slist_append(headers, "Expect:");
   curl.easy_setopt(handle, CURLOPT_URL, url);
   curl.easy_setopt(handle, CURLOPT_CUSTOMREQUEST, method);

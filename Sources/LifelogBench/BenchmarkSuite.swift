@@ -28,6 +28,8 @@ struct BenchmarkSuite {
     case sync
     /// Sync over HTTP through a `lifelog serve` the benchmark starts, and the server under load.
     case http
+    /// Sync through a WebDAV server (Apache mod_dav) the benchmark starts.
+    case webdav
     /// `lifelog report` over a year and over 100,000 entries.
     case report
     /// The first sync of 100,000 entries through an encrypted folder remote against a plain one,
@@ -57,6 +59,7 @@ struct BenchmarkSuite {
       try runSync(report: report)
       try runHTTP(report: report)
       try runServerCPU(report: report)
+      try runDAV(report: report)
       try runPostgres(report: report)
       try runLog(report: report)
       try runReports(report: report)
@@ -68,6 +71,7 @@ struct BenchmarkSuite {
     case .log: try runLog(report: report)
     case .sync: try runSync(report: report)
     case .http: try runHTTP(report: report)
+    case .webdav: try runDAV(report: report)
     case .report: try runReports(report: report)
     case .crypto: try runCrypto(report: report)
     case .exchange: try runExchange(report: report)

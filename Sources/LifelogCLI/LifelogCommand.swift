@@ -158,7 +158,8 @@ public enum LifelogCommand {
       case .upgradeRequired, .encryptionMismatch, .encryptionUnavailable:
         return (ExitCode.configuration, error.description)
       case .noSuchRemote: return (ExitCode.dataError, error.description)
-      case .authenticationRefused, .wrongKey: return (ExitCode.authentication, error.description)
+      case .authenticationRefused, .passwordRefused, .wrongKey:
+        return (ExitCode.authentication, error.description)
       default: return (ExitCode.unavailable, error.description)
       }
     case let error as ServerStoreError:

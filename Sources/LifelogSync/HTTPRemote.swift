@@ -7,7 +7,7 @@ import LifelogProtocol
 /// The server gives every batch a cursor, so a pull is one range query; the cursor is the server's
 /// opaque token.
 public final class HTTPRemote: Remote {
-  public var location: String { transport.baseURL }
+  public var location: String { transport.location }
   public var envelope: BatchEnvelope = .plain
   let transport: HTTPTransport
 
@@ -20,7 +20,7 @@ public final class HTTPRemote: Remote {
     now: @escaping @Sendable () -> Int64 = LogStore.systemMilliseconds
   ) {
     transport = HTTPTransport(
-      baseURL: url, token: token, caFile: caFile, deadline: deadline, now: now)
+      baseURL: url, credentials: .bearer(token), caFile: caFile, deadline: deadline, now: now)
   }
 
   /// Whether `url` names an HTTP remote.

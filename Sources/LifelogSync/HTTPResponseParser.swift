@@ -44,13 +44,19 @@ public struct HTTPResponseParser: Sendable {
     public var retryAfter: RetryAfter?
     /// `Location` (of a redirect), printable ASCII only, at most 200 characters.
     public var location: String?
+    /// `Date`, as seconds since 1970, when it reads: the server's clock (the WebDAV remote judges
+    /// by it whether a folder's modification time is old enough to trust).
+    public var date: Int64?
 
-    public init(status: Int, body: [UInt8], retryAfter: RetryAfter? = nil, location: String? = nil)
-    {
+    public init(
+      status: Int, body: [UInt8], retryAfter: RetryAfter? = nil, location: String? = nil,
+      date: Int64? = nil
+    ) {
       self.status = status
       self.body = body
       self.retryAfter = retryAfter
       self.location = location
+      self.date = date
     }
   }
 
@@ -71,6 +77,7 @@ public struct HTTPResponseParser: Sendable {
   private var chunked = false
   private var retryAfter: RetryAfter?
   private var location: String?
+  private var date: Int64?
   private var body: [UInt8] = []
 
   public init(limits: Limits) {
@@ -143,7 +150,8 @@ public struct HTTPResponseParser: Sendable {
   public mutating func finish() throws(HTTPResponseError) -> Response {
     switch state {
     case .done, .untilClose:
-      return Response(status: status ?? 0, body: body, retryAfter: retryAfter, location: location)
+      return Response(
+        status: status ?? 0, body: body, retryAfter: retryAfter, location: location, date: date)
     case .head where !received:
       throw HTTPResponseError(.cutShort, "the server closed the connection without answering")
     case .head:
@@ -237,6 +245,8 @@ public struct HTTPResponseParser: Sendable {
       chunked = true
     case "retry-after":
       retryAfter = HTTPResponseParser.retryAfter(String(decoding: value, as: UTF8.self))
+    case "date":
+      date = HTTPResponseParser.httpDate(Array(value))
     case "location":
       location = String(
         decoding: value.prefix(200).filter { (0x21...0x7E).contains($0) }, as: UTF8.self)

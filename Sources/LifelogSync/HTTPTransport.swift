@@ -33,8 +33,19 @@ final class HTTPTransport {
     return smallAnswerLimit
   }
 
+  /// How requests prove who sends them.
+  enum Credentials {
+    /// `lifelog serve`'s bearer token (nil: none).
+    case bearer(String?)
+    /// A WebDAV account's user name and password (HTTP basic authentication).
+    case basic(user: String, password: String)
+  }
+
+  /// The base URL requests go to (`http://` or `https://`).
   let baseURL: String
-  let token: String?
+  /// The remote's address as people know it, for messages (`dav://…` for a WebDAV remote).
+  let location: String
+  let credentials: Credentials
   /// Certificates to trust instead of the system's (`LIFELOG_CA_FILE`), for a private server.
   let caFile: String?
   /// Milliseconds since 1970 by which every request, retries included, must be done.
@@ -42,13 +53,14 @@ final class HTTPTransport {
   let now: @Sendable () -> Int64
 
   init(
-    baseURL: String, token: String?, caFile: String?, deadline: Int64,
-    now: @escaping @Sendable () -> Int64
+    baseURL: String, location: String? = nil, credentials: Credentials, caFile: String?,
+    deadline: Int64, now: @escaping @Sendable () -> Int64
   ) {
     var base = baseURL
     while base.hasSuffix("/") { base.removeLast() }
     self.baseURL = base
-    self.token = token
+    self.location = location ?? base
+    self.credentials = credentials
     self.caFile = caFile
     self.deadline = deadline
     self.now = now
@@ -58,8 +70,13 @@ final class HTTPTransport {
   ///
   /// - Throws: ``SyncError`` when the server cannot be reached before the deadline, TLS fails, or
   ///   the token is refused.
+  ///
+  /// - Parameters:
+  ///   - headers: more request headers (WebDAV's `Depth`, `If-None-Match`).
+  ///   - limit: the most bytes of body the answer may have; ``answerLimit(for:)`` when nil.
   func send(
-    _ method: String, _ path: String, body: [UInt8]? = nil, contentType: String? = nil
+    _ method: String, _ path: String, body: [UInt8]? = nil, contentType: String? = nil,
+    headers: [(String, String)] = [], limit: Int? = nil
   ) throws(SyncError)
     -> Response
   {
@@ -69,20 +86,30 @@ final class HTTPTransport {
       let remaining = deadline - now()
       guard remaining > 0 else {
         throw .remoteUnavailable(
-          baseURL, reason: "the server could not be reached in time (\(lastProblem))")
+          location, reason: "the server could not be reached in time (\(lastProblem))")
       }
-      switch exchange(method, path, body: body, contentType: contentType, timeoutMs: remaining) {
+      switch exchange(
+        method, path, body: body, contentType: contentType, headers: headers,
+        limit: limit ?? HTTPTransport.answerLimit(for: path), timeoutMs: remaining)
+      {
       case .response(let response):
-        if response.status == 401 || response.status == 403 {
-          throw .authenticationRefused(baseURL, message: HTTPTransport.errorMessage(response.body))
+        switch credentials {
+        case .bearer:
+          if response.status == 401 || response.status == 403 {
+            throw .authenticationRefused(
+              location, message: HTTPTransport.errorMessage(response.body))
+          }
+        case .basic(let user, _):
+          // A WebDAV server answers 403 for a path the account may not use, with a good password.
+          if response.status == 401 { throw .passwordRefused(location, user: user) }
         }
         if (300...399).contains(response.status) {
           let target = response.location.map { " to '\($0)'" } ?? ""
           throw .remoteUnavailable(
-            baseURL,
+            location,
             reason:
               "the server answered \(response.status), a redirect\(target); lifelog does not follow "
-              + "redirects (the token must not go elsewhere): if the server moved, remove the remote and add it "
+              + "redirects (the credentials must not go elsewhere): if the server moved, remove the remote and add it "
               + "again at its new address")
         }
         if response.status == 429 || response.status == 503 {
@@ -95,10 +122,10 @@ final class HTTPTransport {
         }
       case .badAnswer(let message):
         throw .remoteUnavailable(
-          baseURL,
+          location,
           reason: "its answer to \(method) \(HTTPTransport.route(path)) cannot be used: \(message)")
       case .tlsFailure(let message):
-        throw .remoteUnavailable(baseURL, reason: "the TLS connection failed: \(message)")
+        throw .remoteUnavailable(location, reason: "the TLS connection failed: \(message)")
       case .networkFailure(let message):
         lastProblem = message
         try pause(HTTPTransport.backoff(attempt: attempt), attempt: attempt, problem: message)
@@ -111,7 +138,7 @@ final class HTTPTransport {
   private func pause(_ milliseconds: Int64, attempt: Int, problem: String) throws(SyncError) {
     guard milliseconds < deadline - now() else {
       throw .remoteUnavailable(
-        baseURL, reason: "the server could not be reached in time (\(problem))")
+        location, reason: "the server could not be reached in time (\(problem))")
     }
     usleep(UInt32(clamping: min(milliseconds, 4_000_000) * 1000))
   }
@@ -132,16 +159,26 @@ final class HTTPTransport {
     case tlsFailure(String)
   }
 
+  /// The `Authorization` header's value, if any.
+  private var authorization: String? {
+    switch credentials {
+    case .bearer(let token): token.map { APIHeader.bearer + " " + $0 }
+    case .basic(let user, let password):
+      "Basic " + Base64.encode(Array((user + ":" + password).utf8))
+    }
+  }
+
   private func exchange(
-    _ method: String, _ path: String, body: [UInt8]?, contentType: String?, timeoutMs: Int64
+    _ method: String, _ path: String, body: [UInt8]?, contentType: String?,
+    headers extra: [(String, String)], limit: Int, timeoutMs: Int64
   )
     -> Outcome
   {
-    let limit = HTTPTransport.answerLimit(for: path)
     if caFile == nil, PlainHTTPClient.split(baseURL) != nil {
       var headers: [(String, String)] = []
-      if let token { headers.append((APIHeader.authorization, APIHeader.bearer + " " + token)) }
+      if let authorization { headers.append((APIHeader.authorization, authorization)) }
       if let contentType { headers.append((APIHeader.contentType, contentType)) }
+      headers += extra
       switch PlainHTTPClient.request(
         method, url: baseURL, path: path, headers: headers, body: body,
         limits: HTTPResponseParser.Limits(maxBodyBytes: limit), deadline: now() + timeoutMs,
@@ -155,17 +192,21 @@ final class HTTPTransport {
     let url = baseURL + path
     var raw = lifelog_http_response()
     defer { lifelog_http_response_free(&raw) }
-    let code: Int32 =
+    var lines = extra.map { "\($0.0): \($0.1)" }
+    if let authorization { lines.append(APIHeader.authorization + ": " + authorization) }
+    let code = HTTPTransport.withCStrings(lines) { pointers, count in
       if let body {
         body.withUnsafeBufferPointer { buffer in
-          lifelog_http_request(
-            method, url, token, contentType, buffer.baseAddress, buffer.count, Int(timeoutMs),
-            caFile, limit, &raw)
+          lifelog_http_exchange(
+            method, url, nil, contentType, pointers, count, buffer.baseAddress, buffer.count,
+            Int(timeoutMs), caFile, limit, &raw)
         }
       } else {
-        lifelog_http_request(
-          method, url, token, contentType, nil, 0, Int(timeoutMs), caFile, limit, &raw)
+        lifelog_http_exchange(
+          method, url, nil, contentType, pointers, count, nil, 0, Int(timeoutMs), caFile, limit,
+          &raw)
       }
+    }
     if raw.too_large != 0 {
       return .badAnswer("the answer is larger than the \(limit) bytes lifelog accepts here")
     }
@@ -185,7 +226,19 @@ final class HTTPTransport {
       Response(
         status: raw.status, body: bytes,
         retryAfter: HTTPResponseParser.retryAfter(HTTPTransport.text(raw.retry_after)),
-        location: location.isEmpty ? nil : String(decoding: location, as: UTF8.self)))
+        location: location.isEmpty ? nil : String(decoding: location, as: UTF8.self),
+        date: HTTPResponseParser.httpDate(
+          Array(HTTPResponseParser.trimmed(Array(HTTPTransport.text(raw.date).utf8)[...])))))
+  }
+
+  /// Calls `body` with `strings` as an array of C strings that lives as long as the call.
+  private static func withCStrings<T>(
+    _ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?, Int) -> T
+  ) -> T {
+    let copies = strings.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    let pointers = copies.map { UnsafePointer($0) }
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress, $0.count) }
   }
 
   /// A NUL-terminated C array inside a struct, as text.

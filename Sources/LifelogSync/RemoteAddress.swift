@@ -9,7 +9,8 @@ public enum RemoteAddress {
 
   /// - Parameters:
   ///   - url: a folder path, `file:///path`, or `http(s)://host:port`.
-  ///   - token: the server's bearer token (nil for a folder).
+  ///   - token: the server's bearer token (nil for a folder); for a WebDAV remote,
+  ///     `user:password`.
   ///   - caFile: certificates to trust for a private server (`LIFELOG_CA_FILE`).
   ///   - deadline: the end of every request to a server, retries included; a folder remote is
   ///     bounded by the engine's checks of the same deadline between its reads.
@@ -21,12 +22,21 @@ public enum RemoteAddress {
     envelope: BatchEnvelope = .plain
   ) throws -> any Remote {
     let remote: any Remote
-    if HTTPRemote.handles(url) {
+    if DAVRemote.handles(url) {
+      guard let token, let colon = token.firstIndex(of: ":") else {
+        throw InputError("The WebDAV remote '\(url)' has no user name and password kept")
+      }
+      remote = try DAVRemote(
+        url: url, user: String(token[..<colon]),
+        password: String(token[token.index(after: colon)...]), caFile: caFile,
+        deadline: deadline.end ?? unbounded)
+    } else if HTTPRemote.handles(url) {
       remote = HTTPRemote(
         url: url, token: token, caFile: caFile, deadline: deadline.end ?? unbounded)
     } else if url.contains("://"), !url.hasPrefix("file://") {
       throw InputError(
-        "Cannot use '\(url)' as a remote; give a folder path, file:///path or http(s)://host:port")
+        "Cannot use '\(url)' as a remote; give a folder path, file:///path, http(s)://host:port "
+          + "or davs://host/path")
     } else {
       remote = try FileRemote(url: url)
     }

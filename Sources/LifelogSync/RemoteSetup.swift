@@ -1,5 +1,19 @@
 import LifelogCore
 
+/// A remote that `lifelog remote add` makes itself in an empty place: a folder, a WebDAV
+/// collection (a server account is made by `lifelog serve user add`).
+protocol CreatableRemote: Remote {
+  /// The manifest there, or nil when the place is missing or empty.
+  func existingManifest() throws(SyncError) -> RemoteManifest?
+  /// Makes a new remote there; with `keys`, an encrypted one.
+  func create(
+    remoteID: String, minimumVersion: String, keys: RemoteKeys?
+  ) throws(SyncError) -> RemoteManifest
+}
+
+extension FileRemote: CreatableRemote {}
+extension DAVRemote: CreatableRemote {}
+
 /// Adds a remote to a log (`lifelog remote add` and `remote recover`): creates a new remote in a
 /// missing or empty folder or joins what is there, and decides whether it is encrypted.
 ///
@@ -59,7 +73,7 @@ public struct RemoteSetup {
     var added = Added(outcome: .joined, encrypted: false, location: remote.location)
     let manifest: RemoteManifest
     var dataKey: [UInt8]?
-    if let folder = remote as? FileRemote, try folder.existingManifest() == nil {
+    if let folder = remote as? any CreatableRemote, try folder.existingManifest() == nil {
       let remoteID = UUIDText.random()
       var keys: RemoteKeys?
       if try wants(answers) {

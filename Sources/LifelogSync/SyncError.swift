@@ -16,6 +16,8 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
   case noSuchRemote(String)
   /// The server refused the token (exit 77).
   case authenticationRefused(String, message: String)
+  /// A WebDAV server refused the user name and password (exit 77).
+  case passwordRefused(String, user: String)
   /// The passphrase or recovery key does not open the remote's keys (exit 77).
   case wrongKey(String, what: String)
   /// The remote is encrypted and this log is not set up for that, or the other way round (exit 78).
@@ -47,6 +49,10 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
     case .authenticationRefused(let location, let message):
       "The server '\(location)' refused the token (\(message)); ask its operator for a new one "
         + "('lifelog serve user token NAME') and run 'lifelog remote remove' and 'lifelog remote add' with it"
+    case .passwordRefused(let location, let user):
+      "The WebDAV server '\(location)' refused the password of user '\(user)' (401); check the user name, "
+        + "the password (an app password, for a Nextcloud with two-factor login) and that the account may "
+        + "use this folder, then 'lifelog remote remove' and 'lifelog remote add' the remote again"
     case .wrongKey(let location, let what):
       "The \(what) does not open the keys of the encrypted remote '\(location)'; nothing was read or written. "
         + "Check it and try again, or join with the recovery key ('lifelog remote recover')"

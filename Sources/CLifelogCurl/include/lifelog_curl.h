@@ -17,6 +17,8 @@ typedef struct {
   char retry_after[64];
   /// The Location header's value as sent (cut to 255 bytes), or "": redirects are never followed.
   char location[256];
+  /// The Date header's value as sent (cut to 63 bytes), or "".
+  char date[64];
   /// 1 when the body grew past the limit given to lifelog_http_request (the transfer was stopped).
   int too_large;
   /// libcurl's error code (0 when the exchange completed, whatever the status).
@@ -37,6 +39,13 @@ int lifelog_http_load(char *error, size_t error_length);
 int lifelog_http_request(const char *method, const char *url, const char *bearer, const char *content_type,
                          const unsigned char *body, size_t body_length, long timeout_ms, const char *ca_file,
                          size_t max_body, lifelog_http_response *response);
+
+/// As lifelog_http_request, with `extra_count` more header lines ("Name: value") sent as given: the
+/// WebDAV remote's Authorization, Depth, If-None-Match and Overwrite.
+int lifelog_http_exchange(const char *method, const char *url, const char *bearer, const char *content_type,
+                          const char *const *extra_headers, size_t extra_count, const unsigned char *body,
+                          size_t body_length, long timeout_ms, const char *ca_file, size_t max_body,
+                          lifelog_http_response *response);
 
 void lifelog_http_response_free(lifelog_http_response *response);
 

@@ -27,12 +27,17 @@ extension LifelogCommand {
   struct RemoteAdd: Command {
     static let configuration = CommandConfiguration(
       commandName: "add",
-      abstract: "Create or join a folder remote, or join a lifelog server.",
+      abstract: "Create or join a folder or WebDAV remote, or join a lifelog server.",
       discussion: """
         A folder remote is a plain directory (a USB stick, NFS, a Dropbox or Syncthing folder). A missing
         or empty folder becomes a new remote; a folder that already holds one is joined. A server
         remote is an http:// or https:// address of 'lifelog serve', with the token its operator gave
         you (--token-file, or LIFELOG_TOKEN); the token is kept in your log and never printed.
+
+        A WebDAV remote (Nextcloud, ownCloud, any WebDAV host) is a davs://host[:port]/path address
+        (dav:// is plain HTTP, for a trusted LAN only) with --user and the password from
+        --password-file or LIFELOG_DAV_PASSWORD (never on the command line); it is kept in your log
+        like a token and never printed. A missing or empty folder there becomes a new remote.
 
         With --encrypt, a new remote holds only ciphertext (docs/security.md): a passphrase (from
         --passphrase-file, LIFELOG_PASSPHRASE or the terminal) protects its key, and a recovery key is
@@ -42,12 +47,17 @@ extension LifelogCommand {
         """,
       arguments: [
         ArgumentSpec("name", "A short name for the remote, e.g. 'usb' or 'home'."),
-        ArgumentSpec("url", "A folder path, file:///path, or http(s)://host:port."),
+        ArgumentSpec(
+          "url", "A folder path, file:///path, http(s)://host:port or davs://host/path."),
       ],
       options: [
         OptionSpec(
           ["--token-file"], value: "file",
           help: "A file holding the server's token (or LIFELOG_TOKEN)."),
+        OptionSpec(["--user"], value: "name", help: "The WebDAV account's user name."),
+        OptionSpec(
+          ["--password-file"], value: "file",
+          help: "A file holding the WebDAV password (or LIFELOG_DAV_PASSWORD)."),
         OptionSpec(
           ["--encrypt"], help: "Encrypt a new remote end to end (or join an encrypted one)."),
         OptionSpec(["--no-encrypt"], help: "Create a new remote unencrypted, without asking."),
@@ -59,6 +69,7 @@ extension LifelogCommand {
         "lifelog remote add usb /media/usb/lifelog",
         "lifelog remote add dropbox ~/Dropbox/lifelog --encrypt",
         "lifelog remote add home https://sync.example.org:8787 --token-file ~/lifelog-token",
+        "lifelog remote add cloud davs://cloud.example.org/remote.php/dav/files/alice/lifelog --user alice --password-file ~/.dav-password --encrypt",
       ])
 
     let name: String
@@ -72,8 +83,7 @@ extension LifelogCommand {
       let positionals = try arguments.checkedPositionals(for: Self.configuration)
       name = try RemoteAdd.checkedName(positionals["name"]?.first ?? "")
       url = positionals["url"]?.first ?? ""
-      token = try RemoteAdd.token(
-        file: arguments.value("--token-file"), environment: context.environment, url: url)
+      token = try RemoteAdd.credentials(arguments, url: url, environment: context.environment)
       switch (arguments.flag("--encrypt"), arguments.flag("--no-encrypt")) {
       case (true, true): throw UsageError("Give either --encrypt or --no-encrypt, not both")
       case (true, false): encrypt = true
@@ -117,7 +127,69 @@ extension LifelogCommand {
       return token
     }
 
+    /// What is kept to reach `url`: a server's token, a WebDAV account's `user:password`, or nil
+    /// for a folder; each option refused where it does not belong.
+    static func credentials(
+      _ arguments: ParsedArguments, url: String, environment: [String: String]
+    ) throws -> String? {
+      if DAVRemote.handles(url) {
+        if arguments.value("--token-file") != nil {
+          throw UsageError(
+            "--token-file is for server (http/https) remotes; give --user and --password-file")
+        }
+        return try davCredentials(
+          user: arguments.value("--user"), file: arguments.value("--password-file"),
+          environment: environment)
+      }
+      if arguments.value("--user") != nil || arguments.value("--password-file") != nil {
+        throw UsageError("--user and --password-file are for WebDAV (davs://) remotes only")
+      }
+      return try token(file: arguments.value("--token-file"), environment: environment, url: url)
+    }
+
+    /// `user:password` of a WebDAV account, kept in the log as a server's token is: the user from
+    /// `--user`, the password from `--password-file`, else `LIFELOG_DAV_PASSWORD`.
+    static func davCredentials(
+      user: String?, file: String?, environment: [String: String]
+    ) throws -> String {
+      guard let user, !user.isEmpty, user.utf8.count <= 256,
+        user.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F && $0 != ":" })
+      else {
+        throw InputError(
+          "A WebDAV remote needs --user NAME: the account's user name (no ':' or control characters)"
+        )
+      }
+      var password = environment["LIFELOG_DAV_PASSWORD"]
+      if let file {
+        guard let bytes = try? LocalFile.read(file, limit: 4096) else {
+          throw InputError(
+            "Cannot read the password file '\(file)'; check the path, its permissions and that it is small"
+          )
+        }
+        password = String(decoding: bytes, as: UTF8.self)
+        // One trailing line break, as an editor or `echo` leaves it, is not part of the password.
+        if password?.hasSuffix("\n") == true { password?.removeLast() }
+        if password?.hasSuffix("\r") == true { password?.removeLast() }
+      }
+      guard let password, !password.isEmpty else {
+        throw InputError(
+          "A WebDAV remote needs its password: pass --password-file FILE or set LIFELOG_DAV_PASSWORD "
+            + "(for a Nextcloud, make an app password under Settings, Security)")
+      }
+      guard password.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+        throw InputError(
+          "The WebDAV password holds line breaks or control characters; check the file")
+      }
+      return user + ":" + password
+    }
+
     func run(in context: Context) throws {
+      if DAVRemote.isPlain(url) {
+        context.errors.write(
+          "Warning: dav:// sends the password and, unless the remote is encrypted, your entries "
+            + "unencrypted over the network; use it only on a network you trust, davs:// elsewhere\n"
+        )
+      }
       let store = SyncStore(log: try context.store)
       let passphrase = PassphraseSource(file: passphraseFile, context: context)
       let setup = RemoteSetup(store: store)

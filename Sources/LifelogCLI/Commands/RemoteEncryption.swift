@@ -132,7 +132,8 @@ extension LifelogCommand {
         """,
       arguments: [
         ArgumentSpec("name", "A short name for the remote."),
-        ArgumentSpec("url", "A folder path, file:///path, or http(s)://host:port."),
+        ArgumentSpec(
+          "url", "A folder path, file:///path, http(s)://host:port or davs://host/path."),
       ],
       options: [
         OptionSpec(
@@ -140,6 +141,10 @@ extension LifelogCommand {
         OptionSpec(
           ["--token-file"], value: "file",
           help: "A file holding the server's token (or LIFELOG_TOKEN)."),
+        OptionSpec(["--user"], value: "name", help: "The WebDAV account's user name."),
+        OptionSpec(
+          ["--password-file"], value: "file",
+          help: "A file holding the WebDAV password (or LIFELOG_DAV_PASSWORD)."),
       ],
       examples: ["lifelog remote recover usb /media/usb/lifelog --recovery-key-file ~/recovery.txt"]
     )
@@ -153,8 +158,7 @@ extension LifelogCommand {
       let positionals = try arguments.checkedPositionals(for: Self.configuration)
       name = try RemoteAdd.checkedName(positionals["name"]?.first ?? "")
       url = positionals["url"]?.first ?? ""
-      token = try RemoteAdd.token(
-        file: arguments.value("--token-file"), environment: context.environment, url: url)
+      token = try RemoteAdd.credentials(arguments, url: url, environment: context.environment)
       guard let file = arguments.value("--recovery-key-file") else {
         throw UsageError("Give the recovery key with '--recovery-key-file FILE'")
       }

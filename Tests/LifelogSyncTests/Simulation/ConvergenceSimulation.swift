@@ -46,12 +46,16 @@ enum SimulationMeeting {
   /// Several `lifelog serve` processes on one store; each sync goes to one of them at random
   /// (a generator per device, seeded from `seed` and the device's index).
   case servers(urls: [String], token: String, seed: UInt64)
+  /// One WebDAV server (``DAVRemote``): `token` is `user:password`; device 0 makes the remote in
+  /// the empty collection at `url`, as `lifelog remote add` does.
+  case dav(url: String, token: String)
 
   var serverURL: String? {
     switch self {
     case .folders: nil
     case .server(let url, _): url
     case .servers(let urls, _, _): urls.joined(separator: " and ")
+    case .dav(let url, _): url
     }
   }
 
@@ -61,6 +65,7 @@ enum SimulationMeeting {
     case .folders: nil
     case .server(let url, let token): (url, token)
     case .servers(let urls, let token, _): (urls[0], token)
+    case .dav(let url, let token): (url, token)
     }
   }
 }
@@ -150,6 +155,11 @@ final class ConvergenceSimulation {
   /// With a server, every device joins the server's remote, as `lifelog remote add` does.
   private func joinRemote() throws {
     if let (url, token) = plan.meeting.firstServer {
+      if case .dav = plan.meeting, let remote = devices[0].remote() as? DAVRemote {
+        _ = try remote.create(
+          remoteID: UUIDText.random(), minimumVersion: LifelogVersion.minimumRemoteWriter,
+          keys: nil)
+      }
       let manifest = try devices[0].remote().manifest()
       for device in devices {
         try device.sync.addRemote(

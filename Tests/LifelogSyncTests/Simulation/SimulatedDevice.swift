@@ -75,7 +75,20 @@ final class SimulatedDevice {
       HTTPRemote(
         url: urls[serverChoice.int(0...(urls.count - 1))], token: token,
         deadline: LogStore.systemMilliseconds() + 60_000)
+    case .dav(let url, let token):
+      SimulatedDevice.davRemote(url, token: token)
     }
+  }
+
+  /// A WebDAV remote at the test's own address, whose deadline starts now.
+  private static func davRemote(_ url: String, token: String) -> DAVRemote {
+    let parts = token.split(separator: ":", maxSplits: 1).map(String.init)
+    guard parts.count == 2,
+      let remote = try? DAVRemote(
+        url: url, user: parts[0], password: parts[1],
+        deadline: LogStore.systemMilliseconds() + 60_000)
+    else { preconditionFailure("'\(url)' with '\(token)' is not a WebDAV remote") }
+    return remote
   }
 
   private static func open(

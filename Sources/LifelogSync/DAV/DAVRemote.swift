@@ -1,0 +1,450 @@
+import LifelogCore
+import LifelogProtocol
+
+/// A remote in a WebDAV collection (Nextcloud, ownCloud, Apache mod_dav, rclone): the layout and
+/// rules of a folder remote (docs/sync-protocol.md §4), each file one request.
+///
+/// ```
+/// <root>/lifelog-remote.json              manifest
+/// <root>/devices/<device>/<seq>.batch     seq zero-padded to 10 digits
+/// <root>/snapshots/<name>.snapshot
+/// <root>/keys/<version>.json              key envelopes of an encrypted remote
+/// ```
+///
+/// Files are written once, with `If-None-Match: *`; a key envelope, the one file two machines may
+/// race for, is read back. The root collection is made only by `lifelog remote add`: a missing or
+/// emptied one is refused (exit 69), never made again. Compaction deletes only this device's
+/// own batches. Pulls list only the folders whose marker changed (``DAVPullState``).
+public final class DAVRemote: Remote {
+  public var location: String { client.location }
+  public var envelope: BatchEnvelope = .plain
+  let client: DAVClient
+
+  typealias Limit = FileRemote.Limit
+
+  /// What this sync learned of `devices/` in ``pull(after:excluding:rowLimit:rules:)``: this
+  /// device's folder marker, so ``batchCount(device:)`` can answer without a request.
+  private var ownListed: (marker: String?, count: Int)?
+  /// What ``snapshot(beyond:excluding:skipped:)`` learned, kept in the cursor ``pull`` returns.
+  private var snapshotsMarker: String?
+  /// Whether this device pushed during this sync (its folder's marker changed then).
+  private var pushed = false
+
+  /// Requests sent so far: for the benchmark.
+  public var requestCount: Int { client.requests }
+
+  /// Whether `url` names a WebDAV remote.
+  public static func handles(_ url: String) -> Bool {
+    url.hasPrefix("dav://") || url.hasPrefix("davs://")
+  }
+
+  /// Whether `url` names one over plain HTTP, which only a trusted network should carry.
+  public static func isPlain(_ url: String) -> Bool { url.hasPrefix("dav://") }
+
+  /// - Parameters:
+  ///   - url: `davs://host[:port]/path` (HTTPS) or `dav://host[:port]/path` (HTTP).
+  ///   - user: the account's user name.
+  ///   - password: its password (an app password, for a Nextcloud).
+  ///   - deadline: Unix milliseconds by which every request, retries included, must be done.
+  /// - Throws: ``InputError`` for an address that is not one.
+  public init(
+    url: String, user: String, password: String, caFile: String? = nil, deadline: Int64,
+    now: @escaping @Sendable () -> Int64 = LogStore.systemMilliseconds
+  ) throws(InputError) {
+    let (base, path) = try DAVRemote.split(url)
+    client = DAVClient(
+      transport: HTTPTransport(
+        baseURL: base + path, location: DAVRemote.canonical(url),
+        credentials: .basic(user: user, password: password), caFile: caFile, deadline: deadline,
+        now: now),
+      rootPath: path)
+  }
+
+  /// The address as kept: without trailing slashes.
+  public static func canonical(_ url: String) -> String {
+    var url = url
+    while url.hasSuffix("/") { url.removeLast() }
+    return url
+  }
+
+  /// `https://host:port` (or `http://`) and the percent-encoded path of a `davs://`/`dav://`
+  /// address.
+  static func split(_ url: String) throws(InputError) -> (base: String, path: String) {
+    let plain = url.hasPrefix("dav://")
+    guard plain || url.hasPrefix("davs://") else {
+      throw InputError("'\(url)' is not a WebDAV address (davs://host/path or dav://host/path)")
+    }
+    let rest = canonical(url).dropFirst(plain ? "dav://".count : "davs://".count)
+    let authority = rest.prefix { $0 != "/" }
+    let path = String(rest.dropFirst(authority.count))
+    // Printable ASCII only, no user name in the address (--user gives it), no query or fragment.
+    let allowed = { (byte: UInt8) in
+      (0x21...0x7E).contains(byte) && !"\"<>\\^`{|}?#@".utf8.contains(byte)
+    }
+    guard !authority.isEmpty, authority.utf8.allSatisfy(allowed), path.utf8.allSatisfy(allowed),
+      !path.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }),
+      url.utf8.count <= 1000
+    else {
+      throw InputError(
+        "Cannot use '\(url)' as a WebDAV remote; give davs://host[:port]/path with the path "
+          + "percent-encoded (no spaces, user name, query or '..'), and the user with --user")
+    }
+    return ((plain ? "http://" : "https://") + authority, path)
+  }
+
+  // MARK: - Creating and joining
+
+  /// The manifest at the address, or nil when the collection is missing or empty (a new remote
+  /// may be made there); throws when it holds something else.
+  public func existingManifest() throws(SyncError) -> RemoteManifest? {
+    if try client.get(FileRemote.manifestName, limit: Limit.manifest) != nil {
+      return try manifest()
+    }
+    guard let listing = try client.list("") else { return nil }
+    guard listing.own?.isCollection ?? true else {
+      throw .remoteUnavailable(location, reason: "it is a file, not a collection (folder)")
+    }
+    guard listing.members.filter({ !$0.name.hasPrefix(".") }).isEmpty else {
+      throw .remoteUnavailable(
+        location,
+        reason:
+          "the folder is not empty and holds no lifelog remote; give an empty or new folder")
+    }
+    return nil
+  }
+
+  /// Makes a new remote in a missing or empty collection; with `keys`, an encrypted one.
+  ///
+  /// The key
+  /// envelope goes before the manifest, so a remote is never seen encrypted without keys.
+  public func create(
+    remoteID: String, minimumVersion: String, keys: RemoteKeys?
+  ) throws(SyncError) -> RemoteManifest {
+    if try client.makeCollection("") == .noParent {
+      throw .remoteUnavailable(
+        location,
+        reason:
+          "the folder above it does not exist; create it first (lifelog makes only the last one)")
+    }
+    for folder in ["devices", "snapshots"] { _ = try client.makeCollection(folder) }
+    if let keys { try putKeys(keys) }
+    let manifest = RemoteManifest(
+      remoteID: remoteID, minimumVersion: minimumVersion, encrypted: keys != nil)
+    var object = JSONObjectWriter()
+    object.add("lifelog", "remote")
+    object.add("format", manifest.format)
+    object.add("remoteId", manifest.remoteID)
+    object.add("minVersion", manifest.minimumVersion)
+    if manifest.encrypted { object.add("encryption", SealedHeader.cipher) }
+    let bytes = Array((object.result + "\n").utf8)
+    guard try client.putOnce(FileRemote.manifestName, bytes) == .created,
+      try client.get(FileRemote.manifestName, limit: Limit.manifest) == bytes
+    else {
+      throw .remoteUnavailable(
+        location, reason: "another machine made a remote there at the same moment; add it again")
+    }
+    return manifest
+  }
+
+  public func manifest() throws(SyncError) -> RemoteManifest {
+    guard let bytes = try client.get(FileRemote.manifestName, limit: Limit.manifest) else {
+      throw .remoteUnavailable(
+        location,
+        reason:
+          "it holds no \(FileRemote.manifestName) (was the folder emptied, moved or deleted?); "
+          + "lifelog does not make it again")
+    }
+    guard let json = try? JSONValue.parse(bytes), json["lifelog"]?.string == "remote",
+      let id = json["remoteId"]?.string, let format = json["format"]?.integer,
+      let minimum = json["minVersion"]?.string
+    else { throw .remoteUnavailable(location, reason: "its \(FileRemote.manifestName) is damaged") }
+    return RemoteManifest(
+      remoteID: id, format: Int(format), minimumVersion: minimum,
+      encrypted: json["encryption"] != nil)
+  }
+
+  // MARK: - Batches
+
+  static func batchPath(device: String, seq: Int) -> String {
+    "devices/\(device)/\(FileRemote.batchName(seq))"
+  }
+
+  /// Puts one batch once.
+  ///
+  /// A file already there with the same bytes is fine; one that opens and
+  /// differs is a conflict (two logs share a device id); one that does not open (cut short by a
+  /// server that died mid-write) is this device's own and is replaced.
+  public func push(device: String, seq: Int, bytes plain: [UInt8]) throws(SyncError) {
+    let path = DAVRemote.batchPath(device: device, seq: seq)
+    let name = BatchEnvelope.Name.batch(device: device, seq: seq)
+    let bytes = try envelope.seal(plain, at: location, name: name)
+    pushed = true
+    // Read first, as a folder remote does: some servers (rclone) ignore If-None-Match and would
+    // overwrite a batch of a log copied from another machine.
+    var existing = try client.get(path, limit: Limit.batch)
+    for _ in 0..<3 {
+      if let found = existing {
+        if found == bytes { return }
+        if (try? envelope.open(found, name: name)) != nil {
+          throw .conflict(
+            "The remote already holds a different batch \(seq) of this device at '\(location)/\(path)'"
+          )
+        }
+        try client.delete(path)  // cut short when a server died mid-write: ours to replace
+      }
+      switch try client.putOnce(path, bytes) {
+      case .created: return
+      case .noParent:
+        if try client.makeCollection("devices/\(device)") == .noParent {
+          throw .remoteUnavailable(location, reason: "it holds no devices folder (was it emptied?)")
+        }
+        existing = nil
+      case .exists:
+        existing = try client.get(path, limit: Limit.batch)
+      }
+    }
+    throw .remoteUnavailable(location, reason: "batch \(seq) could not be stored")
+  }
+
+  /// A marker of a collection's content: its ETag; nil when it has none, or when it was changed
+  /// too close to the server's clock at the listing to tell a change in the same tick apart.
+  ///
+  /// Only an ETag: a collection's `getlastmodified` is not always kept up to date (rclone 1.60
+  /// reports the time it first saw the folder, whatever was added since), while an ETag is the
+  /// server's word that the content is the same. Where the server also gives the modification
+  /// time and its clock (`Date`), an ETag younger than two seconds is not trusted: Apache makes
+  /// it of the folder's modification time, which a file system keeps to a clock tick only.
+  static func settled(_ entry: DAVMultistatus.Entry, in listing: DAVClient.Listing) -> String? {
+    guard let etag = entry.etag, DAVPullState.isMarker(etag) else { return nil }
+    if let modified = entry.lastModified, let now = listing.date, modified > now - 2 { return nil }
+    return etag
+  }
+
+  /// The cursor is ``DAVPullState``: the version vector of a folder remote, plus the markers of
+  /// folders read to their end.
+  public func pull(
+    after cursor: String, excluding device: String, rowLimit: Int, rules: PullRules
+  ) throws(SyncError) -> PullPage {
+    let before = DAVPullState(parsing: cursor)
+    var state = before
+    if let snapshotsMarker { state.snapshots = snapshotsMarker }
+    var page = PullPage(batches: [], cursor: cursor, more: false, skipped: [])
+    var rows = 0
+    var pageBytes = 0
+    guard let devices = try client.list("devices") else {
+      throw .remoteUnavailable(location, reason: "it holds no devices folder (was it emptied?)")
+    }
+    var markers: [String: String] = [:]
+    for entry in devices.members where entry.isCollection {
+      let other = entry.name
+      guard APIPath.isName(other) else { continue }
+      let marker = DAVRemote.settled(entry, in: devices)
+      if other == device {
+        if let marker, marker == before.own {
+          ownListed = (marker, before.ownCount)
+        } else if let listing = try client.list("devices/\(device)") {
+          let count = listing.members.filter { $0.name.hasSuffix(".batch") }.count
+          ownListed = (marker, count)
+          state.own = marker
+          state.ownCount = count
+        }
+        continue
+      }
+      if let marker, before.devices[other] == marker {
+        markers[other] = marker  // nothing added since it was read to its end
+        continue
+      }
+      guard let listing = try client.list("devices/\(other)") else { continue }
+      let seqs = Set(
+        listing.members.compactMap { FileRemote.number(inName: $0.name, suffix: ".batch") })
+      var complete = true
+      while true {
+        let seq = state.vector[other] + 1
+        let path = DAVRemote.batchPath(device: other, seq: seq)
+        guard seqs.contains(seq) else {
+          if seqs.contains(where: { $0 > seq }) {
+            page.held.append(HeldBatch(device: other, seq: seq, reason: .missing))
+            complete = false
+          }
+          break
+        }
+        if rows >= rowLimit || pageBytes >= Limit.page {
+          page.more = true
+          complete = false
+          break
+        }
+        let read: [UInt8]?
+        do {
+          read = try client.get(path, limit: Limit.batch)
+        } catch {
+          if case .remoteUnavailable(_, let reason) = error, reason.contains("larger than") {
+            page.skipped.append("\(path): \(reason)")
+            page.held.append(HeldBatch(device: other, seq: seq, reason: .unreadable(reason)))
+            complete = false
+            break
+          }
+          throw error
+        }
+        guard let bytes = read else {
+          complete = false  // deleted since the listing: compacted, the next sync sees why
+          break
+        }
+        pageBytes += bytes.count
+        let batch: Batch
+        do {
+          batch = try envelope.open(bytes, name: .batch(device: other, seq: seq))
+        } catch {
+          page.skipped.append("\(path): \(error)")
+          page.held.append(
+            HeldBatch(device: other, seq: seq, reason: .unreadable(String(describing: error))))
+          complete = false
+          break
+        }
+        if let reason = rules.hold(batch) {
+          page.held.append(HeldBatch(device: other, seq: seq, reason: reason))
+          complete = false
+          break
+        }
+        page.batches.append(PulledBatch(name: "\(other)/\(seq)", batch: batch))
+        rows += batch.changes.count
+        state.vector[other] = seq
+      }
+      if complete, let marker { markers[other] = marker }
+    }
+    if ownListed == nil { ownListed = (nil, 0) }  // nothing pushed here yet
+    state.devices = markers
+    page.cursor = state.encoded
+    return page
+  }
+
+  public func batchCount(device: String) throws(SyncError) -> Int {
+    if !pushed, let ownListed { return ownListed.count }
+    guard let listing = try client.list("devices/\(device)") else { return 0 }
+    return listing.members.filter { $0.name.hasSuffix(".batch") && !$0.name.hasPrefix(".") }.count
+  }
+
+  public func deleteBatches(device: String, through seq: Int) throws(SyncError) {
+    guard let listing = try client.list("devices/\(device)") else { return }
+    for entry in listing.members {
+      if let number = FileRemote.number(inName: entry.name, suffix: ".batch"), number <= seq {
+        try client.delete(DAVRemote.batchPath(device: device, seq: number))
+      }
+    }
+    pushed = true
+  }
+
+  // MARK: - Snapshots
+
+  public func putSnapshot(name: String, bytes: [UInt8]) throws(SyncError) {
+    let sealed = try envelope.seal(bytes, at: location, name: .snapshot(name))
+    let path = "snapshots/\(name).snapshot"
+    var outcome = try client.putOnce(path, sealed)
+    if outcome == .noParent {
+      _ = try client.makeCollection("snapshots")
+      outcome = try client.putOnce(path, sealed)
+    }
+    guard outcome == .created else {
+      throw .remoteUnavailable(location, reason: "snapshot '\(name)' could not be stored")
+    }
+  }
+
+  /// The newest snapshot with something the cursor lacks, as in a folder remote.
+  ///
+  /// Its header is read first (a `Range` request) so snapshots with nothing new are not fetched
+  /// whole. When `snapshots/` has not changed since a sync found nothing new there, no header is
+  /// read.
+  public func snapshot(
+    beyond cursor: String, excluding device: String, skipped: inout [String]
+  ) throws(SyncError) -> PulledSnapshot? {
+    let state = DAVPullState(parsing: cursor)
+    snapshotsMarker = nil
+    // One listing either way; its own entry's ETag says whether the headers need reading again.
+    guard let listing = try client.list("snapshots") else { return nil }
+    let marker = listing.own.flatMap { DAVRemote.settled($0, in: listing) }
+    if let marker, marker == state.snapshots {
+      snapshotsMarker = marker
+      return nil
+    }
+    let names = listing.members.map(\.name).filter {
+      $0.hasSuffix(".snapshot") && APIPath.isName($0.dropLast(".snapshot".count))
+    }.sorted(by: >)
+    for file in names {
+      let name = String(file.dropLast(".snapshot".count))
+      let path = "snapshots/\(file)"
+      let bytes: [UInt8]
+      do {
+        guard
+          let start = try client.getStart(path, count: Limit.header, limit: Limit.snapshot)
+        else { continue }
+        let line =
+          Array(start.bytes.prefix { $0 != 0x0A }) + (start.bytes.contains(0x0A) ? [0x0A] : [])
+        let header = try BatchCodec.header(of: line)
+        guard header.kind == .snapshot,
+          !state.vector.covers(VersionVector(header.covers.seqs.filter { $0.key != device }))
+        else { continue }
+        if start.whole {
+          bytes = start.bytes
+        } else {
+          guard let whole = try client.get(path, limit: Limit.snapshot) else { continue }
+          bytes = whole
+        }
+      } catch let error as SyncError {
+        if case .remoteUnavailable(_, let reason) = error, reason.contains("larger than") {
+          skipped.append("\(path): \(reason)")
+          continue
+        }
+        throw error
+      } catch {
+        skipped.append("\(path): \(error)")
+        continue
+      }
+      let snapshot: Batch
+      do {
+        snapshot = try envelope.open(bytes, name: .snapshot(name))
+      } catch {
+        skipped.append("\(path): \(error)")
+        continue
+      }
+      var next = DAVPullState(vector: state.vector.merged(with: snapshot.covers))
+      next.own = state.own
+      next.ownCount = state.ownCount
+      return PulledSnapshot(name: name, snapshot: snapshot, cursor: next.encoded)
+    }
+    if skipped.isEmpty { snapshotsMarker = marker }
+    return nil
+  }
+
+  // MARK: - Keys
+
+  public func keys() throws(SyncError) -> RemoteKeys? {
+    guard let listing = try client.list("keys") else { return nil }
+    let versions = listing.members.compactMap {
+      FileRemote.number(inName: $0.name, suffix: ".json")
+    }
+    guard let newest = versions.max() else { return nil }
+    let path = "keys/" + FileRemote.padded(newest) + ".json"
+    guard let bytes = try client.get(path, limit: Limit.manifest) else { return nil }
+    do {
+      return try RemoteKeys(bytes: bytes)
+    } catch {
+      throw .remoteUnavailable(
+        location, reason: "its key envelope '\(path)' cannot be read: \(error)")
+    }
+  }
+
+  /// Puts the next key envelope with `If-None-Match: *`, then reads it back: on a server that
+  /// ignores the condition, two machines changing the passphrase at once would otherwise both
+  /// think they won.
+  public func putKeys(_ keys: RemoteKeys) throws(SyncError) {
+    guard keys.version == (try self.keys()?.version ?? 0) + 1 else { throw .keysChanged(location) }
+    let path = "keys/" + FileRemote.padded(keys.version) + ".json"
+    var outcome = try client.putOnce(path, keys.bytes)
+    if outcome == .noParent {
+      _ = try client.makeCollection("keys")
+      outcome = try client.putOnce(path, keys.bytes)
+    }
+    guard outcome == .created, try client.get(path, limit: Limit.manifest) == keys.bytes else {
+      throw .keysChanged(location)
+    }
+  }
+}
