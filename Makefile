@@ -27,10 +27,11 @@ DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodi
 # Only the tests need these: a terminal for the shell, the shells the completions are for, groff,
 # PostgreSQL's server for throwaway clusters (also for make bench), Python's venv for the API
 # contract tools (scripts/api-contract.sh installs them, pinned, into .build/venv), and
-# timewarrior, which make bench times 'lifelog due --short' against, and lintian, which checks
+# timewarrior and taskwarrior, which make bench times lifelog's add, list, due --short and
+# report against (docs/benchmarks.md, "Peers side by side"), and lintian, which checks
 # the Debian package. Python's icalendar (the ics export tests) goes into .build/venv too
 # (scripts/python-tools.sh).
-TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior lintian libxml2
+TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior taskwarrior lintian libxml2
 # make deb: dpkg-shlibdeps (for Depends) and chrpath (to drop the toolchain's RUNPATH).
 DEB_PACKAGES := dpkg-dev chrpath binutils
 POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)|LifelogServerTests\.(AdmissionTests|InfoRouteTests|BatchRouteTests|ChangesRouteTests|SnapshotRouteTests|KeyRouteTests)

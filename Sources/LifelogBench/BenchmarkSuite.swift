@@ -43,6 +43,9 @@ struct BenchmarkSuite {
     case postgres
     /// `lifelog due --short` against timewarrior's `timew summary` on 100,000 entries.
     case rhythm
+    /// lifelog's add, list, `due --short` and `report activity` against timewarrior and
+    /// taskwarrior on the same 100,000 entries, paired run by run.
+    case peers
   }
 
   /// Measures every figure of the chosen part (all of them for `.all`), handing each to `report`
@@ -62,6 +65,7 @@ struct BenchmarkSuite {
       try runImports(report: report)
       try runShell(report: report)
       try runRhythm(report: report)
+      try runPeers(report: report)
     case .log: try runLog(report: report)
     case .sync: try runSync(report: report)
     case .http: try runHTTP(report: report)
@@ -72,6 +76,7 @@ struct BenchmarkSuite {
     case .shell: try runShell(report: report)
     case .postgres: try runPostgres(report: report)
     case .rhythm: try runRhythm(report: report)
+    case .peers: try runPeers(report: report)
     }
   }
 
