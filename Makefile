@@ -35,7 +35,9 @@ TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior ta
 # make deb: dpkg-shlibdeps (for Depends) and chrpath (to drop the toolchain's RUNPATH).
 DEB_PACKAGES := dpkg-dev chrpath binutils
 POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)|LifelogServerTests\.(AdmissionTests|InfoRouteTests|BatchRouteTests|ChangesRouteTests|SnapshotRouteTests|KeyRouteTests)
-RELEASE_FLAGS := -c release --static-swift-stdlib
+# --disable-local-rpath: no RUNPATH $ORIGIN, which made every start of lifelog look for each of
+# its five libraries in the binary's folder first (25 failing openat/stat calls; docs/benchmarks.md).
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Installs those of the Debian packages $(1) that are missing (apt-get update only then).
 install-missing = missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
