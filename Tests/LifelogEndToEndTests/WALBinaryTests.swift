@@ -32,7 +32,7 @@ import Testing
       #expect(FileManager.default.fileExists(atPath: database + "-shm"))
       sizes.append(size(database + "-wal"))
     }
-    // Each add appends its commit to the kept WAL (far below the 1 MiB that empties it).
+    // Each add appends its commit to the kept WAL (below the 512 KiB that empties it).
     #expect(zip(sizes, sizes.dropFirst()).allSatisfy { $0 < $1 }, "\(sizes)")
     let walBeforeReading = try Data(contentsOf: URL(fileURLWithPath: database + "-wal"))
     let listed = try run("list", "--format", "json")
@@ -66,7 +66,7 @@ import Testing
     try csv.write(toFile: file, atomically: true, encoding: .utf8)
     let imported = try LifelogProcess.run(["import", file], environment: environment)
     #expect(imported.exitCode == 0, "\(imported)")
-    // Past 1 MiB, the closing command copied the WAL into the log file and emptied it.
+    // Past 512 KiB, the closing command copied the WAL into the log file and emptied it.
     #expect(size(database + "-wal") == 0)
     let copy = folder.file("the-file-alone.db")
     try FileManager.default.copyItem(atPath: database, toPath: copy)
