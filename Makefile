@@ -1,6 +1,6 @@
 # lifelog — targets:
 #   make deps     install the Debian packages the build needs (only those missing; sudo for users)
-#   make build    release build, Swift standard library linked statically
+#   make build    release build, Swift standard library and libstdc++ linked statically
 #   make test     deps and test packages, the module graph (scripts/check-imports.sh), debug
 #                 build, release build, all tests, then the HTTP
 #                 tests again on a throwaway PostgreSQL cluster (LIFELOG_TEST_STORE=postgres),
@@ -27,15 +27,23 @@ DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodi
 # Only the tests need these: a terminal for the shell, the shells the completions are for, groff,
 # PostgreSQL's server for throwaway clusters (also for make bench), Python's venv for the API
 # contract tools (scripts/api-contract.sh installs them, pinned, into .build/venv), and
-# timewarrior, which make bench times 'lifelog due --short' against, and lintian, which checks
-# the Debian package, and time (/usr/bin/time, the peak memory of the reports in make bench).
-# Python's icalendar (the ics export tests) goes into .build/venv too
+# timewarrior and taskwarrior, which make bench times lifelog's add, list, due --short and
+# report against (docs/benchmarks.md, "Peers side by side"), and lintian, which checks
+# the Debian package, and time (/usr/bin/time, the peak memory of the reports in make bench),
+# and Apache httpd (mod_dav) and rclone, the WebDAV servers of the WebDAV tests. Python's icalendar
+# (the ics export tests) goes into .build/venv too
 # (scripts/python-tools.sh).
-TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior lintian libxml2 time apache2 apache2-utils rclone
+TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior taskwarrior lintian libxml2 time apache2 apache2-utils rclone
 # make deb: dpkg-shlibdeps (for Depends) and chrpath (to drop the toolchain's RUNPATH).
 DEB_PACKAGES := dpkg-dev chrpath binutils
 POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)|LifelogServerTests\.(AdmissionTests|InfoRouteTests|BatchRouteTests|ChangesRouteTests|SnapshotRouteTests|KeyRouteTests|RouteGoldenTests)
-RELEASE_FLAGS := -c release --static-swift-stdlib
+# --disable-local-rpath: no RUNPATH $ORIGIN, which made every start of lifelog look for each of
+# its five libraries in the binary's folder first (25 failing openat/stat calls; docs/benchmarks.md).
+# -L$(STATIC_CXX): libstdc++ linked statically, one library fewer to load and bind at every start
+# (half the dynamic loader's symbol lookups). The linker searches that folder first and finds only
+# libstdc++.a there (make deps links it); where gcc has none, the shared library is linked as before.
+STATIC_CXX := $(CURDIR)/.build/static-cxx
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -L$(STATIC_CXX)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Installs those of the Debian packages $(1) that are missing (apt-get update only then).
 install-missing = missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -50,6 +58,8 @@ install-missing = missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || m
 
 deps:
 	@$(call install-missing,$(DEBIAN_PACKAGES))
+	@mkdir -p $(STATIC_CXX); archive="$$($(CC) -print-file-name=libstdc++.a)"; \
+	  if [ -f "$$archive" ]; then ln -sf "$$archive" $(STATIC_CXX)/libstdc++.a; fi
 
 test-deps:
 	@$(call install-missing,$(TEST_PACKAGES) $(DEB_PACKAGES))

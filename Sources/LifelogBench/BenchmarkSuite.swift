@@ -47,6 +47,9 @@ struct BenchmarkSuite {
     case serverCPU = "server-cpu"
     /// `lifelog due --short` against timewarrior's `timew summary` on 100,000 entries.
     case rhythm
+    /// lifelog's add, list, `due --short` and `report activity` against timewarrior and
+    /// taskwarrior on the same 100,000 entries, paired run by run.
+    case peers
   }
 
   /// Measures every figure of the chosen part (all of them for `.all`), handing each to `report`
@@ -68,6 +71,7 @@ struct BenchmarkSuite {
       try runImports(report: report)
       try runShell(report: report)
       try runRhythm(report: report)
+      try runPeers(report: report)
     case .log: try runLog(report: report)
     case .sync: try runSync(report: report)
     case .http: try runHTTP(report: report)
@@ -80,6 +84,7 @@ struct BenchmarkSuite {
     case .postgres: try runPostgres(report: report)
     case .rhythm: try runRhythm(report: report)
     case .serverCPU: try runServerCPU(report: report)
+    case .peers: try runPeers(report: report)
     }
   }
 

@@ -14,9 +14,21 @@ public final class LogStore {
   /// The wall clock stamps are taken from, in milliseconds (tests skew it to play other machines).
   public var wallClockMilliseconds: @Sendable () -> Int64 = LogStore.systemMilliseconds
   var cachedDeviceID: String?
+  /// Whether this connection keeps the WAL on close: every read-write connection to a file, once
+  /// it has opened the log (a log refused on opening is closed as SQLite always closes).
+  private var keepsWAL = false
 
   /// The page cache (KiB): 64 MiB, allocated only as pages are used, keeps bulk writes in memory.
   static let cacheKiB = 65536
+
+  /// Past this size (bytes) a closing read-write connection empties the WAL into the log file.
+  ///
+  /// The WAL is kept between commands (an `add` then costs two `fdatasync`s, of the WAL and of
+  /// its folder, not five), but the first process to open the log reads every frame of it back
+  /// to rebuild its index, about 2–3 µs of CPU per 4 KB frame (0.3–0.6 ms for 170 frames):
+  /// 512 KiB (about 10 `add`s on a 100,000-entry log) keeps that read near 0.15 ms on average,
+  /// and the two `fdatasync`s of the checkpoint are paid once per that many commands.
+  public static let walCheckpointBytes = 1 << 19
 
   /// Opens (creating when missing) the log at `path`; `:memory:` gives a private in-memory log.
   ///
@@ -43,14 +55,36 @@ public final class LogStore {
       let applied = try migrator.appliedIdentifiers()
       try migrator.checkNotNewer(applied: applied)
       if readOnly { return }
+      // `synchronous = FULL`: each commit `fdatasync`s the WAL before `COMMIT` returns, so what
+      // a command reports done is on disk. The WAL outlives the connection (see `deinit`); a
+      // bulk write that grows it past `journal_size_limit` has it cut back when it restarts.
       try database.execute(
         sql:
-          "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA cache_size = -\(LogStore.cacheKiB)"
-      )
+          "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA cache_size = -\(LogStore.cacheKiB); "
+          + "PRAGMA journal_size_limit = \(8 * LogStore.walCheckpointBytes)")
+      if path != ":memory:" {
+        try database.keepWriteAheadLogOnClose()
+        keepsWAL = true
+      }
       if applied.count < schemaVersion { try migrator.migrate(upTo: schemaVersion) }
     } catch let error as SQLiteError {
       throw StoreError.wrapping(error, path: path)
     }
+  }
+
+  /// Empties a WAL grown past ``walCheckpointBytes`` before the connection closes.
+  ///
+  /// The next process's open then stays cheap; a smaller WAL is left for later commands to
+  /// append to. Never
+  /// waits: when another process holds the log, the checkpoint is left to a later close (or to
+  /// SQLite's own at 1,000 pages).
+  deinit {
+    guard keepsWAL else { return }
+    var info = stat()
+    guard stat(path + "-wal", &info) == 0, info.st_size > LogStore.walCheckpointBytes else {
+      return
+    }
+    database.checkpointBeforeClosing()
   }
 
   /// The identifiers of the migrations applied to this database, oldest first.

@@ -96,8 +96,62 @@ import Testing
     #expect(throws: StoreError.self) { try LogStore(path: blocker + "/sub/lifelog.db") }
   }
 
+  /// The WAL is kept between commands (no checkpoint, no `fdatasync`, no unlink on close), and
+  /// what a closed connection committed is read back from it by the next one.
+  @Test func theWALOutlivesTheConnectionAndTheNextOneReadsItsCommits() throws {
+    let path = folder.file("kept.db")
+    do {
+      let store = try LogStore(path: path)
+      let synchronous = try store.database.cachedStatement(sql: "PRAGMA synchronous").first {
+        $0[0] as Int
+      }
+      #expect(synchronous == 2, "FULL: every commit is on disk before it returns")
+      _ = try store.add(
+        NewEntry(
+          activityID: ActivityName.derivedID(for: "snack"),
+          time: LoggedTime(instant: 1_000, offsetMinutes: 0), note: "kept"))
+    }
+    #expect(try fileSize(path + "-wal") > 0, "the closing connection emptied the WAL")
+    #expect(FileManager.default.fileExists(atPath: path + "-shm"))
+    let walBefore = try fileSize(path + "-wal")
+    let store = try LogStore(path: path)
+    #expect(try store.entries(EntryQuery()).map(\.note) == ["kept"])
+    #expect(try fileSize(path + "-wal") == walBefore, "opening and reading wrote to the WAL")
+    let check = try store.database.cachedStatement(sql: "PRAGMA integrity_check").first {
+      $0[0] as String
+    }
+    #expect(check == "ok")
+  }
+
+  /// A WAL grown past `walCheckpointBytes` is copied into the log file and emptied when the
+  /// connection closes, so the next process does not read it all back; the log file alone then
+  /// holds every entry.
+  @Test func aWALGrownPastItsLimitIsEmptiedIntoTheLogFileOnClose() throws {
+    let path = folder.file("big.db")
+    let snack = ActivityName.derivedID(for: "snack")
+    let entries = (0..<20_000).map { index in
+      NewEntry(
+        activityID: snack, time: LoggedTime(instant: Int64(index) * 60, offsetMinutes: 0),
+        note: "entry \(index) with a note long enough to fill pages")
+    }
+    do {
+      let store = try LogStore(path: path)
+      try store.add(contentsOf: entries)
+      #expect(try fileSize(path + "-wal") > LogStore.walCheckpointBytes)
+    }
+    #expect(try fileSize(path + "-wal") == 0)
+    let copy = folder.file("copy-of-the-file-alone.db")
+    try FileManager.default.copyItem(atPath: path, toPath: copy)
+    #expect(try LogStore(path: copy).entryCount() == entries.count)
+  }
+
   private func permissions(of path: String) throws -> Int {
     let attributes = try FileManager.default.attributesOfItem(atPath: path)
     return (attributes[.posixPermissions] as? Int ?? -1) & 0o777
+  }
+
+  private func fileSize(_ path: String) throws -> Int {
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    return (attributes[.size] as? NSNumber)?.intValue ?? -1
   }
 }
