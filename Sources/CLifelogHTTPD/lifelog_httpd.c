@@ -91,6 +91,35 @@ int lh_load(char *error, size_t error_size) {
   return 0;
 }
 
+/* ---- SHA-256 from OpenSSL's libcrypto, when it is there ---- */
+
+/* libcrypto's SHA256() uses the CPU's SHA extensions where it has them: about five times the
+ * speed of the portable Swift code (LifelogCore's SHA256) on a push's 21 KB. Loaded once, with
+ * dlopen, the first time it is asked for; without it, lh_sha256 answers -1 and the caller hashes
+ * in Swift. */
+typedef unsigned char *(*sha256_fn)(const unsigned char *, size_t, unsigned char *);
+static sha256_fn crypto_sha256;
+static pthread_once_t crypto_once = PTHREAD_ONCE_INIT;
+
+static void load_crypto(void) {
+  void *handle = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
+  if (handle == NULL) return;
+  *(void **)(&crypto_sha256) = dlsym(handle, "SHA256");
+  if (crypto_sha256 == NULL) dlclose(handle);
+}
+
+int lh_sha256_available(void) {
+  pthread_once(&crypto_once, load_crypto);
+  return crypto_sha256 != NULL;
+}
+
+int lh_sha256(const uint8_t *data, size_t length, uint8_t digest[32]) {
+  if (!lh_sha256_available()) return -1;
+  static const uint8_t empty = 0;
+  crypto_sha256(data != NULL ? data : &empty, length, digest);
+  return 0;
+}
+
 /* ---- Servers and requests ---- */
 
 struct lh_server {

@@ -93,16 +93,26 @@ public enum BatchCodec {
   /// a sealed batch, which no server can open. Every file that ``decode(_:)`` accepts passes; one
   /// that it refuses for a malformed row (under a checksum its writer computed) passes too.
   ///
+  /// - Parameter hexDigest: the SHA-256 of the bytes it is given, as 64 lower-case hex digits:
+  ///   ``SHA256/hexDigest(_:)`` unless the caller has a faster one (the server's, from OpenSSL).
   /// - Throws: ``BatchError``, the same one ``decode(_:)`` throws, for every other refusal.
-  public static func verify(_ bytes: [UInt8]) throws(BatchError) -> (header: Batch, rows: Int) {
-    let (header, _, count) = try frame(bytes)
+  public static func verify(
+    _ bytes: [UInt8], hexDigest: (ArraySlice<UInt8>) -> String = portableHexDigest
+  ) throws(BatchError) -> (header: Batch, rows: Int) {
+    let (header, _, count) = try frame(bytes, hexDigest: hexDigest)
     return (header, count)
+  }
+
+  /// ``SHA256/hexDigest(_:)`` of a slice: the checksum ``decode(_:)`` and ``verify(_:hexDigest:)``
+  /// compute unless told otherwise.
+  public static func portableHexDigest(_ bytes: ArraySlice<UInt8>) -> String {
+    SHA256.hexDigest(Array(bytes))
   }
 
   /// The header of a verified file, where its row lines lie (not yet parsed), and how many there
   /// are.
   private static func frame(
-    _ bytes: [UInt8]
+    _ bytes: [UInt8], hexDigest: (ArraySlice<UInt8>) -> String = portableHexDigest
   ) throws(BatchError) -> (header: Batch, rows: Range<Int>, count: Int) {
     guard bytes.last == 0x0A else {
       throw .damaged("truncated: it does not end with a complete line")
@@ -115,7 +125,7 @@ public enum BatchCodec {
     guard trailer["end"]?.bool == true, let digest = trailer["sha256"]?.string,
       let count = trailer["changes"]?.integer
     else { throw .damaged("truncated: no trailer line") }
-    guard SHA256.hexDigest(Array(bytes[..<trailerStart])) == digest else {
+    guard hexDigest(bytes[..<trailerStart]) == digest else {
       throw .damaged("its checksum does not match its contents")
     }
     let (first, rows) = lines(bytes, before: trailerStart)

@@ -19,6 +19,12 @@
 extern "C" {
 #endif
 
+/* SHA-256 of `length` bytes into `digest`, by OpenSSL's libcrypto (libcrypto.so.3, loaded with
+ * dlopen on the first call): 0, or -1 when libcrypto cannot be loaded (hash some other way). */
+int lh_sha256(const uint8_t *data, size_t length, uint8_t digest[32]);
+/* Whether lh_sha256 can hash (loads libcrypto the first time). */
+int lh_sha256_available(void);
+
 typedef struct lh_server lh_server;
 typedef struct lh_request lh_request;
 

@@ -53,7 +53,7 @@ extension SyncServer {
   }
 
   /// Reads a pushed batch or snapshot and its row count: a plain one is verified as a whole
-  /// (``BatchCodec/verify(_:)``: trailer, checksum, header, row count) without decoding its rows,
+  /// (``BatchCodec/verify(_:hexDigest:)``: trailer, checksum, header, row count) without decoding its rows,
   /// which the server stores as bytes and never merges; of a sealed one, which the server has no
   /// key for, only the plaintext header is read (docs/security.md).
   ///
@@ -66,7 +66,7 @@ extension SyncServer {
     if let sealed = try? SealedHeader(bytes) { return (sealed.batch, sealed.changes) }
     let verified: (header: Batch, rows: Int)
     do {
-      verified = try BatchCodec.verify(bytes)
+      verified = try BatchCodec.verify(bytes, hexDigest: ServerDigest.hexDigest)
     } catch {
       throw HTTPError(400, APIErrorCode.badBatch, "The \(what) cannot be read: \(error)")
     }

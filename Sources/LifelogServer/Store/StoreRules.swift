@@ -34,12 +34,12 @@ enum StoreRules {
   }
 
   /// Whether `bytes` read as batch `seq` of `device`: a plain batch verified as a push is
-  /// (``BatchCodec/verify(_:)``), a sealed one by its header (the server has no key for the rest).
+  /// (``BatchCodec/verify(_:hexDigest:)``), a sealed one by its header (the server has no key for the rest).
   static func readsAs(_ bytes: [UInt8], device: String, seq: Int) -> Bool {
     let header: Batch
     if let sealed = try? SealedHeader(bytes) {
       header = sealed.batch
-    } else if let plain = try? BatchCodec.verify(bytes) {
+    } else if let plain = try? BatchCodec.verify(bytes, hexDigest: ServerDigest.hexDigest) {
       header = plain.header
     } else {
       return false
