@@ -2,7 +2,7 @@
 import LifelogCore
 
 /// The import and export figures: `lifelog import` of a 1,000,000-row CSV file into a new log
-/// (rows per second and peak memory), then `lifelog export` of those rows as CSV. Both are the
+/// (rows per second, target 300,000 since issue 14, and peak memory from `wait4`), then `lifelog export` of those rows as CSV. Both are the
 /// whole process, as a script runs them.
 extension BenchmarkSuite {
   static let exchangeRows = 1_000_000
@@ -13,19 +13,20 @@ extension BenchmarkSuite {
     let bytes = try Self.writeSampleCSV(to: csv, rows: Self.exchangeRows)
     Log.info("exchange: wrote \(Self.exchangeRows) rows to \(csv) (\(bytes >> 20) MiB)")
     sync()
-    let (seconds, peak) = try lifelogCommand(["import", csv], database: database)
-      .timedRunWithMemory()
+    let (seconds, cpu, peak) = try lifelogCommand(["import", csv], database: database)
+      .timedRunWithUsage()
     let count = try LogStore(path: database).entryCount()
     guard count == Self.exchangeRows else {
       throw BenchmarkError(
         "the log holds \(count) entries after importing \(Self.exchangeRows) rows")
     }
-    Log.info("import_csv_1m: \(ms(seconds)), peak \(peak >> 20) MiB")
+    Log.info(
+      "import_csv_1m: \(ms(seconds)), CPU \(ms(cpu)) (both threads), peak \(peak >> 20) MiB")
     let importRate = Double(count) / seconds
     report(
       Figure(
         name: "import_csv_1m_rows_per_s", value: importRate, unit: "rows/s",
-        goal: .atLeast(200_000), decimals: 0))
+        goal: .atLeast(300_000), decimals: 0))
     report(
       Figure(
         name: "import_csv_1m_peak_mb", value: Double(peak) / 1_048_576, unit: "MB",

@@ -121,9 +121,7 @@ private final class EntryImporter {
     try store.noteBulkCreation(stamp: stamp)  // `lifelog undo` counts the added rows by it
     insert = try store.database.cachedStatement(
       sql: LogStore.insertEntrySQL + " ON CONFLICT (id) DO NOTHING")
-    lastRowIDBefore =
-      try store.database.cachedStatement(sql: "SELECT coalesce(max(rowid), 0) FROM entry")
-      .first { $0[0] as Int64 } ?? 0
+    lastRowIDBefore = try store.lastEntryRowID()
   }
 
   /// Adds or updates the entry of one checked row.
@@ -156,10 +154,7 @@ private final class EntryImporter {
   ///
   /// Call before the transaction commits.
   func queueAddedEntries() throws {
-    try store.database.execute(
-      sql:
-        "INSERT INTO sync_pending (entity, id) SELECT ?, id FROM entry WHERE rowid > ? ORDER BY rowid",
-      arguments: [SyncedEntity.entry.rawValue, lastRowIDBefore])
+    try store.queueEntries(addedAfter: lastRowIDBefore)
   }
 
   /// The row's activity, created (with the row's kind, or the default) when it is new.

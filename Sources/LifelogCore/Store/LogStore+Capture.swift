@@ -51,6 +51,25 @@ extension LogStore {
 
   static let markPendingSQL = "INSERT INTO sync_pending (entity, id) VALUES (?, ?)"
 
+  /// The highest rowid of `entry` (0 when empty): every row inserted after this call gets a
+  /// higher one, which ``queueEntries(addedAfter:)`` relies on.
+  func lastEntryRowID() throws -> Int64 {
+    try database.cachedStatement(sql: "SELECT coalesce(max(rowid), 0) FROM entry").first {
+      $0[0] as Int64
+    } ?? 0
+  }
+
+  /// Queues every entry inserted since ``lastEntryRowID()`` returned `rowID`, in insertion order,
+  /// with one statement instead of one per row (a bulk add or an import).
+  ///
+  /// Call inside the transaction that inserted them, before it commits, so capture stays atomic.
+  func queueEntries(addedAfter rowID: Int64) throws {
+    try database.execute(
+      sql:
+        "INSERT INTO sync_pending (entity, id) SELECT ?, id FROM entry WHERE rowid > ? ORDER BY rowid",
+      arguments: [SyncedEntity.entry.rawValue, rowID])
+  }
+
   /// Stamps the named fields of a row with `stamp` and queues the row.
   func restamp(_ entity: SyncedEntity, id: String, fields: [String], with stamp: String) throws {
     guard !fields.isEmpty else { return }

@@ -18,13 +18,31 @@ extension LogStore {
   }
 
   /// Adds many entries in one transaction: all of them, or none.
+  ///
+  /// One prepared statement, bound value by value (no array of existentials per row), and one
+  /// `INSERT … SELECT` that queues all the added rows for sync before the commit, instead of one
+  /// queue insert per row: the same rows, queued in the same order, in the same transaction.
   public func add(contentsOf entries: [NewEntry]) throws {
     try write {
       let stamp = try nextStamp()
-      // Both statements are looked up once, not once per row.
+      let lastRowIDBefore = try lastEntryRowID()
       let insert = try database.cachedStatement(sql: LogStore.insertEntrySQL)
-      let queue = try database.cachedStatement(sql: LogStore.markPendingSQL)
-      for entry in entries { try insertRow(entry, stamp: stamp, insert: insert, queue: queue) }
+      for entry in entries {
+        try EntryFields.checkRanges(duration: entry.duration, quantity: entry.quantity)
+        insert.reset()
+        try insert.bind(entry.id, at: 1)
+        try insert.bind(entry.activityID, at: 2)
+        try insert.bind(entry.time.instant, at: 3)
+        try insert.bind(entry.time.offsetMinutes, at: 4)
+        try insert.bind(entry.duration, at: 5)
+        try insert.bind(entry.note, at: 6)
+        try insert.bind(entry.quantity, at: 7)
+        try insert.bind(entry.tags.isEmpty ? "" : entry.tags.joined(separator: " "), at: 8)
+        try insert.bind(entry.source, at: 9)
+        try insert.bind(stamp, at: 10)
+        try insert.run()
+      }
+      try queueEntries(addedAfter: lastRowIDBefore)
     }
   }
 
@@ -33,19 +51,13 @@ extension LogStore {
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     """
 
-  private func insertRow(
-    _ entry: NewEntry, stamp: String, insert: Statement? = nil, queue: Statement? = nil
-  )
-    throws
-  {
+  private func insertRow(_ entry: NewEntry, stamp: String) throws {
     try EntryFields.checkRanges(duration: entry.duration, quantity: entry.quantity)
-    try (insert ?? database.cachedStatement(sql: LogStore.insertEntrySQL)).execute([
+    try database.cachedStatement(sql: LogStore.insertEntrySQL).execute([
       entry.id, entry.activityID, entry.time.instant, entry.time.offsetMinutes, entry.duration,
       entry.note, entry.quantity, entry.tags.joined(separator: " "), entry.source, stamp,
     ])
-    try (queue ?? database.cachedStatement(sql: LogStore.markPendingSQL)).execute([
-      SyncedEntity.entry.rawValue, entry.id,
-    ])
+    try markPending(.entry, id: entry.id)
   }
 
   /// The entry with exactly this id, deleted or not.

@@ -128,4 +128,32 @@ import Testing
     #expect(throws: (any Error).self) { try store.add(contentsOf: [good, duplicate]) }
     #expect(try store.entryCount() == 0)
   }
+
+  /// A bulk add queues its rows for sync with one statement at the end: each added entry once, in
+  /// the order given, after what was queued before, with the bulk's one stamp; a bulk add that
+  /// fails queues nothing.
+  @Test func aBulkAddQueuesEachEntryOnceInOrder() throws {
+    let earlier = try store.add(NewEntry(activityID: walk, time: at(0)))
+    let ids = (1...5).map { "22222222-0000-4000-8000-00000000000\($0)" }
+    try store.add(
+      contentsOf: ids.reversed().enumerated().map { offset, id in
+        NewEntry(id: id, activityID: snack, time: at(offset + 1), tags: ["a", "b"])
+      })
+    let bad = NewEntry(id: ids[0], activityID: snack, time: at(9))
+    #expect(throws: (any Error).self) {
+      try store.add(
+        contentsOf: [
+          NewEntry(id: "33333333-0000-4000-8000-000000000001", activityID: snack, time: at(8)), bad,
+        ])
+    }
+    let queued = try store.database.cachedStatement(
+      sql: "SELECT entity, id FROM sync_pending WHERE entity = 'entry' ORDER BY position"
+    ).map { "\($0[0] as String) \($0[1] as String)" }
+    #expect(queued == ["entry \(earlier.id)"] + ids.reversed().map { "entry \($0)" })
+    let stamps = try store.database.cachedStatement(
+      sql: "SELECT DISTINCT stamps FROM entry WHERE id LIKE '22222222-%'"
+    ).map { $0[0] as String }
+    #expect(stamps.count == 1)
+    #expect(try store.entry(id: ids[0])?.tags == ["a", "b"])
+  }
 }
