@@ -2,33 +2,40 @@ import LifelogCore
 
 /// Reports as JSON, with the fields docs/reports.md lists, in a fixed order: one object per day
 /// (or activity) per line, so the output diffs well.
+///
+/// The activity report alone is built whole (a line per activity and night: small over any
+/// range); the meal report's days are written a day at a time as they close (``MealDayStream``),
+/// between an opening (``mealsOpening(range:settings:offsets:)``, with the offsets read in a pass
+/// of their own) and a closing (``mealsClosing(_:settings:)``, with the summary).
 struct ReportJSON {
-  let content: ReportContent
-
-  func render() -> String {
-    switch content.kind {
-    case .meals: return (content.meals.map(meals) ?? "{}") + "\n"
-    case .activity: return (content.activity.map(activity) ?? "{}") + "\n"
-    case .both:
-      var object = JSONObjectWriter()
-      object.add("from", content.range.from.description)
-      object.add("to", content.range.to.description)
-      if let report = content.meals { object.addRaw("meals", "\n" + meals(report)) }
-      if let report = content.activity { object.addRaw("activity", "\n" + activity(report)) }
-      return object.result + "\n"
-    }
+  /// `report activity --format json`.
+  static func activityReport(_ report: ActivityReport?) -> String {
+    (report.map(ReportJSON().activity) ?? "{}") + "\n"
   }
 
   // MARK: - Meals
 
-  func meals(_ report: MealReport) -> String {
-    var object = header(report.range, report.settings)
-    object.add("mealGapHours", report.settings.mealGapHours)
-    object.addRaw("offsets", offsets(report.offsets))
-    object.addRaw("days", list(report.days.map { day(report, $0) }))
-    object.addRaw("summary", summary(report))
-    return object.result
+  /// The meal report's object up to its days' list: `{"from":…,"offsets":[…],"days":`.
+  func mealsOpening(
+    range: ReportRange, settings: ReportSettings, offsets: [LoggedOffset]
+  )
+    -> String
+  {
+    var object = header(range, settings)
+    object.add("mealGapHours", settings.mealGapHours)
+    object.addRaw("offsets", self.offsets(offsets))
+    return String(object.result.dropLast()) + ",\"days\":"
   }
+
+  /// The meal report's object after its days' list: `,"summary":{…}}`.
+  func mealsClosing(_ summary: MealSummary, settings: ReportSettings) -> String {
+    ",\"summary\":" + self.summary(summary, settings) + "}"
+  }
+
+  /// What goes before the day at `index` in the days' list (one day a line), and after the last
+  /// of `count` days.
+  static func dayListSeparator(before index: Int) -> String { index == 0 ? "[\n" : ",\n" }
+  static func dayListEnd(count: Int) -> String { count == 0 ? "[]" : "\n]" }
 
   private func header(_ range: ReportRange, _ settings: ReportSettings) -> JSONObjectWriter {
     var object = JSONObjectWriter()
@@ -39,7 +46,9 @@ struct ReportJSON {
     return object
   }
 
-  private func day(_ report: MealReport, _ day: MealDay) -> String {
+  /// One day of the diary, on one line.
+  func day(_ closed: ClosedMealDay) -> String {
+    let day = closed.day
     var object = JSONObjectWriter()
     object.add("date", day.date.description)
     object.add("mealCount", day.meals.count)
@@ -59,7 +68,7 @@ struct ReportJSON {
         }.joined(separator: ",") + "]")
     object.add("onRhythm", day.isOnRhythm)
     object.addRaw(
-      "meals", "[" + day.meals.map { meal($0, report.entry(of: $0)) }.joined(separator: ",") + "]")
+      "meals", "[" + day.meals.map { meal($0, closed.entry(of: $0)) }.joined(separator: ",") + "]")
     return object.result
   }
 
@@ -76,9 +85,7 @@ struct ReportJSON {
     return object.result
   }
 
-  private func summary(_ report: MealReport) -> String {
-    let summary = report.summary
-    let settings = report.settings
+  private func summary(_ summary: MealSummary, _ settings: ReportSettings) -> String {
     var object = JSONObjectWriter()
     object.add("days", summary.days)
     object.add("daysWithMeals", summary.daysWithMeals)
