@@ -185,11 +185,22 @@ struct ReportRequest: Sendable {
     context.output.write("Wrote the \(name) for \(range.from) to \(range.to) to '\(outputPath)'\n")
   }
 
-  /// Whether the output can be written a day at a time as the days close (CSV, and JSON with
-  /// the meal diary), holding a few days instead of the diary.
-  private var streamsDays: Bool { format == .csv || (format == .json && kind != .activity) }
+  /// Whether the output can be written a day at a time as the days close (CSV, JSON with the
+  /// meal diary, the diary in Markdown), holding a few days instead of the diary.
+  ///
+  /// The diary as text (its columns line up over all days) and as HTML (its summary comes
+  /// first) need the whole diary; the compact and activity reports are small.
+  private var streamsDays: Bool {
+    switch format {
+    case .csv: return true
+    case .json: return kind != .activity
+    case .md: return kind == .meals
+    case .text, .html: return false
+    }
+  }
 
-  /// Writes a CSV report, or a JSON report with the meal diary, as the days close.
+  /// Writes a CSV report, a JSON report with the meal diary, or the diary in Markdown, as the
+  /// days close.
   ///
   /// The days come from ``ReportAggregator/stream(_:from:zone:day:)``. JSON names the offsets
   /// before the days, so they are read in a pass of their own first, in the same read
@@ -197,6 +208,17 @@ struct ReportRequest: Sendable {
   private func stream(
     _ reader: ReportEntryReader, store: LogStore, to sink: ReportSink, zone: any TimeZoneRules
   ) throws {
+    if format == .md {
+      let markdown = ReportMarkdown(
+        content: .init(kind: kind, range: reader.range, settings: reader.settings))
+      sink.write(markdown.mealsHeading())
+      let streamed = try ReportAggregator.stream(
+        ReportAggregator.Request(meals: true, activities: nil, grouping: grouping),
+        from: reader, zone: zone
+      ) { day in sink.write { $0.append(markdown.mealDay(day)) } }
+      sink.write(markdown.mealsSummary(streamed.summary, offsets: streamed.offsets))
+      return
+    }
     guard format == .json else {
       let csv = ReportCSV(kind: kind)
       sink.write { csv.header(&$0) }
@@ -276,7 +298,7 @@ struct ReportRequest: Sendable {
   /// Renders the report, handing the text to `write` in one piece or (the meal diary) several.
   private func render(_ content: ReportContent, style: ReportStyle, _ write: (String) -> Void) {
     switch format {
-    case .md: return write(ReportMarkdown(content: content).render())
+    case .md: return write(ReportMarkdown(content: .init(content)).render())
     case .json: return write(ReportJSON.activityReport(content.activity))
     case .csv: return  // written a day at a time (``streamsDays``), never built whole
     case .html: return ReportHTML(content: content).render(write)

@@ -146,7 +146,13 @@ struct MealReportText {
 
   /// The summary's labels and values.
   func summaryRows() -> [(String, String)] {
-    let summary = report.summary
+    Self.summaryRows(report.summary, settings: settings, offsets: report.offsets)
+  }
+
+  /// The labels and values of `summary` (also of a diary written a day at a time).
+  static func summaryRows(
+    _ summary: MealSummary, settings: ReportSettings, offsets: [LoggedOffset]
+  ) -> [(String, String)] {
     let limit = ReportText.gapLimit(settings)
     var days = "\(summary.days)"
     if summary.daysWithoutMeals > 0 { days += ", \(summary.daysWithoutMeals) without meals" }
@@ -172,7 +178,7 @@ struct MealReportText {
     rows.append(
       ("Days on rhythm", "\(summary.daysOnRhythm) of \(summary.days) (meals, no gap over \(limit))")
     )
-    if let offsets = ReportText.offsets(report.offsets) { rows.append(("Offsets", offsets)) }
+    if let offsets = ReportText.offsets(offsets) { rows.append(("Offsets", offsets)) }
     return rows
   }
 
