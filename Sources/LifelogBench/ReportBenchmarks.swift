@@ -51,7 +51,7 @@ extension BenchmarkSuite {
   /// The peak resident set size (`%M` of `/usr/bin/time`, Debian's `time`) of each report kind
   /// over the whole range of a 1,000,000-entry log, output discarded: `lifelog report` (text),
   /// `report meals`, `report activity`, the meal diary as HTML, Markdown, JSON and CSV, and
-  /// `report` as JSON and as CSV (every entry). One run each: the peak does not vary with the
+  /// `report` as JSON, as CSV (every entry) and as HTML (a timeline mark per meal). One run each: the peak does not vary with the
   /// machine's load.
   ///
   /// Not `ru_maxrss` from `wait4` on a child spawned here: `posix_spawn` starts the child in
@@ -75,6 +75,7 @@ extension BenchmarkSuite {
       ("meals_json", ["report", "meals", "--format", "json"]),
       ("meals_csv", ["report", "meals", "--format", "csv"]),
       ("json", ["report", "--format", "json"]), ("csv", ["report", "--format", "csv"]),
+      ("compact_html", ["report", "--format", "html"]),
     ] {
       let name = "report_\(kind)_1m_peak_mb"
       let peakFile = folder + "/\(name).txt"
