@@ -51,8 +51,8 @@ extension BenchmarkSuite {
   /// The peak resident set size (`%M` of `/usr/bin/time`, Debian's `time`) of each report kind
   /// over the whole range of a 1,000,000-entry log, output discarded: `lifelog report` (text),
   /// `report meals`, `report activity`, the meal diary as HTML, Markdown, JSON and CSV, and
-  /// `report` as JSON, as CSV (every entry) and as HTML (a timeline mark per meal). One run each: the peak does not vary with the
-  /// machine's load.
+  /// `report` as JSON, as CSV (every entry) and as HTML (a timeline mark per meal). One run
+  /// each: the peak does not vary with the machine's load.
   ///
   /// Not `ru_maxrss` from `wait4` on a child spawned here: `posix_spawn` starts the child in
   /// this process's memory, and the kernel carries that memory's peak (the benchmark's own, some
