@@ -247,7 +247,7 @@ struct ReportRequest: Sendable {
       days += 1
       sink.write { text in
         text.append(separator)
-        text.append(json.day(day))
+        json.day(day, into: &text)
       }
     }
     sink.write { text in

@@ -46,43 +46,65 @@ struct ReportJSON {
     return object
   }
 
-  /// One day of the diary, on one line.
-  func day(_ closed: ClosedMealDay) -> String {
+  /// One day of the diary, on one line, written as bytes: the fields and escapes of
+  /// ``JSONObjectWriter`` (the other objects), a fraction of its cost over 100,000 meals.
+  func day(_ closed: ClosedMealDay, into text: inout TextBytes) {
     let day = closed.day
-    var object = JSONObjectWriter()
-    object.add("date", day.date.description)
-    object.add("mealCount", day.meals.count)
-    object.add("firstMeal", day.firstMeal.map { ReportText.clock($0.time) })
-    object.add("lastMeal", day.lastMeal.map { ReportText.clock($0.time) })
-    object.add("overnightGapMinutes", day.overnightGapMinutes)
-    object.add("longestGapMinutes", day.longestGapMinutes)
-    object.addRaw(
-      "flaggedGaps",
-      "["
-        + day.flaggedGaps.map { gap in
-          var object = JSONObjectWriter()
-          object.add("minutes", gap.minutes)
-          object.add("from", gap.from.iso8601)
-          object.add("to", gap.to.iso8601)
-          return object.result
-        }.joined(separator: ",") + "]")
-    object.add("onRhythm", day.isOnRhythm)
-    object.addRaw(
-      "meals", "[" + day.meals.map { meal($0, closed.entry(of: $0)) }.joined(separator: ",") + "]")
-    return object.result
+    text.append("{\"date\":\"")
+    text.date(day.date)
+    text.append("\",\"mealCount\":")
+    text.number(day.meals.count)
+    text.append(",\"firstMeal\":")
+    Self.clock(day.firstMeal?.time, &text)
+    text.append(",\"lastMeal\":")
+    Self.clock(day.lastMeal?.time, &text)
+    text.append(",\"overnightGapMinutes\":")
+    Self.number(day.overnightGapMinutes, &text)
+    text.append(",\"longestGapMinutes\":")
+    Self.number(day.longestGapMinutes, &text)
+    text.append(",\"flaggedGaps\":[")
+    for (index, gap) in day.flaggedGaps.enumerated() {
+      text.append(index == 0 ? "{\"minutes\":" : ",{\"minutes\":")
+      text.number(gap.minutes)
+      text.append(",\"from\":\"")
+      text.iso8601(gap.from)
+      text.append("\",\"to\":\"")
+      text.iso8601(gap.to)
+      text.append("\"}")
+    }
+    text.append(
+      day.isOnRhythm ? "],\"onRhythm\":true,\"meals\":[" : "],\"onRhythm\":false,\"meals\":[")
+    for (index, meal) in day.meals.enumerated() {
+      let entry = closed.entry(of: meal)
+      text.append(index == 0 ? "{\"id\":" : ",{\"id\":")
+      text.jsonString(entry.id)
+      text.append(",\"at\":\"")
+      text.iso8601(meal.time)
+      text.append("\",\"time\":")
+      Self.clock(meal.time, &text)
+      text.append(",\"activity\":")
+      text.jsonString(entry.activityName)
+      text.append(",\"note\":")
+      if let note = entry.note { text.jsonString(note) } else { text.append("null") }
+      text.append(",\"gapMinutes\":")
+      Self.number(meal.gapMinutes, &text)
+      text.append(meal.isFlagged ? ",\"flagged\":true" : ",\"flagged\":false")
+      text.append(meal.isAway ? ",\"away\":true}" : ",\"away\":false}")
+    }
+    text.append("]}")
   }
 
-  private func meal(_ meal: Meal, _ entry: Entry) -> String {
-    var object = JSONObjectWriter()
-    object.add("id", entry.id)
-    object.add("at", meal.time.iso8601)
-    object.add("time", ReportText.clock(meal.time))
-    object.add("activity", entry.activityName)
-    object.add("note", entry.note)
-    object.add("gapMinutes", meal.gapMinutes)
-    object.add("flagged", meal.isFlagged)
-    object.add("away", meal.isAway)
-    return object.result
+  /// `"07:30"` (``ReportText/clock(_:marked:)``), or `null`.
+  private static func clock(_ time: LoggedTime?, _ text: inout TextBytes) {
+    guard let local = time?.local else { return text.append("null") }
+    text.append(byte: UInt8(ascii: "\""))
+    text.clock(hour: local.hour, minute: local.minute, second: local.second)
+    text.append(byte: UInt8(ascii: "\""))
+  }
+
+  private static func number(_ value: Int?, _ text: inout TextBytes) {
+    guard let value else { return text.append("null") }
+    text.number(value)
   }
 
   private func summary(_ summary: MealSummary, _ settings: ReportSettings) -> String {
