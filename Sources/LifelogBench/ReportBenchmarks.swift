@@ -48,9 +48,11 @@ extension BenchmarkSuite {
 
   /// `report_<kind>_1m_peak_mb`: each report kind's peak memory over a 1,000,000-entry log.
   ///
-  /// The peak resident set size (`%M` of `/usr/bin/time`, Debian's `time`) of each report kind over the whole range of a 1,000,000-entry log, output
-  /// discarded: `lifelog report` (text), `report meals`, `report activity`, and the meal diary
-  /// as HTML. One run each: the peak does not vary with the machine's load.
+  /// The peak resident set size (`%M` of `/usr/bin/time`, Debian's `time`) of each report kind
+  /// over the whole range of a 1,000,000-entry log, output discarded: `lifelog report` (text),
+  /// `report meals`, `report activity`, the meal diary as HTML, Markdown, JSON and CSV, and
+  /// `report` as JSON, as CSV (every entry) and as HTML (a timeline mark per meal). One run
+  /// each: the peak does not vary with the machine's load.
   ///
   /// Not `ru_maxrss` from `wait4` on a child spawned here: `posix_spawn` starts the child in
   /// this process's memory, and the kernel carries that memory's peak (the benchmark's own, some
@@ -69,6 +71,11 @@ extension BenchmarkSuite {
     for (kind, arguments) in [
       ("text", ["report"]), ("meals", ["report", "meals"]), ("activity", ["report", "activity"]),
       ("html", ["report", "meals", "--format", "html"]),
+      ("meals_md", ["report", "meals", "--format", "md"]),
+      ("meals_json", ["report", "meals", "--format", "json"]),
+      ("meals_csv", ["report", "meals", "--format", "csv"]),
+      ("json", ["report", "--format", "json"]), ("csv", ["report", "--format", "csv"]),
+      ("compact_html", ["report", "--format", "html"]),
     ] {
       let name = "report_\(kind)_1m_peak_mb"
       let peakFile = folder + "/\(name).txt"

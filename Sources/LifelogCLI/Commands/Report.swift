@@ -166,22 +166,102 @@ struct ReportRequest: Sendable {
     let reader = ReportEntryReader(
       store: store, range: range, settings: settings, fields: fields,
       partEntries: try Self.partEntries(in: context))
-    let request = ReportAggregator.Request(
-      meals: kind != .activity || format == .csv, mealAmounts: format == .csv,
-      activities: kind != .meals ? try store.activities() : nil, grouping: grouping,
-      keepsEntries: format == .csv && kind != .meals)
-    let content = ReportContent(
-      kind: kind, built: try ReportAggregator.build(request, from: reader, zone: context.zone))
-    let style = ReportStyle(colour: outputPath == nil && context.usesColor)
-    guard let outputPath else {
-      render(content, style: style) { context.output.write($0) }
-      return
+    let file = try outputPath.map { path throws(InputError) in try OutputFile(replacing: path) }
+    let sink = ReportSink(output: context.output, file: file)
+    if streamsDays {
+      try reader.reading { try stream(reader, store: store, to: sink, zone: context.zone) }
+    } else {
+      let request = ReportAggregator.Request(
+        meals: kind != .activity, activities: kind != .meals ? try store.activities() : nil,
+        grouping: grouping)
+      let content = ReportContent(
+        kind: kind, built: try ReportAggregator.build(request, from: reader, zone: context.zone))
+      let style = ReportStyle(colour: outputPath == nil && context.usesColor)
+      render(content, style: style) { sink.write($0) }
     }
-    var text = ""
-    render(content, style: style) { text += $0 }
-    try ReportFile.write(text, to: outputPath)
+    try sink.finish()
+    guard let outputPath else { return }
     let name = kind == .both ? "report" : "\(kind.rawValue) report"
     context.output.write("Wrote the \(name) for \(range.from) to \(range.to) to '\(outputPath)'\n")
+  }
+
+  /// Whether the output can be written a day at a time as the days close (CSV, JSON with the
+  /// meal diary, the diary in Markdown), holding a few days instead of the diary.
+  ///
+  /// The diary as text (its columns line up over all days) and as HTML (its summary comes
+  /// first) need the whole diary; the compact and activity reports are small.
+  private var streamsDays: Bool {
+    switch format {
+    case .csv: return true
+    case .json: return kind != .activity
+    case .md: return kind == .meals
+    case .text, .html: return false
+    }
+  }
+
+  /// Writes a CSV report, a JSON report with the meal diary, or the diary in Markdown, as the
+  /// days close.
+  ///
+  /// The days come from ``ReportAggregator/stream(_:from:zone:day:)``. JSON names the offsets
+  /// before the days, so they are read in a pass of their own first, in the same read
+  /// transaction.
+  private func stream(
+    _ reader: ReportEntryReader, store: LogStore, to sink: ReportSink, zone: any TimeZoneRules
+  ) throws {
+    if format == .md {
+      let markdown = ReportMarkdown(
+        content: .init(kind: kind, range: reader.range, settings: reader.settings))
+      sink.write(markdown.mealsHeading())
+      let streamed = try ReportAggregator.stream(
+        ReportAggregator.Request(meals: true, activities: nil, grouping: grouping),
+        from: reader, zone: zone
+      ) { day in sink.write { $0.append(markdown.mealDay(day)) } }
+      sink.write(markdown.mealsSummary(streamed.summary, offsets: streamed.offsets))
+      return
+    }
+    guard format == .json else {
+      let csv = ReportCSV(kind: kind)
+      sink.write { csv.header(&$0) }
+      let request = ReportAggregator.Request(
+        meals: true, activities: nil, grouping: grouping, keepsEntries: kind != .meals)
+      _ = try ReportAggregator.stream(request, from: reader, zone: zone) { day in
+        sink.write { csv.day(day, &$0) }
+      }
+      return
+    }
+    let json = ReportJSON()
+    let offsets = try ReportAggregator.offsets(from: reader, zone: zone)
+    if kind == .both {
+      var object = JSONObjectWriter()
+      object.add("from", reader.range.from.description)
+      object.add("to", reader.range.to.description)
+      object.addRaw("meals", "\n")
+      sink.write(String(object.result.dropLast()))
+    }
+    sink.write(json.mealsOpening(range: reader.range, settings: reader.settings, offsets: offsets))
+    let request = ReportAggregator.Request(
+      meals: true, activities: kind == .both ? try store.activities() : nil, grouping: grouping)
+    var days = 0
+    let streamed = try ReportAggregator.stream(request, from: reader, zone: zone) { day in
+      let separator = ReportJSON.dayListSeparator(before: days)
+      days += 1
+      sink.write { text in
+        text.append(separator)
+        json.day(day, into: &text)
+      }
+    }
+    sink.write { text in
+      text.append(ReportJSON.dayListEnd(count: days))
+      text.append(json.mealsClosing(streamed.summary, settings: streamed.settings))
+      if kind == .both {
+        if let activity = streamed.activity {
+          text.append(",\"activity\":\n")
+          text.append(json.activity(activity))
+        }
+        text.append("}")
+      }
+      text.append("\n")
+    }
   }
 
   /// The environment variable that sets how many entries a report reads per query: a test
@@ -218,9 +298,9 @@ struct ReportRequest: Sendable {
   /// Renders the report, handing the text to `write` in one piece or (the meal diary) several.
   private func render(_ content: ReportContent, style: ReportStyle, _ write: (String) -> Void) {
     switch format {
-    case .md: return write(ReportMarkdown(content: content).render())
-    case .csv: return ReportCSV(content: content).render(write)
-    case .json: return write(ReportJSON(content: content).render())
+    case .md: return write(ReportMarkdown(content: .init(content)).render())
+    case .json: return write(ReportJSON.activityReport(content.activity))
+    case .csv: return  // written a day at a time (``streamsDays``), never built whole
     case .html: return ReportHTML(content: content).render(write)
     case .text: break
     }

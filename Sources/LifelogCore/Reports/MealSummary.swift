@@ -30,20 +30,53 @@ public struct MealSummary: Hashable, Sendable {
   public let daysOnRhythm: Int
 
   init(days: [MealDay]) {
-    var gaps = MinuteCounts()
-    var firsts: [Int] = []
-    var lasts: [Int] = []
-    var longest: (minutes: Int, date: CivilDate)?
-    var meals = 0
-    var flagged = 0
-    var onRhythm = 0
-    for day in days {
+    var tally = Tally()
+    for day in days { tally.add(day) }
+    self.init(tally)
+  }
+
+  /// The summary of the days `tally` counted.
+  init(_ tally: Tally) {
+    days = tally.days
+    daysWithMeals = tally.firsts.count
+    daysWithoutMeals = tally.days - tally.firsts.count
+    meals = tally.meals
+    mealsPerDay = tally.days == 0 ? 0 : Double(tally.meals) / Double(tally.days)
+    gapCount = tally.gaps.count
+    medianGapMinutes = tally.gaps.median
+    averageGapMinutes =
+      tally.gaps.count == 0
+      ? nil : Int((Double(tally.gaps.sum) / Double(tally.gaps.count)).rounded())
+    longestGapMinutes = tally.longest?.minutes
+    longestGapDate = tally.longest?.date
+    flaggedGaps = tally.flagged
+    typicalFirstMealMinute = tally.firsts.median
+    typicalLastMealMinute = tally.lasts.median
+    daysOnRhythm = tally.onRhythm
+  }
+
+  /// The summary's figures counted a day at a time, in the range's order: a fixed few hundred
+  /// kilobytes however many days and meals (``MealDayStream`` hands days on and forgets them).
+  struct Tally {
+    private(set) var days = 0
+    private(set) var meals = 0
+    private(set) var flagged = 0
+    private(set) var onRhythm = 0
+    private(set) var gaps = MinuteCounts()
+    /// The minute of the day (``Meal/minuteOfDay``) of each day's first and last meal.
+    private(set) var firsts = MinuteCounts()
+    private(set) var lasts = MinuteCounts()
+    /// The longest gap and its day (the first such day when several tie).
+    private(set) var longest: (minutes: Int, date: CivilDate)?
+
+    mutating func add(_ day: MealDay) {
+      days += 1
       meals += day.meals.count
       flagged += day.flaggedGaps.count
       if day.isOnRhythm { onRhythm += 1 }
       if let first = day.firstMeal, let last = day.lastMeal {
-        firsts.append(first.minuteOfDay)
-        lasts.append(last.minuteOfDay)
+        firsts.add(first.minuteOfDay)
+        lasts.add(last.minuteOfDay)
       }
       for meal in day.meals {
         guard let gap = meal.gapMinutes else { continue }
@@ -51,21 +84,6 @@ public struct MealSummary: Hashable, Sendable {
         if gap > (longest?.minutes ?? -1) { longest = (gap, day.date) }
       }
     }
-    self.days = days.count
-    daysWithMeals = firsts.count
-    daysWithoutMeals = days.count - firsts.count
-    self.meals = meals
-    mealsPerDay = days.isEmpty ? 0 : Double(meals) / Double(days.count)
-    gapCount = gaps.count
-    medianGapMinutes = gaps.median
-    averageGapMinutes =
-      gaps.count == 0 ? nil : Int((Double(gaps.sum) / Double(gaps.count)).rounded())
-    longestGapMinutes = longest?.minutes
-    longestGapDate = longest?.date
-    flaggedGaps = flagged
-    typicalFirstMealMinute = MealSummary.median(firsts)
-    typicalLastMealMinute = MealSummary.median(lasts)
-    daysOnRhythm = onRhythm
   }
 
   /// The median of values given as how many times each occurs (`counts[v]` times `v`), `total`

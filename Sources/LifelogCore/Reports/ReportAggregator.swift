@@ -1,9 +1,10 @@
 /// Builds the reports a command asks for in one pass over the log.
 ///
-/// It holds only what they show: the meal diary's meals when a meal report is asked for, each day's sleep for the activity
-/// report, every entry only when the output lists every entry (CSV of all kinds), and otherwise
-/// counters. Entries are read a part at a time (``ReportEntryReader``), so memory follows what
-/// is shown, not the size of the log.
+/// It holds only what they show: the meal diary's meals when a meal report is asked for, each
+/// day's sleep for the activity report, and otherwise counters. Entries are read a part at a
+/// time (``ReportEntryReader``), so memory follows what is shown, not the size of the log. The
+/// outputs that can be written a day at a time (CSV, JSON's days) do not hold the diary either:
+/// ``stream(_:from:zone:day:)`` hands each day on as it closes.
 public struct ReportAggregator {
   /// What to build.
   public struct Request {
@@ -14,12 +15,12 @@ public struct ReportAggregator {
     /// Build the activity report with these activities (nil: no activity report).
     public var activities: [Activity]?
     public var grouping: Target.Period
-    /// Hold every entry of the range, by day (``Built/entriesByDay``).
+    /// Hand every entry of a day on with it, not only its meals (``stream(_:from:zone:day:)``).
     public var keepsEntries: Bool
 
     public init(
-      meals: Bool, mealAmounts: Bool, activities: [Activity]?, grouping: Target.Period,
-      keepsEntries: Bool
+      meals: Bool, mealAmounts: Bool = false, activities: [Activity]?, grouping: Target.Period,
+      keepsEntries: Bool = false
     ) {
       self.meals = meals
       self.mealAmounts = mealAmounts
@@ -35,8 +36,6 @@ public struct ReportAggregator {
     public let settings: ReportSettings
     public let meals: MealReport?
     public let activity: ActivityReport?
-    /// Per day of the range, its entries oldest first, when asked for; empty otherwise.
-    public let entriesByDay: [[Entry]]
     /// The UTC offsets the range's entries were logged at.
     public let offsets: [LoggedOffset]
   }
@@ -57,23 +56,67 @@ public struct ReportAggregator {
       ActivityAggregator(range: range, settings: settings, activities: $0, by: request.grouping)
     }
     var offsets = LoggedOffsetTally(settings: settings, zone: zone)
-    var entriesByDay: [[Entry]] =
-      request.keepsEntries ? Array(repeating: [], count: range.dayCount) : []
-    let firstDay = range.from.daysSinceEpoch
     let mealBefore = try reader.forEach { entry in
       offsets.add(entry)
       diary?.add(entry)
       tally?.add(entry)
-      if request.keepsEntries {
-        // The reader hands on only entries whose day is in the range.
-        entriesByDay[Int(settings.dayNumber(of: entry.time) - firstDay)].append(entry)
-      }
     }
     let offsetList = offsets.offsets
     return Built(
       range: range, settings: settings,
       meals: diary.map { MealReport($0, mealBefore: mealBefore, offsets: offsetList) },
       activity: tally.map { ActivityReport($0, offsets: offsetList, zone: zone) },
-      entriesByDay: entriesByDay, offsets: offsetList)
+      offsets: offsetList)
+  }
+
+  /// What ``stream(_:from:zone:day:)`` leaves once every day is handed on.
+  public struct Streamed {
+    public let range: ReportRange
+    public let settings: ReportSettings
+    /// The meal diary's summary, as ``MealReport/summary`` gives it.
+    public let summary: MealSummary
+    public let activity: ActivityReport?
+    public let offsets: [LoggedOffset]
+  }
+
+  /// Reads the range `reader` covers and hands the meal diary to `day` a day at a time, in order,
+  /// every day of the range (``MealDayStream``), with its meals or, when `request` keeps entries,
+  /// every entry; builds the activity report when `request` asks for it (`request.meals` is
+  /// taken as asked).
+  public static func stream(
+    _ request: Request, from reader: ReportEntryReader, zone: any TimeZoneRules,
+    day: (ClosedMealDay) throws -> Void
+  ) throws -> Streamed {
+    let range = reader.range
+    let settings = reader.settings
+    var days = MealDayStream(
+      range: range, settings: settings, zone: zone, keepsEveryEntry: request.keepsEntries)
+    var tally = request.activities.map {
+      ActivityAggregator(range: range, settings: settings, activities: $0, by: request.grouping)
+    }
+    var offsets = LoggedOffsetTally(settings: settings, zone: zone)
+    try reader.forEach(mealsBefore: { days.mealBefore($0) }) { entry in
+      offsets.add(entry)
+      tally?.add(entry)
+      try days.add(entry, closed: day)
+    }
+    let summary = try days.finish(closed: day)
+    let offsetList = offsets.offsets
+    return Streamed(
+      range: range, settings: settings, summary: summary,
+      activity: tally.map { ActivityReport($0, offsets: offsetList, zone: zone) },
+      offsets: offsetList)
+  }
+
+  /// The UTC offsets the range's entries were logged at, in the order they first occur: a pass
+  /// of its own, without ids or notes, for an output that names them before the days (JSON).
+  public static func offsets(
+    from reader: ReportEntryReader, zone: any TimeZoneRules
+  ) throws
+    -> [LoggedOffset]
+  {
+    var offsets = LoggedOffsetTally(settings: reader.settings, zone: zone)
+    try reader.reading(fields: []).forEach { offsets.add($0) }
+    return offsets.offsets
   }
 }

@@ -31,6 +31,16 @@ public struct ReportEntryReader {
       max(partEntries, Self.partEntriesRange.lowerBound), Self.partEntriesRange.upperBound)
   }
 
+  /// The same range read for other fields (a second pass in the same read transaction).
+  public func reading(fields: ReportLog.Fields) -> ReportEntryReader {
+    ReportEntryReader(
+      store: store, range: range, settings: settings, fields: fields, partEntries: partEntries)
+  }
+
+  /// Runs `body` against one consistent snapshot of the log, so two passes over the range (the
+  /// offsets first, then the days of a JSON report) read the same entries.
+  public func reading<T>(_ body: () throws -> T) throws -> T { try store.reading(body) }
+
   /// The first and the last instant (exclusive) of the window read: from the start of the day
   /// before the range (for its last meal) and a day's margin for any offset on both sides.
   var window: (from: Int64, to: Int64) {
@@ -46,6 +56,16 @@ public struct ReportEntryReader {
   /// of the day before the range.
   @discardableResult
   public func forEach(_ body: (consuming Entry) throws -> Void) throws -> Entry? {
+    try forEach(mealsBefore: { _ in }, body)
+  }
+
+  /// The same, also calling `mealsBefore` with each meal of the day before the range as it is
+  /// read, before any entry read after it is handed to `body` (``MealDayStream`` closes the
+  /// first day as soon as that day is complete, long before the end).
+  @discardableResult
+  public func forEach(
+    mealsBefore: (Entry) -> Void, _ body: (consuming Entry) throws -> Void
+  ) throws -> Entry? {
     let (from, to) = window
     let scan = LogStore.ReportScan(from: from, to: to, fields: fields, partEntries: partEntries)
     var run = InstantRun()
@@ -57,6 +77,7 @@ public struct ReportEntryReader {
       if day >= firstDay && day <= lastDay {
         try run.add(entry, flushingTo: body)
       } else if day == firstDay - 1, entry.kind == .meal {
+        mealsBefore(entry)
         if mealBefore.map({ ReportLog.precedes($0, entry) }) ?? true { mealBefore = entry }
       }
     }

@@ -70,6 +70,12 @@ public struct TextBytes: Sendable {
   }
 
   private mutating func digits(_ magnitude: UInt64, width: Int) {
+    // Clock readings and most gaps: one or two digits, without the divisions below.
+    if magnitude < 100 && width <= 2 {
+      if magnitude >= 10 || width == 2 { bytes.append(UInt8(48 + magnitude / 10)) }
+      bytes.append(UInt8(48 + magnitude % 10))
+      return
+    }
     var divisor: UInt64 = 1
     var count = 1
     while magnitude / divisor >= 10 {

@@ -38,6 +38,7 @@ struct MealReportText {
   func full(_ write: (String) -> Void) {
     var bytes = ReportBytes()
     let columns = Columns(report)
+    var names = VisibleName()
     bytes.reserve(1 << 17)
     bytes.append(heading())
     for day in report.days {
@@ -45,7 +46,7 @@ struct MealReportText {
       if let overnight = day.overnightGapMinutes {
         bytes.append(style.dim("  overnight gap \(ReportText.minutes(overnight))") + "\n")
       }
-      for meal in day.meals { appendLine(meal, columns, to: &bytes) }
+      for meal in day.meals { appendLine(meal, columns, &names, to: &bytes) }
       if bytes.count >= 1 << 16 {
         write(bytes.string)
         bytes.removeAll()
@@ -76,7 +77,9 @@ struct MealReportText {
   }
 
   /// Appends `  07:30  snack      2h30m    apple`.
-  private func appendLine(_ meal: Meal, _ columns: Columns, to bytes: inout ReportBytes) {
+  private func appendLine(
+    _ meal: Meal, _ columns: Columns, _ names: inout VisibleName, to bytes: inout ReportBytes
+  ) {
     bytes.spaces(2)
     let timeStart = bytes.count
     bytes.clock(meal.time)
@@ -85,9 +88,9 @@ struct MealReportText {
       bytes.offset(minutes: meal.time.offsetMinutes)
     }
     bytes.spaces(columns.time - (bytes.count - timeStart) + 2)
-    let name = TerminalText.visible(report.activityName(of: meal))
+    let (name, width) = names.of(report.activityName(of: meal))
     bytes.append(name)
-    bytes.spaces(columns.activity - name.count + 2)
+    bytes.spaces(columns.activity - width + 2)
     if let gap = meal.gapMinutes {
       if meal.isFlagged {
         var flagged = ""
@@ -118,18 +121,31 @@ struct MealReportText {
     var gap = 0
 
     init(_ report: MealReport) {
-      var lastName = ""
+      var names = VisibleName()
       for day in report.days {
         for meal in day.meals {
           if meal.isAway { time = max(time, 15) }
-          let name = TerminalText.visible(report.activityName(of: meal))
-          if name != lastName {
-            lastName = name
-            activity = max(activity, lastName.count)
-          }
+          activity = max(activity, names.of(report.activityName(of: meal)).width)
           if let gap = meal.gapMinutes { self.gap = max(self.gap, ReportText.minutesWidth(gap)) }
         }
       }
+    }
+  }
+
+  /// The last activity name shown, made visible and measured once: a diary's meals come in runs
+  /// of a few names, and measuring a name (counting its characters) costs more than comparing it.
+  private struct VisibleName {
+    private var raw = ""
+    private var visible = ""
+    private var width = 0
+
+    mutating func of(_ name: String) -> (name: String, width: Int) {
+      if name != raw {
+        raw = name
+        visible = TerminalText.visible(name)
+        width = visible.count
+      }
+      return (visible, width)
     }
   }
 
@@ -146,7 +162,13 @@ struct MealReportText {
 
   /// The summary's labels and values.
   func summaryRows() -> [(String, String)] {
-    let summary = report.summary
+    Self.summaryRows(report.summary, settings: settings, offsets: report.offsets)
+  }
+
+  /// The labels and values of `summary` (also of a diary written a day at a time).
+  static func summaryRows(
+    _ summary: MealSummary, settings: ReportSettings, offsets: [LoggedOffset]
+  ) -> [(String, String)] {
     let limit = ReportText.gapLimit(settings)
     var days = "\(summary.days)"
     if summary.daysWithoutMeals > 0 { days += ", \(summary.daysWithoutMeals) without meals" }
@@ -172,7 +194,7 @@ struct MealReportText {
     rows.append(
       ("Days on rhythm", "\(summary.daysOnRhythm) of \(summary.days) (meals, no gap over \(limit))")
     )
-    if let offsets = ReportText.offsets(report.offsets) { rows.append(("Offsets", offsets)) }
+    if let offsets = ReportText.offsets(offsets) { rows.append(("Offsets", offsets)) }
     return rows
   }
 

@@ -8,8 +8,10 @@ enum ReportKind: String {
   case activity
 }
 
-/// What a renderer reads: the reports that were built (the meal report is nil for an activity
-/// report in text, Markdown or JSON, and so on) and, for CSV of all kinds, every entry.
+/// What a renderer of a whole report reads: the reports that were built.
+///
+/// The meal report is nil for an activity report, and so on. CSV, and JSON with the meal diary,
+/// are written a day at a time instead (``ReportRequest``).
 struct ReportContent {
   let kind: ReportKind
   let built: ReportAggregator.Built
@@ -18,9 +20,6 @@ struct ReportContent {
   var activity: ActivityReport? { built.activity }
   var settings: ReportSettings { built.settings }
   var range: ReportRange { built.range }
-  /// Per day of the range, its entries oldest first (only CSV of the activity or both reports
-  /// asks).
-  var entriesByDay: [[Entry]] { built.entriesByDay }
   /// The offsets the entries were logged at (the same in both reports).
   var offsets: [LoggedOffset] { built.offsets }
 }

@@ -19,7 +19,7 @@ extension ReportHTML {
         html += " <span class=\"range\">to \(ReportText.day(last.date))</span>"
       }
       html += "</h2>\n"
-      timeline(week, report, into: &html)
+      timeline(week, report, into: &html, flush: flush)
       for day in week {
         dayTable(day, report, into: &html)
         flush(&html)
@@ -83,14 +83,17 @@ extension ReportHTML {
     html += "</tbody>\n</table>\n</div>\n"
   }
 
-  func mealsCompact(_ report: MealReport, into html: inout ReportBytes) {
+  func mealsCompact(
+    _ report: MealReport, into html: inout ReportBytes, flush: (inout ReportBytes) -> Void
+  ) {
     html += "<section class=\"meals-compact\">\n<h2>Meals</h2>\n"
-    timeline(report.days[...], report, into: &html)
+    timeline(report.days[...], report, into: &html, flush: flush)
     html += "<table>\n<thead><tr><th>Day</th><th class=\"n\">Meals</th><th>First</th><th>Last</th>"
     html += "<th class=\"n\">Overnight</th><th class=\"n\">Longest gap</th>"
     html +=
       "<th class=\"n\">Gaps over \(ReportText.gapLimit(settings))</th></tr></thead>\n<tbody>\n"
     for day in report.days {
+      flush(&html)
       html += day.flaggedGaps.isEmpty ? "<tr>" : "<tr class=\"flagged\">"
       html += "<td>\(ReportText.day(day.date))</td><td class=\"n\">\(day.meals.count)</td>"
       guard let first = day.firstMeal, let last = day.lastMeal else {

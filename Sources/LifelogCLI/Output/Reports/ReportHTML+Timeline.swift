@@ -10,8 +10,12 @@ extension ReportHTML {
   static func x(_ minute: Int) -> Int { labelWidth + minute * axisWidth / 1440 }
 
   /// A row per day on a 24-hour axis from `dayStartsAt`: a mark per meal, flagged gaps as bands.
+  ///
+  /// `flush` is called after each row, so the compact report's timeline over a whole log (a
+  /// mark per meal) can be written in pieces.
   func timeline(
-    _ days: ArraySlice<MealDay>, _ report: MealReport, into html: inout ReportBytes
+    _ days: ArraySlice<MealDay>, _ report: MealReport, into html: inout ReportBytes,
+    flush: (inout ReportBytes) -> Void = { _ in }
   ) {
     let width = Self.labelWidth + Self.axisWidth + 16
     let top = 22
@@ -21,6 +25,7 @@ extension ReportHTML {
     html += "aria-label=\"Meal timeline, a row per day\">\n"
     axis(top: top, bottom: height - 8, into: &html)
     for (row, day) in days.enumerated() {
+      flush(&html)
       let y = top + row * Self.rowHeight
       let middle = y + Self.rowHeight / 2
       if row % 2 == 0 {

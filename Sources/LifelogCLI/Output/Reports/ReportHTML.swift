@@ -18,8 +18,8 @@ struct ReportHTML {
     return text
   }
 
-  /// The same, handed to `write` a piece (about 64 KiB) at a time, so a long diary is never
-  /// held whole.
+  /// The same, handed to `write` a piece (about 64 KiB) at a time, so a long diary (or the
+  /// compact report's timeline, a mark per meal) is never held whole.
   func render(_ write: (String) -> Void) {
     var html = ReportBytes()
     html.reserve(1 << 17)
@@ -30,15 +30,15 @@ struct ReportHTML {
     case .both: title = "Report"
     }
     head(title, into: &html)
+    let flush = { (html: inout ReportBytes) in
+      guard html.count >= 1 << 16 else { return }
+      write(html.string)
+      html.removeAll()
+    }
     if let meals = content.meals {
       switch content.kind {
-      case .meals:
-        mealDiary(meals, into: &html) { html in
-          guard html.count >= 1 << 16 else { return }
-          write(html.string)
-          html.removeAll()
-        }
-      case .both: mealsCompact(meals, into: &html)
+      case .meals: mealDiary(meals, into: &html, flush: flush)
+      case .both: mealsCompact(meals, into: &html, flush: flush)
       case .activity: break
       }
     }

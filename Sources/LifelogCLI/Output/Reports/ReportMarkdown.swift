@@ -1,15 +1,38 @@
 import LifelogCore
 
 /// Reports as Markdown (GitHub-flavoured tables), for a note, an issue or a document.
+///
+/// The meal diary is written a day at a time as the days close (``MealDayStream``): a heading,
+/// a table per day, the summary.
 struct ReportMarkdown {
-  let content: ReportContent
+  let content: ReportMarkdown.Content
+
+  /// What the renderer reads: the whole report (the activity and compact reports), or the range
+  /// and settings (the meal diary's heading; its days and summary are handed over one by one).
+  struct Content {
+    let kind: ReportKind
+    let range: ReportRange
+    let settings: ReportSettings
+    var meals: MealReport? = nil
+    var activity: ActivityReport? = nil
+    var offsets: [LoggedOffset] = []
+
+    init(_ content: ReportContent) {
+      (kind, range, settings) = (content.kind, content.range, content.settings)
+      (meals, activity, offsets) = (content.meals, content.activity, content.offsets)
+    }
+
+    init(kind: ReportKind, range: ReportRange, settings: ReportSettings) {
+      (self.kind, self.range, self.settings) = (kind, range, settings)
+    }
+  }
 
   private var settings: ReportSettings { content.settings }
   private let plain = ReportStyle(colour: false)
 
   func render() -> String {
     switch content.kind {
-    case .meals: return content.meals.map(meals) ?? ""
+    case .meals: return ""  // written a day at a time (mealsHeading, mealDay, mealsSummary)
     case .activity: return content.activity.map(activity) ?? ""
     case .both: return both()
     }
@@ -17,48 +40,51 @@ struct ReportMarkdown {
 
   // MARK: - Meals
 
-  private func meals(_ report: MealReport) -> String {
-    var text = "# Meals, \(ReportText.range(report.range))\(forName())\n\n"
+  /// The meal diary's title and how to read it, before its days.
+  func mealsHeading() -> String {
+    var text = "# Meals, \(ReportText.range(content.range))\(forName())\n\n"
     text +=
       "Days start at \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)); gaps over "
     text +=
       "\(ReportText.gapLimit(settings)) are flagged with **!**; times are on the clock where each meal was "
     text += "logged.\n"
-    for day in report.days {
-      text += "\n## \(ReportText.day(day.date))\n\n"
-      guard let first = day.firstMeal, let last = day.lastMeal else {
-        text += "No meals.\n"
-        continue
-      }
-      text += "\(day.meals.count) meal\(day.meals.count == 1 ? "" : "s"), "
-      text += "\(ReportText.clock(first.time)) to \(ReportText.clock(last.time))"
-      if let longest = day.longestGapMinutes {
-        text += ", longest gap \(ReportText.minutes(longest))"
-      }
-      if !day.flaggedGaps.isEmpty {
-        text += ", **\(day.flaggedGaps.count) over \(ReportText.gapLimit(settings))**"
-      }
-      text += "."
-      if let overnight = day.overnightGapMinutes {
-        text += " Overnight gap \(ReportText.minutes(overnight))."
-      }
-      text += "\n\n| Time | Meal | Gap | Note |\n|---|---|--:|---|\n"
-      for meal in day.meals {
-        let entry = report.entry(of: meal)
-        var gap = meal.gapMinutes.map(ReportText.minutes) ?? ""
-        if meal.isFlagged { gap = "**\(gap) !**" }
-        text +=
-          "| \(ReportText.clock(meal.time, marked: meal.isAway)) | \(Self.escape(entry.activityName)) "
-        text += "| \(gap) | \(Self.escape(ReportText.oneLine(entry.note))) |\n"
-      }
-    }
-    text +=
-      "\n## Summary\n\n"
-      + table(
-        [["", ""]]
-          + MealReportText(report: report, style: plain).summaryRows().map { [$0.0, $0.1] },
-        rightAligned: [], header: false)
     return text
+  }
+
+  /// One day of the meal diary: a line, then a table of its meals.
+  func mealDay(_ closed: ClosedMealDay) -> String {
+    let day = closed.day
+    var text = "\n## \(ReportText.day(day.date))\n\n"
+    guard let first = day.firstMeal, let last = day.lastMeal else { return text + "No meals.\n" }
+    text += "\(day.meals.count) meal\(day.meals.count == 1 ? "" : "s"), "
+    text += "\(ReportText.clock(first.time)) to \(ReportText.clock(last.time))"
+    if let longest = day.longestGapMinutes {
+      text += ", longest gap \(ReportText.minutes(longest))"
+    }
+    if !day.flaggedGaps.isEmpty {
+      text += ", **\(day.flaggedGaps.count) over \(ReportText.gapLimit(settings))**"
+    }
+    text += "."
+    if let overnight = day.overnightGapMinutes {
+      text += " Overnight gap \(ReportText.minutes(overnight))."
+    }
+    text += "\n\n| Time | Meal | Gap | Note |\n|---|---|--:|---|\n"
+    for meal in day.meals {
+      let entry = closed.entry(of: meal)
+      var gap = meal.gapMinutes.map(ReportText.minutes) ?? ""
+      if meal.isFlagged { gap = "**\(gap) !**" }
+      text +=
+        "| \(ReportText.clock(meal.time, marked: meal.isAway)) | \(Self.escape(entry.activityName)) "
+      text += "| \(gap) | \(Self.escape(ReportText.oneLine(entry.note))) |\n"
+    }
+    return text
+  }
+
+  /// The meal diary's summary, after its days.
+  func mealsSummary(_ summary: MealSummary, offsets: [LoggedOffset]) -> String {
+    let rows = MealReportText.summaryRows(summary, settings: settings, offsets: offsets)
+    return "\n## Summary\n\n"
+      + table([["", ""]] + rows.map { [$0.0, $0.1] }, rightAligned: [], header: false)
   }
 
   private func forName() -> String {

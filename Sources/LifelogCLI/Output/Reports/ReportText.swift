@@ -92,8 +92,12 @@ enum ReportText {
   /// (``TerminalText/visible(_:keepingNewlines:)``).
   static func oneLine(_ note: String?) -> String {
     guard let note else { return "" }
-    // Line breaks are bytes 0x0A-0x0D, or start with 0xC2 (U+0085) or 0xE2 (U+2028, U+2029).
-    guard note.utf8.contains(where: { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }),
+    // Line breaks are bytes 0x0A-0x0D, or start with 0xC2 (U+0085) or 0xE2 (U+2028, U+2029);
+    // a native string's bytes are scanned in place.
+    let mayBreak = { (byte: UInt8) in (0x0A...0x0D).contains(byte) || byte == 0xC2 || byte == 0xE2 }
+    guard
+      note.utf8.withContiguousStorageIfAvailable({ $0.contains(where: mayBreak) })
+        ?? note.utf8.contains(where: mayBreak),
       note.contains(where: \.isNewline)
     else { return TerminalText.visible(note) }
     return TerminalText.visible(note.split(whereSeparator: \.isNewline).joined(separator: " ⏎ "))
