@@ -53,21 +53,7 @@ extension BenchmarkSuite {
         name: "webdav_noop_sync_ms", value: noop.median * 1e3, unit: "ms", goal: .atMost(50),
         decimals: 2))
 
-    var tenNew: [Double] = []
-    let command = lifelogCommand(["sync", "--quiet"], database: pusher)
-    for round in 0..<Self.quickSyncRuns {
-      let store = try LogStore(path: pusher)
-      let fresh = SampleLog.entries(
-        count: 10, endingAt: BenchmarkSuite.now(), seed: UInt64(round + 1))
-      try store.add(contentsOf: fresh)
-      tenNew.append(try command.timedRun())
-    }
-    let samples = Samples(tenNew)
-    Log.info("webdav_10new_ms: median \(ms(samples.median)), max \(ms(samples.maximum))")
-    report(
-      Figure(
-        name: "webdav_10new_ms", value: samples.median * 1e3, unit: "ms", goal: .atMost(100),
-        decimals: 2))
+    report(try tenNewSyncs("webdav_10new_ms", database: pusher, atMost: 100))
   }
 }
 
