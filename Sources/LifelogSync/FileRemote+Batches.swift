@@ -37,12 +37,10 @@ extension FileRemote {
     }
     // A file there that cannot be read (a FIFO, a link, cut short by a file-syncing tool) is
     // replaced; a valid but different batch means two logs share a device id.
-    if let existing = try? folder.read(FileRemote.batchName(seq), limit: Limit.batch) {
-      if existing == bytes { return }
-      if (try? envelope.open(existing, name: name)) != nil {
-        throw .conflict(
-          "The remote already holds a different batch \(seq) of this device at '\(path)'")
-      }
+    if let existing = try? folder.read(FileRemote.batchName(seq), limit: Limit.batch),
+      try envelope.isPushed(bytes, as: existing, seq: seq, name: name, path: path)
+    {
+      return
     }
     try checked { () throws(RemoteFileError) in
       try folder.writeAtomically(FileRemote.batchName(seq), bytes)

@@ -91,4 +91,20 @@ import Testing
     #expect(RemoteManifest(fileBytes: Array(#"{"lifelog":"server"}"#.utf8)) == nil)
     #expect(RemoteManifest(fileBytes: [0xFF, 0x00]) == nil)
   }
+
+  @Test func aBatchAlreadyThereIsDoneJunkIsReplacedAndAnotherBatchIsAConflict() throws {
+    let bytes = SampleBatches.batch(device: "dev-a", seq: 1)
+    let name = BatchEnvelope.Name.batch(device: "dev-a", seq: 1)
+    let envelope = BatchEnvelope.plain
+    #expect(try envelope.isPushed(bytes, as: bytes, seq: 1, name: name, path: "p"))
+    #expect(
+      !(try envelope.isPushed(bytes, as: Array(bytes.prefix(20)), seq: 1, name: name, path: "p")))
+    let other = SampleBatches.batch(device: "dev-a", seq: 1, note: "another log")
+    #expect(
+      throws: SyncError.conflict(
+        "The remote already holds a different batch 1 of this device at 'p'")
+    ) {
+      try envelope.isPushed(bytes, as: other, seq: 1, name: name, path: "p")
+    }
+  }
 }

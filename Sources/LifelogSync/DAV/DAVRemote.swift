@@ -175,11 +175,10 @@ public final class DAVRemote: Remote {
     var existing = try client.get(path, limit: Limit.batch)
     for _ in 0..<3 {
       if let found = existing {
-        if found == bytes { return }
-        if (try? envelope.open(found, name: name)) != nil {
-          throw .conflict(
-            "The remote already holds a different batch \(seq) of this device at '\(location)/\(path)'"
-          )
+        if try envelope.isPushed(
+          bytes, as: found, seq: seq, name: name, path: "\(location)/\(path)")
+        {
+          return
         }
         try client.delete(path)  // cut short when a server died mid-write: ours to replace
       }
