@@ -1,6 +1,7 @@
-/// The key envelopes of an encrypted remote made of files: `keys/<version>.json`, version
-/// zero-padded, each written once (docs/sync-protocol.md §4). The decisions a folder remote and a
-/// WebDAV remote share, on names and bytes each has already read.
+/// The key envelopes of an encrypted remote made of files (docs/sync-protocol.md §4).
+///
+/// They are `keys/<version>.json`, version zero-padded, each written once. These are the
+/// decisions a folder remote and a WebDAV remote share, on names and bytes each has already read.
 enum KeyEnvelopeFiles {
   /// The file name of envelope `version`.
   static func name(_ version: Int) -> String { FileRemote.padded(version) + ".json" }

@@ -4,7 +4,9 @@ import LifelogProtocol
 /// The manifest file of a remote made of files (`lifelog-remote.json`, docs/sync-protocol.md §4):
 /// what a folder remote and a WebDAV remote write and read, whatever carries the bytes.
 extension RemoteManifest {
-  /// The file's bytes: one JSON object and a newline. An encrypted remote names its cipher.
+  /// The file's bytes: one JSON object and a newline.
+  ///
+  /// An encrypted remote's manifest names its cipher.
   var fileBytes: [UInt8] {
     var object = JSONObjectWriter()
     object.add("lifelog", "remote")

@@ -10,8 +10,9 @@ import LifelogProtocol
 enum SnapshotChoice {
   static let suffix = ".snapshot"
 
-  /// The snapshot files among the `names` listed in `snapshots/`, newest name first, with the
-  /// names they go by. A hidden file (a copy still under way) is none.
+  /// The snapshot files among the `names` listed in `snapshots/`, newest name first.
+  ///
+  /// Each comes with the name it goes by. A hidden file (a copy still under way) is none.
   static func newestFirst(_ names: [String]) -> [(file: String, name: String)] {
     names.filter { $0.hasSuffix(suffix) && !$0.hasPrefix(".") }.sorted(by: >).map {
       (file: $0, name: String($0.dropLast(suffix.count)))
