@@ -52,14 +52,20 @@ let package = Package(
     // Executables (thin)
     .executableTarget(name: "lifelog", dependencies: ["LifelogCLI"]),
     .executableTarget(
-      name: "lifelog-bench", dependencies: ["LifelogCore", "LifelogProtocol", "LifelogSync"],
+      name: "lifelog-bench",
+      dependencies: ["LifelogCore", "LifelogProtocol", "LifelogSync", "LifelogLoopback"],
       path: "Sources/LifelogBench"),
 
     // Test support and tests
     // Light support (folders, golden files, seeds, sample batches, fake servers in process, the
     // built binary, `lifelog serve` and PostgreSQL as child processes): no app module, so the
     // SQLite, Core, Sync and Server tests compile only what they test (docs/testing.md)
-    .target(name: "LifelogTestSupport", dependencies: ["LifelogCore", "LifelogProtocol"]),
+    // The servers the tests and the benchmark start on 127.0.0.1 share this (no Foundation):
+    // free ports, and Apache's WebDAV config
+    .target(name: "LifelogLoopback"),
+    .target(
+      name: "LifelogTestSupport",
+      dependencies: ["LifelogCore", "LifelogProtocol", "LifelogLoopback"]),
     // The app in process, and sessions of it: InProcessCLI, SyncMachine, TerminalSession
     .target(name: "LifelogCLITestSupport", dependencies: ["LifelogCLI", "LifelogTestSupport"]),
     .testTarget(name: "LifelogSQLiteTests", dependencies: ["LifelogSQLite", "LifelogTestSupport"]),

@@ -68,9 +68,7 @@ final class BenchServer {
   func stop() {
     guard !stopped else { return }
     stopped = true
-    kill(pid, SIGTERM)
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    ChildCommand.terminate(pid)
     close(output)
   }
 

@@ -149,4 +149,12 @@ final class ChildCommand {
       throw BenchmarkError("'\(commandLine)' exited with status \(exitCode)")
     }
   }
+
+  /// Stops a server started in the background: SIGTERM, then waits until it has exited, so its
+  /// port and files are free again.
+  static func terminate(_ pid: pid_t) {
+    kill(pid, SIGTERM)
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+  }
 }

@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LifelogCore
+import LifelogLoopback
 
 /// The WebDAV figures of the WebDAV issue, through Apache httpd with mod_dav (Debian `apache2`)
 /// that the benchmark starts single-process on a free loopback port with basic authentication: a
@@ -52,21 +53,7 @@ extension BenchmarkSuite {
         name: "webdav_noop_sync_ms", value: noop.median * 1e3, unit: "ms", goal: .atMost(50),
         decimals: 2))
 
-    var tenNew: [Double] = []
-    let command = lifelogCommand(["sync", "--quiet"], database: pusher)
-    for round in 0..<Self.quickSyncRuns {
-      let store = try LogStore(path: pusher)
-      let fresh = SampleLog.entries(
-        count: 10, endingAt: BenchmarkSuite.now(), seed: UInt64(round + 1))
-      try store.add(contentsOf: fresh)
-      tenNew.append(try command.timedRun())
-    }
-    let samples = Samples(tenNew)
-    Log.info("webdav_10new_ms: median \(ms(samples.median)), max \(ms(samples.maximum))")
-    report(
-      Figure(
-        name: "webdav_10new_ms", value: samples.median * 1e3, unit: "ms", goal: .atMost(100),
-        decimals: 2))
+    report(try tenNewSyncs("webdav_10new_ms", database: pusher, atMost: 100))
   }
 }
 
@@ -104,35 +91,13 @@ final class DAVBenchServer {
         chmod(String(folder[..<slash]), 0o711)
       }
     }
-    port = try DAVBenchServer.freePort()
-    let modules = "/usr/lib/apache2/modules"
-    let config = """
-      ServerRoot \(folder)
-      PidFile \(folder)/httpd.pid
-      Listen 127.0.0.1:\(port)
-      ServerName 127.0.0.1
-      LoadModule mpm_event_module \(modules)/mod_mpm_event.so
-      LoadModule authn_core_module \(modules)/mod_authn_core.so
-      LoadModule authn_file_module \(modules)/mod_authn_file.so
-      LoadModule authz_core_module \(modules)/mod_authz_core.so
-      LoadModule authz_user_module \(modules)/mod_authz_user.so
-      LoadModule auth_basic_module \(modules)/mod_auth_basic.so
-      LoadModule dav_module \(modules)/mod_dav.so
-      LoadModule dav_fs_module \(modules)/mod_dav_fs.so
-      ErrorLog \(folder)/error.log
-      LogFormat "%m %U %>s" bench
-      CustomLog \(folder)/access.log bench
-      DavLockDB \(folder)/lock/DavLock
-      DocumentRoot \(files)
-      <Directory \(files)>
-        Dav On
-        AuthType Basic
-        AuthName "lifelog bench"
-        AuthUserFile \(folder)/htpasswd
-        Require valid-user
-      </Directory>
-
-      """ + (root ? "User nobody\nGroup nogroup\n" : "")
+    guard let port = Loopback.freePort() else {
+      throw BenchmarkError("cannot find a free port on 127.0.0.1")
+    }
+    self.port = port
+    let config = ApacheDAVConfig(
+      folder: folder, files: files, port: port, errorLog: folder + "/error.log"
+    ).text
     do {
       try LocalFile.write(Array(config.utf8), to: folder + "/httpd.conf")
     } catch {
@@ -161,7 +126,7 @@ final class DAVBenchServer {
     }
     pid = child
     for _ in 0..<2000 {
-      if DAVBenchServer.answers(port: port) { return }
+      if Loopback.answers(port: port) { return }
       usleep(10_000)
     }
     kill(child, SIGKILL)
@@ -175,9 +140,7 @@ final class DAVBenchServer {
   func stop() {
     guard !stopped else { return }
     stopped = true
-    kill(pid, SIGTERM)
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    ChildCommand.terminate(pid)
   }
 
   /// Requests Apache has logged so far.
@@ -191,40 +154,5 @@ final class DAVBenchServer {
       if character == 0x0A { count += 1 }
     }
     return count
-  }
-
-  private static func freePort() throws -> Int {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { throw BenchmarkError("cannot make a socket") }
-    defer { close(socket) }
-    var address = loopback(port: 0)
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-      }
-    }
-    guard bound else { throw BenchmarkError("cannot find a free port") }
-    return Int(UInt16(bigEndian: address.sin_port))
-  }
-
-  private static func answers(port: Int) -> Bool {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { return false }
-    defer { close(socket) }
-    var address = loopback(port: port)
-    return withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-      }
-    }
-  }
-
-  private static func loopback(port: Int) -> sockaddr_in {
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(truncatingIfNeeded: port).bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    return address
   }
 }

@@ -37,12 +37,10 @@ extension FileRemote {
     }
     // A file there that cannot be read (a FIFO, a link, cut short by a file-syncing tool) is
     // replaced; a valid but different batch means two logs share a device id.
-    if let existing = try? folder.read(FileRemote.batchName(seq), limit: Limit.batch) {
-      if existing == bytes { return }
-      if (try? envelope.open(existing, name: name)) != nil {
-        throw .conflict(
-          "The remote already holds a different batch \(seq) of this device at '\(path)'")
-      }
+    if let existing = try? folder.read(FileRemote.batchName(seq), limit: Limit.batch),
+      try envelope.isPushed(bytes, as: existing, seq: seq, name: name, path: path)
+    {
+      return
     }
     try checked { () throws(RemoteFileError) in
       try folder.writeAtomically(FileRemote.batchName(seq), bytes)
@@ -59,10 +57,9 @@ extension FileRemote {
   ) throws(SyncError) -> PullPage {
     var vector: VersionVector
     do { vector = try VersionVector(parsing: cursor) } catch { vector = VersionVector() }
-    var page = PullPage(batches: [], cursor: cursor, more: false, skipped: [])
-    var rows = 0
-    var pageBytes = 0
-    guard let devices = try folder("devices") else { return page }
+    var page = BatchPage(
+      cursor: cursor, vector: vector, rowLimit: rowLimit, rules: rules, envelope: envelope)
+    guard let devices = try folder("devices") else { return page.finished(cursor: cursor) }
     let names = try checked { () throws(RemoteFileError) in try devices.list() }
     for other in names.filter({ !$0.hasPrefix(".") && $0 != device }).sorted() {
       // A device folder that cannot be opened holds back that device only, with a warning; a
@@ -72,75 +69,38 @@ extension FileRemote {
         opened = try devices.folder(other)
       } catch {
         if error.kind != .notAFolder {
-          page.skipped.append("devices/\(other): \(error)")
-          page.held.append(
-            HeldBatch(
-              device: other, seq: vector[other] + 1, reason: .unreadable(String(describing: error)))
-          )
+          page.holdUnreadable(other, path: "devices/\(other)", reason: String(describing: error))
         }
         continue
       }
       guard let folder = opened else { continue }
       while true {
-        let seq = vector[other] + 1
-        let file = "devices/\(other)/\(FileRemote.batchName(seq))"
-        guard folder.kind(of: FileRemote.batchName(seq)) != nil else {
+        let name = FileRemote.batchName(page.next(of: other))
+        guard folder.kind(of: name) != nil else {
           do {
-            if try hasBatch(in: folder, after: seq) {
-              page.held.append(HeldBatch(device: other, seq: seq, reason: .missing))
+            if BatchPage.isGap(page.next(of: other), among: try folder.list()) {
+              page.holdMissing(other)
             }
           } catch {
             // A device folder that cannot be listed (more names than the cap) holds back only
             // that device.
-            page.skipped.append("devices/\(other): \(error)")
-            page.held.append(
-              HeldBatch(device: other, seq: seq, reason: .unreadable(String(describing: error))))
+            page.holdUnreadable(other, path: "devices/\(other)", reason: String(describing: error))
           }
           break
         }
-        if rows >= rowLimit || pageBytes >= Limit.page {
-          page.more = true
-          break
-        }
+        if page.isFull() { break }
         let read: [UInt8]?
         do {
-          read = try folder.read(FileRemote.batchName(seq), limit: Limit.batch)
+          read = try folder.read(name, limit: Limit.batch)
         } catch {
-          page.skipped.append("\(file): \(error)")
-          page.held.append(
-            HeldBatch(device: other, seq: seq, reason: .unreadable(String(describing: error))))
+          page.holdUnreadable(
+            other, path: "devices/\(other)/\(name)", reason: String(describing: error))
           break
         }
-        guard let bytes = read else { break }
-        pageBytes += bytes.count
-        let batch: Batch
-        do {
-          batch = try envelope.open(bytes, name: .batch(device: other, seq: seq))
-        } catch {
-          page.skipped.append("\(file): \(error)")
-          page.held.append(
-            HeldBatch(device: other, seq: seq, reason: .unreadable(String(describing: error))))
-          break
-        }
-        if let reason = rules.hold(batch) {
-          page.held.append(HeldBatch(device: other, seq: seq, reason: reason))
-          break
-        }
-        page.batches.append(PulledBatch(name: "\(other)/\(seq)", batch: batch))
-        rows += batch.changes.count
-        vector[other] = seq
+        guard let bytes = read, page.take(bytes, of: other, path: "devices/\(other)/\(name)")
+        else { break }
       }
     }
-    page.cursor = vector.json
-    return page
-  }
-
-  /// Whether `device` has a batch file numbered above `seq`: then a missing `seq` is a gap, not
-  /// the end.
-  private func hasBatch(in folder: RemoteFolder, after seq: Int) throws(RemoteFileError) -> Bool {
-    try folder.list().contains { name in
-      guard let number = FileRemote.number(inName: name, suffix: ".batch") else { return false }
-      return number > seq
-    }
+    return page.finished(cursor: page.vector.json)
   }
 }

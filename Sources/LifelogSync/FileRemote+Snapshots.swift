@@ -25,20 +25,14 @@ extension FileRemote {
     skipped: inout [String]
   ) throws(SyncError) -> PulledSnapshot? {
     guard let folder = try folder("snapshots") else { return nil }
-    let names = try checked { () throws(RemoteFileError) in try folder.list() }
-      .filter { $0.hasSuffix(".snapshot") && !$0.hasPrefix(".") }.sorted(by: >)
+    let files = SnapshotChoice.newestFirst(
+      try checked { () throws(RemoteFileError) in try folder.list() })
     let vector = (try? VersionVector(parsing: cursor)) ?? VersionVector()
-    for file in names where !passing.contains(String(file.dropLast(".snapshot".count))) {
-      // Not only the newest: a snapshot named older (written on a machine whose clock is behind,
-      // or before the newest one's writer had seen it) may hold batches that were since deleted.
-      // The header says what a snapshot covers, so those with nothing new are not read whole.
+    for (file, name) in files where !passing.contains(name) {
       let bytes: [UInt8]
       do {
-        guard let first = try folder.readFirstLine(file, limit: Limit.header) else { continue }
-        // A header refused outright (covers keys that are not device ids, say) is named.
-        let header = try BatchCodec.header(of: first)
-        guard header.kind == .snapshot,
-          !vector.covers(VersionVector(header.covers.seqs.filter { $0.key != device })),
+        guard let first = try folder.readFirstLine(file, limit: Limit.header),
+          try SnapshotChoice.holdsNew(header: first, beyond: vector, excluding: device),
           let whole = try folder.read(file, limit: Limit.snapshot)
         else { continue }  // nothing new, or still being copied: an older one may do
         bytes = whole
@@ -48,15 +42,13 @@ extension FileRemote {
       }
       let snapshot: Batch
       do {
-        snapshot = try envelope.open(
-          bytes, name: .snapshot(String(file.dropLast(".snapshot".count))))
+        snapshot = try envelope.open(bytes, name: .snapshot(name))
       } catch {
         skipped.append("snapshots/\(file): \(error)")
         continue  // damaged or not authentic: an older one may do
       }
       return PulledSnapshot(
-        name: String(file.dropLast(".snapshot".count)), snapshot: snapshot,
-        cursor: vector.merged(with: snapshot.covers).json)
+        name: name, snapshot: snapshot, cursor: vector.merged(with: snapshot.covers).json)
     }
     return nil
   }

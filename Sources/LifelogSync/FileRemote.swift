@@ -114,14 +114,8 @@ public final class FileRemote: Remote {
     if let keys { try putKeys(keys) }
     let manifest = RemoteManifest(
       remoteID: remoteID, minimumVersion: minimumVersion, encrypted: keys != nil)
-    var object = JSONObjectWriter()
-    object.add("lifelog", "remote")
-    object.add("format", manifest.format)
-    object.add("remoteId", manifest.remoteID)
-    object.add("minVersion", manifest.minimumVersion)
-    if manifest.encrypted { object.add("encryption", SealedHeader.cipher) }
     try checked { () throws(RemoteFileError) in
-      try folder.writeAtomically(FileRemote.manifestName, Array((object.result + "\n").utf8))
+      try folder.writeAtomically(FileRemote.manifestName, manifest.fileBytes)
     }
     return manifest
   }
@@ -135,13 +129,10 @@ public final class FileRemote: Remote {
       throw .remoteUnavailable(
         root, reason: "it holds no \(FileRemote.manifestName) (was the folder emptied?)")
     }
-    guard let json = try? JSONValue.parse(bytes), json["lifelog"]?.string == "remote",
-      let id = json["remoteId"]?.string, let format = json["format"]?.integer,
-      let minimum = json["minVersion"]?.string
-    else { throw .remoteUnavailable(root, reason: "its \(FileRemote.manifestName) is damaged") }
-    return RemoteManifest(
-      remoteID: id, format: Int(format), minimumVersion: minimum,
-      encrypted: json["encryption"] != nil)
+    guard let manifest = RemoteManifest(fileBytes: bytes) else {
+      throw .remoteUnavailable(root, reason: "its \(FileRemote.manifestName) is damaged")
+    }
+    return manifest
   }
 
   // MARK: - Folders

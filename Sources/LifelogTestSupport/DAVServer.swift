@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import LifelogLoopback
 
 /// A real WebDAV server on 127.0.0.1 for tests, with basic authentication.
 ///
@@ -60,12 +61,12 @@ public final class DAVServer: @unchecked Sendable {
     try FileManager.default.createDirectory(
       atPath: folder + "/lock", withIntermediateDirectories: true)
     if kind == .apache {
-      let made = try DAVServer.run(
+      let made = try ToolProcess.run(
         "/usr/bin/htpasswd", ["-cbB", folder + "/htpasswd", user, password])
       guard made == 0 else { throw ServerProcessError(message: "htpasswd failed") }
       if geteuid() == 0 {
         for path in [files, folder + "/lock", folder + "/htpasswd"] {
-          _ = try DAVServer.run("/bin/chown", ["-R", "nobody:nogroup", path])
+          _ = try ToolProcess.run("/bin/chown", ["-R", "nobody:nogroup", path])
         }
       }
     }
@@ -118,7 +119,7 @@ public final class DAVServer: @unchecked Sendable {
     self.process = process
     // Until it answers: it binds within a second; 30 s is only a bound for a broken install.
     for _ in 0..<3000 {
-      if DAVServer.answers(port: port) { return }
+      if Loopback.answers(port: port) { return }
       if !process.isRunning { break }
       usleep(10_000)
     }
@@ -171,7 +172,7 @@ public final class DAVServer: @unchecked Sendable {
     try FileManager.default.createDirectory(
       atPath: files + "/" + path, withIntermediateDirectories: true)
     if kind == .apache, geteuid() == 0 {
-      _ = try DAVServer.run("/bin/chown", ["-R", "nobody:nogroup", files])
+      _ = try ToolProcess.run("/bin/chown", ["-R", "nobody:nogroup", files])
     }
   }
 
@@ -191,88 +192,17 @@ public final class DAVServer: @unchecked Sendable {
   }
 
   private func apacheConfig() -> String {
-    let modules = "/usr/lib/apache2/modules"
-    var config = """
-      ServerRoot \(folder)
-      PidFile \(folder)/httpd.pid
-      Listen 127.0.0.1:\(port)
-      ServerName 127.0.0.1
-      LoadModule mpm_event_module \(modules)/mod_mpm_event.so
-      LoadModule authn_core_module \(modules)/mod_authn_core.so
-      LoadModule authn_file_module \(modules)/mod_authn_file.so
-      LoadModule authz_core_module \(modules)/mod_authz_core.so
-      LoadModule authz_user_module \(modules)/mod_authz_user.so
-      LoadModule auth_basic_module \(modules)/mod_auth_basic.so
-      LoadModule dav_module \(modules)/mod_dav.so
-      LoadModule dav_fs_module \(modules)/mod_dav_fs.so
-      ErrorLog \(folder)/server.log
-      LogFormat "%m %U %>s" lifelog
-      CustomLog \(folder)/access.log lifelog
-      DavLockDB \(folder)/lock/DavLock
-      DocumentRoot \(files)
-      <Directory \(files)>
-        Dav On
-        AuthType Basic
-        AuthName "lifelog test"
-        AuthUserFile \(folder)/htpasswd
-        Require valid-user
-
-      """
-    if let bodyLimit { config += "  LimitRequestBody \(bodyLimit)\n" }
-    config += "</Directory>\n"
-    if let tls {
-      config += """
-        LoadModule ssl_module \(modules)/mod_ssl.so
-        SSLEngine on
-        SSLCertificateFile \(tls.certificate)
-        SSLCertificateKeyFile \(tls.key)
-
-        """
-    }
-    if geteuid() == 0 { config += "User nobody\nGroup nogroup\n" }
-    return config
-  }
-
-  private static func run(_ tool: String, _ arguments: [String]) throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus
+    ApacheDAVConfig(
+      folder: folder, files: files, port: port, errorLog: folder + "/server.log",
+      bodyLimit: bodyLimit, tls: tls
+    ).text
   }
 
   /// A port nothing listens on now.
   private static func freePort() throws -> Int {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { throw ServerProcessError(message: "socket failed") }
-    defer { close(socket) }
-    var address = LoopbackServer.loopback(port: 0)
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
+    guard let port = Loopback.freePort() else {
+      throw ServerProcessError(message: "no free port on 127.0.0.1")
     }
-    guard bound == 0 else { throw ServerProcessError(message: "bind failed") }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
-  }
-
-  /// Whether something accepts connections on the port.
-  private static func answers(port: Int) -> Bool {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { return false }
-    defer { close(socket) }
-    var address = LoopbackServer.loopback(port: port)
-    return withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-      }
-    }
+    return port
   }
 }

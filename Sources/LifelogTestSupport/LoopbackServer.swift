@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import LifelogLoopback
 import Synchronization
 
 /// A TCP server on a free port of 127.0.0.1 that hands each connection to the test, for servers
@@ -122,13 +123,7 @@ public final class LoopbackServer: @unchecked Sendable {
   }
 
   /// The IPv4 address 127.0.0.1:`port`.
-  public static func loopback(port: Int) -> sockaddr_in {
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(truncatingIfNeeded: port).bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    return address
-  }
+  public static func loopback(port: Int) -> sockaddr_in { Loopback.address(port: port) }
 
   private static func acceptLoop(
     _ listener: Int32, _ state: State, _ handle: @escaping @Sendable (Int32) -> Void

@@ -308,18 +308,10 @@ extension DAVSyncTests {
   /// not trust is refused as a TLS failure, a trusted one (`LIFELOG_CA_FILE`) syncs, and a wrong
   /// password over HTTPS is 77 too.
   @Test func davsWorksOverTLSWithTheServersCertificate() throws {
-    guard DAVServer.isAvailable(.apache),
-      FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
-    else { return }
+    guard DAVServer.isAvailable(.apache), TestCertificate.isAvailable else { return }
     let certificate = folder.file("cert.pem")
     let key = folder.file("key.pem")
-    let made = try LifelogTestTool.run(
-      "/usr/bin/openssl",
-      [
-        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
-        "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
-      ])
-    try #require(made == 0)
+    try TestCertificate.make(certificate: certificate, key: key)
     let server = try DAVServer(.apache, tls: (certificate, key))
     try server.makeFolder("alice")
     let url = server.baseURL + "/alice/lifelog"

@@ -453,16 +453,10 @@ import Testing
   }
 
   @Test func httpsWorksWithTheServersCertificateAndATLSFailureSaysSo() throws {
-    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else { return }
+    guard TestCertificate.isAvailable else { return }
     let certificate = folder.file("cert.pem")
     let key = folder.file("key.pem")
-    let made = try LifelogTestTool.run(
-      "/usr/bin/openssl",
-      [
-        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
-        "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
-      ])
-    try #require(made == 0)
+    try TestCertificate.make(certificate: certificate, key: key)
     let server = try startServer(["--tls-cert", certificate, "--tls-key", key])
     let tokenPath = try tokenFile(try server.addUser("alice"), "alice")
     let url = "https://127.0.0.1:\(server.port)"
@@ -503,19 +497,5 @@ import Testing
       usleep(1_000)
     }
     return condition()
-  }
-}
-
-/// Runs a tool other than lifelog (openssl) with its output discarded; returns its exit status.
-enum LifelogTestTool {
-  static func run(_ path: String, _ arguments: [String]) throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus
   }
 }

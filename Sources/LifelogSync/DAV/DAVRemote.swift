@@ -130,13 +130,7 @@ public final class DAVRemote: Remote {
     if let keys { try putKeys(keys) }
     let manifest = RemoteManifest(
       remoteID: remoteID, minimumVersion: minimumVersion, encrypted: keys != nil)
-    var object = JSONObjectWriter()
-    object.add("lifelog", "remote")
-    object.add("format", manifest.format)
-    object.add("remoteId", manifest.remoteID)
-    object.add("minVersion", manifest.minimumVersion)
-    if manifest.encrypted { object.add("encryption", SealedHeader.cipher) }
-    let bytes = Array((object.result + "\n").utf8)
+    let bytes = manifest.fileBytes
     guard try client.putOnce(FileRemote.manifestName, bytes) == .created,
       try client.get(FileRemote.manifestName, limit: Limit.manifest) == bytes
     else {
@@ -154,13 +148,10 @@ public final class DAVRemote: Remote {
           "it holds no \(FileRemote.manifestName) (was the folder emptied, moved or deleted?); "
           + "lifelog does not make it again")
     }
-    guard let json = try? JSONValue.parse(bytes), json["lifelog"]?.string == "remote",
-      let id = json["remoteId"]?.string, let format = json["format"]?.integer,
-      let minimum = json["minVersion"]?.string
-    else { throw .remoteUnavailable(location, reason: "its \(FileRemote.manifestName) is damaged") }
-    return RemoteManifest(
-      remoteID: id, format: Int(format), minimumVersion: minimum,
-      encrypted: json["encryption"] != nil)
+    guard let manifest = RemoteManifest(fileBytes: bytes) else {
+      throw .remoteUnavailable(location, reason: "its \(FileRemote.manifestName) is damaged")
+    }
+    return manifest
   }
 
   // MARK: - Batches
@@ -184,11 +175,10 @@ public final class DAVRemote: Remote {
     var existing = try client.get(path, limit: Limit.batch)
     for _ in 0..<3 {
       if let found = existing {
-        if found == bytes { return }
-        if (try? envelope.open(found, name: name)) != nil {
-          throw .conflict(
-            "The remote already holds a different batch \(seq) of this device at '\(location)/\(path)'"
-          )
+        if try envelope.isPushed(
+          bytes, as: found, seq: seq, name: name, path: "\(location)/\(path)")
+        {
+          return
         }
         try client.delete(path)  // cut short when a server died mid-write: ours to replace
       }
@@ -228,9 +218,8 @@ public final class DAVRemote: Remote {
     let before = DAVPullState(parsing: cursor)
     var state = before
     if let snapshotsMarker { state.snapshots = snapshotsMarker }
-    var page = PullPage(batches: [], cursor: cursor, more: false, skipped: [])
-    var rows = 0
-    var pageBytes = 0
+    var page = BatchPage(
+      cursor: cursor, vector: before.vector, rowLimit: rowLimit, rules: rules, envelope: envelope)
     guard let devices = try client.list("devices") else {
       throw .remoteUnavailable(location, reason: "it holds no devices folder (was it emptied?)")
     }
@@ -255,66 +244,47 @@ public final class DAVRemote: Remote {
         continue
       }
       guard let listing = try client.list("devices/\(other)") else { continue }
-      let seqs = Set(
-        listing.members.compactMap { FileRemote.number(inName: $0.name, suffix: ".batch") })
-      var complete = true
-      while true {
-        let seq = state.vector[other] + 1
-        let path = DAVRemote.batchPath(device: other, seq: seq)
-        guard seqs.contains(seq) else {
-          if seqs.contains(where: { $0 > seq }) {
-            page.held.append(HeldBatch(device: other, seq: seq, reason: .missing))
-            complete = false
-          }
-          break
-        }
-        if rows >= rowLimit || pageBytes >= Limit.page {
-          page.more = true
-          complete = false
-          break
-        }
-        let read: [UInt8]?
-        do {
-          read = try client.get(path, limit: Limit.batch)
-        } catch {
-          if case .remoteUnavailable(_, let reason) = error, reason.contains("larger than") {
-            page.skipped.append("\(path): \(reason)")
-            page.held.append(HeldBatch(device: other, seq: seq, reason: .unreadable(reason)))
-            complete = false
-            break
-          }
-          throw error
-        }
-        guard let bytes = read else {
-          complete = false  // deleted since the listing: compacted, the next sync sees why
-          break
-        }
-        pageBytes += bytes.count
-        let batch: Batch
-        do {
-          batch = try envelope.open(bytes, name: .batch(device: other, seq: seq))
-        } catch {
-          page.skipped.append("\(path): \(error)")
-          page.held.append(
-            HeldBatch(device: other, seq: seq, reason: .unreadable(String(describing: error))))
-          complete = false
-          break
-        }
-        if let reason = rules.hold(batch) {
-          page.held.append(HeldBatch(device: other, seq: seq, reason: reason))
-          complete = false
-          break
-        }
-        page.batches.append(PulledBatch(name: "\(other)/\(seq)", batch: batch))
-        rows += batch.changes.count
-        state.vector[other] = seq
+      if try pullListed(listing.members.map(\.name), of: other, into: &page), let marker {
+        markers[other] = marker
       }
-      if complete, let marker { markers[other] = marker }
     }
     if ownListed == nil { ownListed = (nil, 0) }  // nothing pushed here yet
+    state.vector = page.vector
     state.devices = markers
-    page.cursor = state.encoded
-    return page
+    return page.finished(cursor: state.encoded)
+  }
+
+  /// Pulls `device`'s batches after the vector into `page`, from the file `names` its folder
+  /// listed.
+  ///
+  /// - Returns: whether the device was read to its end (its folder's marker may be kept).
+  private func pullListed(
+    _ names: [String], of device: String, into page: inout BatchPage
+  ) throws(SyncError) -> Bool {
+    let seqs = Set(names.compactMap { FileRemote.number(inName: $0, suffix: ".batch") })
+    while true {
+      let seq = page.next(of: device)
+      let path = DAVRemote.batchPath(device: device, seq: seq)
+      guard seqs.contains(seq) else {
+        guard BatchPage.isGap(seq, among: names) else { return true }
+        page.holdMissing(device)
+        return false
+      }
+      if page.isFull() { return false }
+      let read: [UInt8]?
+      do {
+        read = try client.get(path, limit: Limit.batch)
+      } catch {
+        if case .remoteUnavailable(_, let reason) = error, reason.contains("larger than") {
+          page.holdUnreadable(device, path: path, reason: reason)
+          return false
+        }
+        throw error
+      }
+      // Deleted since the listing (compacted): the next sync sees why.
+      guard let bytes = read else { return false }
+      guard page.take(bytes, of: device, path: path) else { return false }
+    }
   }
 
   public func batchCount(device: String) throws(SyncError) -> Int {
@@ -365,11 +335,10 @@ public final class DAVRemote: Remote {
       snapshotsMarker = marker
       return nil
     }
-    let names = listing.members.map(\.name).filter {
-      $0.hasSuffix(".snapshot") && APIPath.isName($0.dropLast(".snapshot".count))
-    }.sorted(by: >)
-    for file in names {
-      let name = String(file.dropLast(".snapshot".count))
+    let files = SnapshotChoice.newestFirst(listing.members.map(\.name)).filter {
+      APIPath.isName($0.name)
+    }
+    for (file, name) in files {
       let path = "snapshots/\(file)"
       let bytes: [UInt8]
       do {
@@ -378,9 +347,7 @@ public final class DAVRemote: Remote {
         else { continue }
         let line =
           Array(start.bytes.prefix { $0 != 0x0A }) + (start.bytes.contains(0x0A) ? [0x0A] : [])
-        let header = try BatchCodec.header(of: line)
-        guard header.kind == .snapshot,
-          !state.vector.covers(VersionVector(header.covers.seqs.filter { $0.key != device }))
+        guard try SnapshotChoice.holdsNew(header: line, beyond: state.vector, excluding: device)
         else { continue }
         if start.whole {
           bytes = start.bytes
@@ -417,27 +384,20 @@ public final class DAVRemote: Remote {
   // MARK: - Keys
 
   public func keys() throws(SyncError) -> RemoteKeys? {
-    guard let listing = try client.list("keys") else { return nil }
-    let versions = listing.members.compactMap {
-      FileRemote.number(inName: $0.name, suffix: ".json")
-    }
-    guard let newest = versions.max() else { return nil }
-    let path = "keys/" + FileRemote.padded(newest) + ".json"
+    guard let listing = try client.list("keys"),
+      let newest = KeyEnvelopeFiles.newest(among: listing.members.map(\.name))
+    else { return nil }
+    let path = KeyEnvelopeFiles.path(newest)
     guard let bytes = try client.get(path, limit: Limit.manifest) else { return nil }
-    do {
-      return try RemoteKeys(bytes: bytes)
-    } catch {
-      throw .remoteUnavailable(
-        location, reason: "its key envelope '\(path)' cannot be read: \(error)")
-    }
+    return try KeyEnvelopeFiles.decode(bytes, path: path, at: location)
   }
 
   /// Puts the next key envelope with `If-None-Match: *`, then reads it back: on a server that
   /// ignores the condition, two machines changing the passphrase at once would otherwise both
   /// think they won.
   public func putKeys(_ keys: RemoteKeys) throws(SyncError) {
-    guard keys.version == (try self.keys()?.version ?? 0) + 1 else { throw .keysChanged(location) }
-    let path = "keys/" + FileRemote.padded(keys.version) + ".json"
+    try KeyEnvelopeFiles.checkNext(keys, after: try self.keys(), at: location)
+    let path = KeyEnvelopeFiles.path(keys.version)
     var outcome = try client.putOnce(path, keys.bytes)
     if outcome == .noParent {
       _ = try client.makeCollection("keys")

@@ -49,6 +49,24 @@ public enum BatchEnvelope: Sendable {
     }
   }
 
+  /// Whether `found`, a file already at the name of this device's batch `seq`, is `bytes`.
+  ///
+  /// When it is, the push is done; folder and WebDAV remotes decide alike. A file that does not open (cut short by a file-syncing tool, or by a server that died
+  /// mid-write) is this device's own to replace: false.
+  ///
+  /// - Throws: ``SyncError/conflict(_:)`` naming `path` when it opens and differs: two logs share
+  ///   a device id.
+  func isPushed(
+    _ bytes: [UInt8], as found: [UInt8], seq: Int, name: Name, path: String
+  ) throws(SyncError) -> Bool {
+    if found == bytes { return true }
+    if (try? open(found, name: name)) != nil {
+      throw .conflict(
+        "The remote already holds a different batch \(seq) of this device at '\(path)'")
+    }
+    return false
+  }
+
   /// Reads and verifies what ``seal(_:name:)`` stored under `name`.
   ///
   /// - Throws: ``BatchError/damaged(_:)`` when the file is damaged, was sealed for another remote
