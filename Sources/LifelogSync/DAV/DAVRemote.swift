@@ -232,7 +232,7 @@ public final class DAVRemote: Remote {
         if let marker, marker == before.own {
           ownListed = (marker, before.ownCount)
         } else if let listing = try client.list("devices/\(device)") {
-          let count = listing.members.filter { $0.name.hasSuffix(".batch") }.count
+          let count = DAVRemote.batchNumbers(in: listing).count
           ownListed = (marker, count)
           state.own = marker
           state.ownCount = count
@@ -290,7 +290,15 @@ public final class DAVRemote: Remote {
   public func batchCount(device: String) throws(SyncError) -> Int {
     if !pushed, let ownListed { return ownListed.count }
     guard let listing = try client.list("devices/\(device)") else { return 0 }
-    return listing.members.filter { $0.name.hasSuffix(".batch") && !$0.name.hasPrefix(".") }.count
+    return DAVRemote.batchNumbers(in: listing).count
+  }
+
+  /// The batches a listing of a device folder names, each once.
+  ///
+  /// Counted by number, not by entry: a server that lists one file twice, or names that only end in
+  /// `.batch`, would otherwise make every sync think compaction is due and write a snapshot.
+  static func batchNumbers(in listing: DAVClient.Listing) -> Set<Int> {
+    Set(listing.members.compactMap { FileRemote.number(inName: $0.name, suffix: ".batch") })
   }
 
   public func deleteBatches(device: String, through seq: Int) throws(SyncError) {
