@@ -93,6 +93,23 @@ import Testing
       deadline: LogStore.systemMilliseconds() + 20_000)
   }
 
+  @Test func aFolderETagThatNeverChangesDoesNotHideANewBatchWhenItsTimeMoves() throws {
+    let shared = Shared()
+    shared.files.withLock {
+      $0.files["devices/d2/0000000001.batch"] = DAVListingLiesTests.batch(device: "d2", seq: 1)
+    }
+    let server = try DAVListingLiesTests.server(shared)
+    let first = try remote(server).pull(after: "", excluding: "d1", rowLimit: 1000)
+    #expect(first.batches.map { $0.batch.seq } == [1])
+
+    shared.files.withLock {
+      $0.files["devices/d2/0000000002.batch"] = DAVListingLiesTests.batch(device: "d2", seq: 2)
+      $0.modified = "Mon, 30 Nov 2026 10:00:05 GMT"  // the ETag stays "constant"
+    }
+    let second = try remote(server).pull(after: first.cursor, excluding: "d1", rowLimit: 1000)
+    #expect(second.batches.map { $0.batch.seq } == [2])
+  }
+
   @Test func aFileListedManyTimesCountsOnce() throws {
     let shared = Shared()
     shared.files.withLock {

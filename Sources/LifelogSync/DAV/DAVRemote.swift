@@ -196,18 +196,23 @@ public final class DAVRemote: Remote {
     throw .remoteUnavailable(location, reason: "batch \(seq) could not be stored")
   }
 
-  /// A marker of a collection's content: its ETag; nil when it has none, or when it was changed
-  /// too close to the server's clock at the listing to tell a change in the same tick apart.
+  /// A marker of a collection's content: its ETag, with its modification time when it has one;
+  /// nil when it has no ETag, or when it was changed too close to the server's clock at the
+  /// listing to tell a change in the same tick apart.
   ///
-  /// Only an ETag: a collection's `getlastmodified` is not always kept up to date (rclone 1.60
-  /// reports the time it first saw the folder, whatever was added since), while an ETag is the
-  /// server's word that the content is the same. Where the server also gives the modification
-  /// time and its clock (`Date`), an ETag younger than two seconds is not trusted: Apache makes
-  /// it of the folder's modification time, which a file system keeps to a clock tick only.
+  /// An ETag is needed: a collection's `getlastmodified` is not always kept up to date (rclone
+  /// 1.60 reports the time it first saw the folder, whatever was added since), while an ETag is
+  /// the server's word that the content is the same. The time joins it all the same, so a server
+  /// whose folder ETag never changes (nothing in RFC 4918 makes one change) but whose time moves
+  /// still shows a new batch; one where neither moves hides it, as any listing that lies does.
+  /// Where the server also gives its clock (`Date`), a marker younger than two seconds is not
+  /// trusted: Apache makes the ETag of the folder's modification time, which a file system keeps
+  /// to a clock tick only.
   static func settled(_ entry: DAVMultistatus.Entry, in listing: DAVClient.Listing) -> String? {
-    guard let etag = entry.etag, DAVPullState.isMarker(etag) else { return nil }
+    guard let etag = entry.etag else { return nil }
     if let modified = entry.lastModified, let now = listing.date, modified > now - 2 { return nil }
-    return etag
+    let marker = entry.lastModified.map { "\(etag) \($0)" } ?? etag
+    return DAVPullState.isMarker(marker) ? marker : nil
   }
 
   /// The cursor is ``DAVPullState``: the version vector of a folder remote, plus the markers of
