@@ -16,6 +16,8 @@ import Testing
     var modified = "Mon, 30 Nov 2026 10:00:00 GMT"
     /// How many times each file is listed.
     var repeats = 1
+    /// Files listed that a GET does not find.
+    var ghosts: Set<String> = []
   }
 
   /// The files, shared by the test and the server's threads.
@@ -52,7 +54,7 @@ import Testing
       let state = shared.files.withLock { $0 }
       switch request.method {
       case "GET":
-        guard let bytes = state.files[path] else {
+        guard let bytes = state.files[path], !state.ghosts.contains(path) else {
           return LoopbackServer.response(status: "404 Not Found", body: [])
         }
         return LoopbackServer.response(status: "200 OK", body: bytes)
@@ -123,5 +125,22 @@ import Testing
     #expect(try remote.batchCount(device: "d1") == 1)
     // Without the pull's listing to answer from.
     #expect(try self.remote(server).batchCount(device: "d1") == 1)
+  }
+
+  @Test func aBatchListedButNotFoundHoldsItsDeviceUntilItIsThere() throws {
+    let shared = Shared()
+    shared.files.withLock {
+      for seq in 1...2 {
+        $0.files["devices/d2/000000000\(seq).batch"] = DAVListingLiesTests.batch(
+          device: "d2", seq: seq)
+      }
+      $0.ghosts = ["devices/d2/0000000001.batch"]
+    }
+    let server = try DAVListingLiesTests.server(shared)
+    let first = try remote(server).pull(after: "", excluding: "d1", rowLimit: 1000)
+    #expect(first.batches.isEmpty)
+    shared.files.withLock { $0.ghosts = [] }  // the listing did not change: same ETag and time
+    let second = try remote(server).pull(after: first.cursor, excluding: "d1", rowLimit: 1000)
+    #expect(second.batches.map { $0.batch.seq } == [1, 2])
   }
 }
