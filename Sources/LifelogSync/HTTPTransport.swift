@@ -159,6 +159,22 @@ final class HTTPTransport {
     case tlsFailure(String)
   }
 
+  /// Whether `text` (a server's words, about to go into a message) holds the secret these
+  /// requests carry: the password or token, or the header value that encodes it.
+  ///
+  /// A server may echo the request back in an error page; what it says must not carry the
+  /// secret into a terminal, a cron mail or a log.
+  func revealsSecret(_ text: String) -> Bool {
+    let secret: String?
+    switch credentials {
+    case .bearer(let token): secret = token
+    case .basic(_, let password): secret = password
+    }
+    guard let secret, !secret.isEmpty else { return false }
+    let encoded = authorization.map { String($0.drop { $0 != " " }.dropFirst()) } ?? ""
+    return text.contains(secret) || (!encoded.isEmpty && text.contains(encoded))
+  }
+
   /// The `Authorization` header's value, if any.
   private var authorization: String? {
     switch credentials {

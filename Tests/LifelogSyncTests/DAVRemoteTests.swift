@@ -87,4 +87,18 @@ import Testing
       "\(error)".contains("could not be reached in time")
     }
   }
+
+  @Test func aServerThatEchoesThePasswordDoesNotGetItIntoTheError() throws {
+    let echoing = try LoopbackServer { _ in
+      LoopbackServer.response(
+        status: "500 Internal Server Error",
+        body: Array("bad request: Authorization: Basic YWxpY2U6c2VjcmV0 (secret)".utf8))
+    }
+    #expect {
+      try remote(echoing).manifest()
+    } throws: { error in
+      let text = "\(error)"
+      return text.contains("500") && !text.contains("secret") && !text.contains("YWxpY2U6c2VjcmV0")
+    }
+  }
 }
