@@ -18,6 +18,8 @@ import Testing
     var repeats = 1
     /// Files listed that a GET does not find.
     var ghosts: Set<String> = []
+    /// The server's clock (`Date`), when it tells it: an hour after every change.
+    var date: String? = "Mon, 30 Nov 2026 11:00:00 GMT"
   }
 
   /// The files, shared by the test and the server's threads.
@@ -43,7 +45,7 @@ import Testing
       + "</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"
   }
 
-  /// Answers PROPFIND (Depth 1) and GET from `files`, without a `Date` header.
+  /// Answers PROPFIND (Depth 1) and GET from `files`.
   static func server(_ shared: Shared) throws -> LoopbackServer {
     try LoopbackServer { request in
       let root = "/dav/lifelog/"
@@ -81,8 +83,11 @@ import Testing
           }
         }
         body += "</d:multistatus>"
-        return LoopbackServer.response(
-          status: "207 Multi-Status", contentType: "application/xml", body: Array(body.utf8))
+        let head =
+          "HTTP/1.1 207 Multi-Status\r\nContent-Type: application/xml\r\n"
+          + (state.date.map { "Date: \($0)\r\n" } ?? "")
+          + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+        return Array((head + body).utf8)
       default:
         return LoopbackServer.response(status: "405 Method Not Allowed", body: [])
       }
@@ -142,5 +147,22 @@ import Testing
     shared.files.withLock { $0.ghosts = [] }  // the listing did not change: same ETag and time
     let second = try remote(server).pull(after: first.cursor, excluding: "d1", rowLimit: 1000)
     #expect(second.batches.map { $0.batch.seq } == [1, 2])
+  }
+
+  @Test func withoutTheServersClockAFolderChangedInTheSameTickIsListedAgain() throws {
+    let shared = Shared()
+    shared.files.withLock {
+      $0.files["devices/d2/0000000001.batch"] = DAVListingLiesTests.batch(device: "d2", seq: 1)
+      $0.date = nil
+    }
+    let server = try DAVListingLiesTests.server(shared)
+    let first = try remote(server).pull(after: "", excluding: "d1", rowLimit: 1000)
+    #expect(first.batches.map { $0.batch.seq } == [1])
+    shared.files.withLock {
+      // Within the same second: neither the ETag (made of the time) nor the time moves.
+      $0.files["devices/d2/0000000002.batch"] = DAVListingLiesTests.batch(device: "d2", seq: 2)
+    }
+    let second = try remote(server).pull(after: first.cursor, excluding: "d1", rowLimit: 1000)
+    #expect(second.batches.map { $0.batch.seq } == [2])
   }
 }

@@ -205,12 +205,15 @@ public final class DAVRemote: Remote {
   /// the server's word that the content is the same. The time joins it all the same, so a server
   /// whose folder ETag never changes (nothing in RFC 4918 makes one change) but whose time moves
   /// still shows a new batch; one where neither moves hides it, as any listing that lies does.
-  /// Where the server also gives its clock (`Date`), a marker younger than two seconds is not
-  /// trusted: Apache makes the ETag of the folder's modification time, which a file system keeps
-  /// to a clock tick only.
+  /// A marker younger than two seconds by the server's clock (`Date`) is not trusted: Apache
+  /// makes the ETag of the folder's modification time, which a file system keeps to a clock tick
+  /// only. A server that gives the time but not its clock (every real one sends `Date`, RFC 9110
+  /// §6.6.1) cannot be judged so, and gets no marker: its folders are listed on every sync.
   static func settled(_ entry: DAVMultistatus.Entry, in listing: DAVClient.Listing) -> String? {
     guard let etag = entry.etag else { return nil }
-    if let modified = entry.lastModified, let now = listing.date, modified > now - 2 { return nil }
+    if let modified = entry.lastModified {
+      guard let now = listing.date, modified <= now - 2 else { return nil }
+    }
     let marker = entry.lastModified.map { "\(etag) \($0)" } ?? etag
     return DAVPullState.isMarker(marker) ? marker : nil
   }
