@@ -165,4 +165,31 @@ import Testing
     let second = try remote(server).pull(after: first.cursor, excluding: "d1", rowLimit: 1000)
     #expect(second.batches.map { $0.batch.seq } == [2])
   }
+
+  @Test func hrefsThatLeadElsewhereNeverTakeARequestOutOfTheRemote() throws {
+    let hrefs = [
+      "/dav/lifelog/devices/../../../etc/", "http://evil.example/elsewhere/d9/",
+      "/dav/lifelog/devices/%2e%2e/", "/dav/lifelog/devices/a%2F..%2F..%2Fsecret/",
+      "/dav/lifelog/devices/%00/", "/dav/lifelog/devices/d%0A2/", "//evil.example/d8/",
+    ]
+    let server = try LoopbackServer { request in
+      guard request.method == "PROPFIND", request.target == "/dav/lifelog/devices" else {
+        return LoopbackServer.response(status: "404 Not Found", body: [])
+      }
+      let body =
+        #"<d:multistatus xmlns:d="DAV:">"#
+        + hrefs.map {
+          "<d:response><d:href>\($0)</d:href><d:propstat><d:prop><d:resourcetype><d:collection/>"
+            + "</d:resourcetype></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>"
+            + "</d:response>"
+        }.joined() + "</d:multistatus>"
+      return LoopbackServer.response(status: "207 Multi-Status", body: Array(body.utf8))
+    }
+    let page = try remote(server).pull(after: "", excluding: "d1", rowLimit: 1000)
+    #expect(page.batches.isEmpty)
+    for line in server.requests {
+      #expect(line.hasPrefix("PROPFIND /dav/lifelog/devices"), "\(line)")
+      #expect(!line.contains("..") && !line.contains("%") && !line.contains("evil"), "\(line)")
+    }
+  }
 }
