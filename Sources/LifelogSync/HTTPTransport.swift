@@ -97,7 +97,7 @@ final class HTTPTransport {
         case .bearer:
           if response.status == 401 || response.status == 403 {
             throw .authenticationRefused(
-              location, message: HTTPTransport.errorMessage(response.body))
+              location, message: serverMessage(response.body))
           }
         case .basic(let user, _):
           // A WebDAV server answers 403 for a path the account may not use, with a good password.
@@ -262,6 +262,13 @@ final class HTTPTransport {
     withUnsafeBytes(of: array) { bytes in
       String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
     }
+  }
+
+  /// What the server said in `body` (``errorMessage(_:)``), unless it quotes the token or
+  /// password these requests carry (``revealsSecret(_:)``): then only that it was withheld.
+  func serverMessage(_ body: [UInt8]) -> String {
+    let message = HTTPTransport.errorMessage(body)
+    return revealsSecret(message) ? "(its words are left out: they quote the credentials)" : message
   }
 
   /// The `message` of a JSON error body, or a short form of the body.
