@@ -238,6 +238,6 @@ public final class HTTPRemote: Remote {
     .remoteUnavailable(
       location,
       reason: "the server answered \(response.status) when asked to \(what): "
-        + HTTPTransport.errorMessage(response.body))
+        + transport.serverMessage(response.body))
   }
 }

@@ -97,7 +97,7 @@ final class HTTPTransport {
         case .bearer:
           if response.status == 401 || response.status == 403 {
             throw .authenticationRefused(
-              location, message: HTTPTransport.errorMessage(response.body))
+              location, message: serverMessage(response.body))
           }
         case .basic(let user, _):
           // A WebDAV server answers 403 for a path the account may not use, with a good password.
@@ -157,6 +157,22 @@ final class HTTPTransport {
     case networkFailure(String)
     case badAnswer(String)
     case tlsFailure(String)
+  }
+
+  /// Whether `text` (a server's words, about to go into a message) holds the secret these
+  /// requests carry: the password or token, or the header value that encodes it.
+  ///
+  /// A server may echo the request back in an error page; what it says must not carry the
+  /// secret into a terminal, a cron mail or a log.
+  func revealsSecret(_ text: String) -> Bool {
+    let secret: String?
+    switch credentials {
+    case .bearer(let token): secret = token
+    case .basic(_, let password): secret = password
+    }
+    guard let secret, !secret.isEmpty else { return false }
+    let encoded = authorization.map { String($0.drop { $0 != " " }.dropFirst()) } ?? ""
+    return text.contains(secret) || (!encoded.isEmpty && text.contains(encoded))
   }
 
   /// The `Authorization` header's value, if any.
@@ -246,6 +262,13 @@ final class HTTPTransport {
     withUnsafeBytes(of: array) { bytes in
       String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
     }
+  }
+
+  /// What the server said in `body` (``errorMessage(_:)``), unless it quotes the token or
+  /// password these requests carry (``revealsSecret(_:)``): then only that it was withheld.
+  func serverMessage(_ body: [UInt8]) -> String {
+    let message = HTTPTransport.errorMessage(body)
+    return revealsSecret(message) ? "(its words are left out: they quote the credentials)" : message
   }
 
   /// The `message` of a JSON error body, or a short form of the body.

@@ -53,9 +53,26 @@ import Testing
     "<multistatus>" + String(repeating: "<a>", count: 100) + String(repeating: "</a>", count: 100)
       + "</multistatus>",
     "<multistatus></multistatus><multistatus></multistatus>",
+    // Hostile: a declared entity, character references that are no character, a huge one.
+    "<!DOCTYPE m [<!ENTITY big \"aaaaaaaa\">]><multistatus><response><href>&big;</href>"
+      + "</response></multistatus>",
+    "<multistatus><response><href>&#xD800;</href></response></multistatus>",
+    "<multistatus><response><href>&#x110000;</href></response></multistatus>",
+    "<multistatus><response><href>&#99999999999;</href></response></multistatus>",
   ])
   func refusesWhatIsNotAMultistatus(_ body: String) {
     #expect(throws: DAVMultistatus.ParseError.self) { try DAVMultistatus.parse(Array(body.utf8)) }
+  }
+
+  @Test func sizesThatAreNoSizeAreDropped() throws {
+    for length in ["-5", "99999999999999999999", "1e3", "0x10", " "] {
+      let body =
+        "<multistatus><response><href>/r/a</href><propstat><prop><getcontentlength>\(length)"
+        + "</getcontentlength><getlastmodified>Sun, 31 Dec 99999 23:59:59 GMT</getlastmodified>"
+        + "</prop><status>HTTP/1.1 200 OK</status></propstat></response></multistatus>"
+      let entries = try DAVMultistatus.parse(Array(body.utf8))
+      #expect(entries.count == 1 && entries[0].length == nil && entries[0].lastModified == nil)
+    }
   }
 
   @Test func theCursorKeepsOnlyWhatReads() {

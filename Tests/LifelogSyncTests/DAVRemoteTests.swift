@@ -87,4 +87,43 @@ import Testing
       "\(error)".contains("could not be reached in time")
     }
   }
+
+  @Test func aServerThatEchoesThePasswordDoesNotGetItIntoTheError() throws {
+    let echoing = try LoopbackServer { _ in
+      LoopbackServer.response(
+        status: "500 Internal Server Error",
+        body: Array("bad request: Authorization: Basic YWxpY2U6c2VjcmV0 (secret)".utf8))
+    }
+    #expect {
+      try remote(echoing).manifest()
+    } throws: { error in
+      let text = "\(error)"
+      return text.contains("500") && !text.contains("secret") && !text.contains("YWxpY2U6c2VjcmV0")
+    }
+  }
+
+  @Test func aServerThatTricklesAnEndlessAnswerEndsAtTheDeadline() throws {
+    let trickling = try LoopbackServer.accepting { socket in
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      _ = read(socket, &buffer, buffer.count)
+      let head = Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+      var sent = head.withUnsafeBytes {
+        send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
+      // One byte a tenth of a second, until the client hangs up (or a minute has passed).
+      var rounds = 0
+      while sent > 0, rounds < 600 {
+        let chunk = Array("1\r\n{\r\n".utf8)
+        sent = chunk.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        usleep(100_000)
+        rounds += 1
+      }
+      close(socket)
+    }
+    #expect {
+      try remote(trickling, seconds: 1).manifest()
+    } throws: { error in
+      "\(error)".contains("in time")
+    }
+  }
 }

@@ -104,4 +104,20 @@ import Testing
     _ = try remote.pull(after: page.cursor, excluding: "me", rowLimit: 100, rules: Self.rules)
     #expect(server.requests.last?.contains("after=10&") == true, "\(server.requests)")
   }
+
+  @Test(arguments: ["401 Unauthorized", "400 Bad Request"])
+  func aServerThatEchoesTheTokenDoesNotGetItIntoTheError(status: String) throws {
+    let server = try LoopbackServer { _ in
+      LoopbackServer.response(
+        status: status,
+        body: Array(#"{"error":{"message":"refused: Authorization: Bearer sekrit-token"}}"#.utf8))
+    }
+    let remote = HTTPRemote(
+      url: server.url, token: "sekrit-token", deadline: LogStore.systemMilliseconds() + 20_000)
+    #expect {
+      try remote.pull(after: "", excluding: "d1", rowLimit: 10)
+    } throws: { error in
+      !"\(error)".contains("sekrit-token") && "\(error)".contains("left out")
+    }
+  }
 }

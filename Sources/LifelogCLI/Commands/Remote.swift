@@ -166,10 +166,12 @@ extension LifelogCommand {
             "Cannot read the password file '\(file)'; check the path, its permissions and that it is small"
           )
         }
-        password = String(decoding: bytes, as: UTF8.self)
         // One trailing line break, as an editor or `echo` leaves it, is not part of the password.
-        if password?.hasSuffix("\n") == true { password?.removeLast() }
-        if password?.hasSuffix("\r") == true { password?.removeLast() }
+        // Checked on scalars: "\r\n" is one Character, which `hasSuffix("\n")` does not match.
+        var scalars = String(decoding: bytes, as: UTF8.self).unicodeScalars
+        if scalars.last == "\n" { scalars.removeLast() }
+        if scalars.last == "\r" { scalars.removeLast() }
+        password = String(scalars)
       }
       guard let password, !password.isEmpty else {
         throw InputError(

@@ -82,7 +82,7 @@ extension HTTPRemote: InventoriedRemote {
       check.unreadable(
         .snapshot(name), place: "snapshot \(name)",
         reason:
-          "the server answered \(response.status): \(CheckText.shown(HTTPTransport.errorMessage(response.body)))"
+          "the server answered \(response.status): \(CheckText.shown(transport.serverMessage(response.body)))"
       )
       return false
     }
@@ -124,7 +124,7 @@ extension HTTPRemote: InventoriedRemote {
       check.problem(
         "server",
         "the server answered \(response.status) when asked for changes after cursor \(CheckText.quoted(cursor)): "
-          + CheckText.shown(HTTPTransport.errorMessage(response.body)))
+          + CheckText.shown(transport.serverMessage(response.body)))
       return nil
     }
     do {

@@ -196,18 +196,26 @@ public final class DAVRemote: Remote {
     throw .remoteUnavailable(location, reason: "batch \(seq) could not be stored")
   }
 
-  /// A marker of a collection's content: its ETag; nil when it has none, or when it was changed
-  /// too close to the server's clock at the listing to tell a change in the same tick apart.
+  /// A marker of a collection's content: its ETag, with its modification time when it has one;
+  /// nil when it has no ETag, or when it was changed too close to the server's clock at the
+  /// listing to tell a change in the same tick apart.
   ///
-  /// Only an ETag: a collection's `getlastmodified` is not always kept up to date (rclone 1.60
-  /// reports the time it first saw the folder, whatever was added since), while an ETag is the
-  /// server's word that the content is the same. Where the server also gives the modification
-  /// time and its clock (`Date`), an ETag younger than two seconds is not trusted: Apache makes
-  /// it of the folder's modification time, which a file system keeps to a clock tick only.
+  /// An ETag is needed: a collection's `getlastmodified` is not always kept up to date (rclone
+  /// 1.60 reports the time it first saw the folder, whatever was added since), while an ETag is
+  /// the server's word that the content is the same. The time joins it all the same, so a server
+  /// whose folder ETag never changes (nothing in RFC 4918 makes one change) but whose time moves
+  /// still shows a new batch; one where neither moves hides it, as any listing that lies does.
+  /// A marker younger than two seconds by the server's clock (`Date`) is not trusted: Apache
+  /// makes the ETag of the folder's modification time, which a file system keeps to a clock tick
+  /// only. A server that gives the time but not its clock (every real one sends `Date`, RFC 9110
+  /// §6.6.1) cannot be judged so, and gets no marker: its folders are listed on every sync.
   static func settled(_ entry: DAVMultistatus.Entry, in listing: DAVClient.Listing) -> String? {
-    guard let etag = entry.etag, DAVPullState.isMarker(etag) else { return nil }
-    if let modified = entry.lastModified, let now = listing.date, modified > now - 2 { return nil }
-    return etag
+    guard let etag = entry.etag else { return nil }
+    if let modified = entry.lastModified {
+      guard let now = listing.date, modified <= now - 2 else { return nil }
+    }
+    let marker = entry.lastModified.map { "\(etag) \($0)" } ?? etag
+    return DAVPullState.isMarker(marker) ? marker : nil
   }
 
   /// The cursor is ``DAVPullState``: the version vector of a folder remote, plus the markers of
@@ -232,7 +240,7 @@ public final class DAVRemote: Remote {
         if let marker, marker == before.own {
           ownListed = (marker, before.ownCount)
         } else if let listing = try client.list("devices/\(device)") {
-          let count = listing.members.filter { $0.name.hasSuffix(".batch") }.count
+          let count = DAVRemote.batchNumbers(in: listing).count
           ownListed = (marker, count)
           state.own = marker
           state.ownCount = count
@@ -290,7 +298,15 @@ public final class DAVRemote: Remote {
   public func batchCount(device: String) throws(SyncError) -> Int {
     if !pushed, let ownListed { return ownListed.count }
     guard let listing = try client.list("devices/\(device)") else { return 0 }
-    return listing.members.filter { $0.name.hasSuffix(".batch") && !$0.name.hasPrefix(".") }.count
+    return DAVRemote.batchNumbers(in: listing).count
+  }
+
+  /// The batches a listing of a device folder names, each once.
+  ///
+  /// Counted by number, not by entry: a server that lists one file twice, or names that only end in
+  /// `.batch`, would otherwise make every sync think compaction is due and write a snapshot.
+  static func batchNumbers(in listing: DAVClient.Listing) -> Set<Int> {
+    Set(listing.members.compactMap { FileRemote.number(inName: $0.name, suffix: ".batch") })
   }
 
   public func deleteBatches(device: String, through seq: Int) throws(SyncError) {
