@@ -53,7 +53,7 @@ extension LogStore {
     capture.ignoredInserts.insert(SyncedEntity.entry.table)
   }
 
-/// Turns the captured rows into a step: for each, the fields whose stamps the body changed.
+  /// Turns the captured rows into a step: for each, the fields whose stamps the body changed.
   private func saveUndoStep(_ description: String, _ capture: RowChangeCapture) throws {
     var rows: [UndoRowRecord] = []
     for change in capture.changes {
@@ -127,8 +127,10 @@ extension LogStore {
       .forEachRow([entity.table]) { row in names.append(row[0]) }
     let flat = UndoColumns.flat(entity).compactMap { names.firstIndex(of: $0) }
     guard flat.count == UndoColumns.flat(entity).count, let stamps = names.firstIndex(of: "stamps")
-    else { throw StoreError.notADatabase(
-        path: path, reason: "table \(entity.table) lacks a column undo keeps") }
+    else {
+      throw StoreError.notADatabase(
+        path: path, reason: "table \(entity.table) lacks a column undo keeps")
+    }
     return (flat, stamps)
   }
 

@@ -20,9 +20,8 @@ enum UndoColumns {
   /// Every column, flattened in order: the positions of the saved JSON array.
   static func flat(_ entity: SyncedEntity) -> [String] { columns(of: entity).flatMap { $0 } }
 
-  /// `json_array(?, ?, …)` with `count` parameters: the same array built from bound values
-  /// (``flat(_:)`` order), SQLite's JSON keeps them (integers,
-  /// reals, text and null each come back as what they were).
+  /// `json_array(?, ?, …)` with `count` parameters: a row's values, bound in ``flat(_:)`` order,
+  /// as SQLite's JSON keeps them (integers, reals, text and null each come back as what they were).
   static func jsonArray(placeholders count: Int) -> String {
     "json_array(" + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
   }
