@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 
 /// One column value exactly as SQLite held it (`sqlite3_value_dup`), to bind back unchanged.
 public final class SQLiteValueCopy: SQLiteBindable {
@@ -45,14 +46,16 @@ public final class RowChangeCapture {
   /// Tables whose inserts are not captured in this stretch (a bulk import counts them otherwise).
   public var ignoredInserts: Set<String> = []
   private var seen: Set<String> = []
-  private let tables: Set<String>
+  /// The watched tables, with their names as C strings: the hook runs for every row any
+  /// statement writes (an import's million), so it matches names without making a `String`.
+  private let tables: [(name: String, cName: [CChar])]
   private let database: Database
 
   /// Starts watching `tables` of the main database of `database` (recording only between
   /// ``start()`` and ``stop()``).
   public init(database: Database, tables: Set<String>) {
     self.database = database
-    self.tables = tables
+    self.tables = tables.sorted().map { ($0, Array($0.utf8CString)) }
     sqlite3_preupdate_hook(
       database.handle,
       { context, db, operation, schema, table, _, _ in
@@ -80,10 +83,9 @@ public final class RowChangeCapture {
     table tableName: UnsafePointer<CChar>
   ) {
     guard isRecording, operation == SQLITE_INSERT || operation == SQLITE_UPDATE,
-      String(cString: schema) == "main"
+      strcmp(schema, "main") == 0,
+      let table = tables.first(where: { strcmp($0.cName, tableName) == 0 })?.name
     else { return }
-    let table = String(cString: tableName)
-    guard tables.contains(table) else { return }
     let inserted = operation == SQLITE_INSERT
     if inserted, ignoredInserts.contains(table) { return }
     var keyValue: OpaquePointer?
