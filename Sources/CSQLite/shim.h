@@ -1,5 +1,8 @@
 #ifndef CSQLITE_SHIM_H
 #define CSQLITE_SHIM_H
+/* Declares sqlite3_preupdate_hook and friends (undo recording); Debian's libsqlite3 is built with
+ * them (`PRAGMA compile_options` lists ENABLE_PREUPDATE_HOOK). */
+#define SQLITE_ENABLE_PREUPDATE_HOOK 1
 #include <sqlite3.h>
 
 /* sqlite3_config is variadic, which Swift cannot call: one wrapper per setting lifelog changes.

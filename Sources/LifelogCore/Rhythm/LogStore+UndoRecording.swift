@@ -12,8 +12,8 @@ public struct UndoStep: Hashable, Sendable {
 }
 
 /// Undo, recording side: a command that writes runs its transaction through
-/// ``LogStore/recordingUndoStep(_:_:)``, and the rows it changes are captured by temporary
-/// triggers (this connection only) in the same transaction, before each write, so every write
+/// ``LogStore/recordingUndoStep(_:_:)``, and the rows it changes are captured by SQLite's
+/// pre-update hook on this connection (``RowChangeCapture``), before each write, so every write
 /// path is covered without each one having to say what it changed.
 ///
 /// Sync merges and anything else written outside such a step are not recorded: `undo` only ever
@@ -29,15 +29,17 @@ extension LogStore {
   ///
   /// A body that changes nothing records nothing.
   public func recordingUndoStep<T>(_ describe: (T) -> String, _ body: () throws -> T) throws -> T {
-    try write {
-      try installUndoCapture()
-      try database.execute(
-        sql:
-          "DELETE FROM temp.undo_capture; UPDATE temp.undo_state SET recording = 1, bulk_stamp = NULL"
-      )
+    let capture =
+      undoCapture
+      ?? RowChangeCapture(database: database, tables: Set(SyncedEntity.allCases.map(\.table)))
+    undoCapture = capture
+    return try write {
+      capture.start()
+      undoBulkStamp = nil
+      defer { capture.stop() }
       let result = try body()
-      try database.execute(sql: "UPDATE temp.undo_state SET recording = 0")
-      try saveUndoStep(String(describe(result).prefix(LogStore.undoDescriptionLimit)))
+      capture.stop()
+      try saveUndoStep(String(describe(result).prefix(LogStore.undoDescriptionLimit)), capture)
       return result
     }
   }
@@ -46,72 +48,30 @@ extension LogStore {
   /// import): they are counted by their shared stamp instead of being kept one by one, and entry
   /// inserts are no longer captured in this step (every one carries that stamp).
   func noteBulkCreation(stamp: String) throws {
-    let recording =
-      try database.cachedStatement(
-        sql: "SELECT 1 FROM temp.sqlite_master WHERE name = 'undo_state'"
-      ).first { _ in
-        true
-      } ?? false
-    guard recording else { return }
-    try database.execute(
-      sql: "UPDATE temp.undo_state SET bulk_stamp = ? WHERE recording = 1", arguments: [stamp])
-    guard database.changes > 0 else { return }
-    // Without this, every insert of the import fires the trigger, and a statement that fires a
-    // trigger writes a statement journal (a temporary file): on 100,000 rows 1.3 s of system
-    // time against 0.1 s, the import twice as slow. The next recorded step creates it again.
-    try database.execute(sql: "DROP TRIGGER IF EXISTS temp.undo_entry_insert")
-  }
-
-  /// Creates the temporary capture table and triggers, once per connection.
-  private func installUndoCapture() throws {
-    var sql = """
-      CREATE TEMP TABLE IF NOT EXISTS undo_state (
-        singleton INTEGER PRIMARY KEY NOT NULL, recording INTEGER NOT NULL, bulk_stamp TEXT);
-      INSERT OR IGNORE INTO temp.undo_state VALUES (1, 0, NULL);
-      CREATE TEMP TABLE IF NOT EXISTS undo_capture (
-        entity TEXT NOT NULL, id TEXT NOT NULL, before TEXT, before_stamps TEXT NOT NULL,
-        PRIMARY KEY (entity, id));
-      """
-    for entity in SyncedEntity.allCases {
-      let table = entity.table
-      let key = entity.idColumn
-      // An insert may meet an existing row (an upsert of a setting, an import's DO NOTHING):
-      // it then keeps that row as it was; NULL means the row did not exist. The first capture of
-      // a row wins (NOT EXISTS, not OR IGNORE: an outer upsert's conflict policy would override it).
-      sql += """
-        CREATE TEMP TRIGGER IF NOT EXISTS undo_\(table)_update BEFORE UPDATE ON main.\(table)
-        WHEN (SELECT recording FROM undo_state) = 1
-        BEGIN
-          INSERT INTO undo_capture SELECT
-            '\(entity.rawValue)', OLD.\(key), \(UndoColumns.jsonArray(entity, prefix: "OLD.")), OLD.stamps
-          WHERE NOT EXISTS (SELECT 1 FROM undo_capture WHERE entity = '\(entity.rawValue)' AND id = OLD.\(key));
-        END;
-        CREATE TEMP TRIGGER IF NOT EXISTS undo_\(table)_insert BEFORE INSERT ON main.\(table)
-        WHEN (SELECT recording FROM undo_state) = 1
-        BEGIN
-          INSERT INTO undo_capture SELECT '\(entity.rawValue)', NEW.\(key),
-            (SELECT \(UndoColumns.jsonArray(entity, prefix: "")) FROM \(table) WHERE \(key) = NEW.\(key)),
-            coalesce((SELECT stamps FROM \(table) WHERE \(key) = NEW.\(key)), '')
-          WHERE NOT EXISTS (SELECT 1 FROM undo_capture WHERE entity = '\(entity.rawValue)' AND id = NEW.\(key));
-        END;
-
-        """
-    }
-    try database.execute(sql: sql)
+    guard let capture = undoCapture, capture.isRecording else { return }
+    undoBulkStamp = stamp
+    capture.ignoredInserts.insert(SyncedEntity.entry.table)
   }
 
   /// Turns the captured rows into a step: for each, the fields whose stamps the body changed.
-  private func saveUndoStep(_ description: String) throws {
+  private func saveUndoStep(_ description: String, _ capture: RowChangeCapture) throws {
     var rows: [UndoRowRecord] = []
-    try database.cachedStatement(
-      sql: "SELECT entity, id, before, before_stamps FROM temp.undo_capture"
-    )
-    .forEachRow { row in
-      guard let entity = SyncedEntity(rawValue: row[0]) else { return }
+    for change in capture.changes {
+      guard let entity = SyncedEntity(rawValue: change.table) else { continue }
+      var before: String?
+      var beforeStamps = ""
+      if !change.before.isEmpty {
+        let columns = try undoColumnPositions(entity)
+        before =
+          try database.cachedStatement(
+            sql: "SELECT " + UndoColumns.jsonArray(placeholders: columns.flat.count)
+          ).first(columns.flat.map { change.before[$0] }) { (row: Row) -> String in row[0] }
+        beforeStamps = change.before[columns.stamps].text ?? ""
+      }
       rows.append(
         UndoRowRecord(
-          entity: entity, id: row[1], created: row.isNull(2), fields: [], before: row[2],
-          beforeStamps: row[3], afterStamps: ""))
+          entity: entity, id: change.key, created: before == nil, fields: [], before: before,
+          beforeStamps: beforeStamps, afterStamps: ""))
     }
     var kept: [UndoRowRecord] = []
     for var record in rows {
@@ -125,11 +85,7 @@ extension LogStore {
     }
     // Typed on purpose: read as a `String`, a NULL would come back as "" and every step would
     // count the entries stamped "" (a scan of the whole table: 60 ms per `add` on 100,000 entries).
-    let bulkStamp: String? =
-      try database.cachedStatement(
-        sql: "SELECT bulk_stamp FROM temp.undo_state WHERE bulk_stamp IS NOT NULL"
-      )
-      .first { (row: Row) -> String in row[0] }
+    let bulkStamp = undoBulkStamp
     let bulkCount: Int =
       try bulkStamp.map { stamp in
         try database.cachedStatement(sql: "SELECT count(*) FROM entry WHERE stamps = ?").first([
@@ -163,6 +119,21 @@ extension LogStore {
     try database.execute(sql: "DELETE FROM local_undo_step WHERE seq <= ?", arguments: [oldest])
   }
 
+  /// Where, in a row as SQLite's pre-update hook gives it, each of ``UndoColumns/flat(_:)`` and
+  /// the `stamps` column is (from the table's declared columns).
+  private func undoColumnPositions(_ entity: SyncedEntity) throws -> (flat: [Int], stamps: Int) {
+    var names: [String] = []
+    try database.cachedStatement(sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid")
+      .forEachRow([entity.table]) { row in names.append(row[0]) }
+    let flat = UndoColumns.flat(entity).compactMap { names.firstIndex(of: $0) }
+    guard flat.count == UndoColumns.flat(entity).count, let stamps = names.firstIndex(of: "stamps")
+    else {
+      throw StoreError.notADatabase(
+        path: path, reason: "table \(entity.table) lacks a column undo keeps")
+    }
+    return (flat, stamps)
+  }
+
   /// The stored field stamps of one row, nil when it does not exist.
   func currentStamps(_ entity: SyncedEntity, id: String) throws -> String? {
     try database.cachedStatement(
@@ -181,7 +152,7 @@ struct UndoRowRecord {
   let created: Bool
   /// The indices (in ``SyncedEntity/fields``) of the fields the step wrote.
   var fields: [Int]
-  /// The row's columns before the step, as ``UndoColumns/jsonArray(_:prefix:)``; nil if created.
+  /// The row's columns before the step, as ``UndoColumns/jsonArray(placeholders:)``; nil if created.
   let before: String?
   let beforeStamps: String
   var afterStamps: String

@@ -20,10 +20,10 @@ enum UndoColumns {
   /// Every column, flattened in order: the positions of the saved JSON array.
   static func flat(_ entity: SyncedEntity) -> [String] { columns(of: entity).flatMap { $0 } }
 
-  /// `json_array(p.activity_id, p.at, …)`: the row's values as SQLite's JSON keeps them (integers,
-  /// reals, text and null each come back as what they were).
-  static func jsonArray(_ entity: SyncedEntity, prefix: String) -> String {
-    "json_array(" + flat(entity).map { prefix + $0 }.joined(separator: ", ") + ")"
+  /// `json_array(?, ?, …)` with `count` parameters: a row's values, bound in ``flat(_:)`` order,
+  /// as SQLite's JSON keeps them (integers, reals, text and null each come back as what they were).
+  static func jsonArray(placeholders count: Int) -> String {
+    "json_array(" + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
   }
 
   /// The positions in ``flat(_:)`` of field `index`'s columns.

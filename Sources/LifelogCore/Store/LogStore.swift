@@ -14,6 +14,11 @@ public final class LogStore {
   /// The wall clock stamps are taken from, in milliseconds (tests skew it to play other machines).
   public var wallClockMilliseconds: @Sendable () -> Int64 = LogStore.systemMilliseconds
   var cachedDeviceID: String?
+  /// What this connection's undo steps see change, made by the first step that records
+  /// (see `LogStore+UndoRecording.swift`).
+  var undoCapture: RowChangeCapture?
+  /// The stamp of the rows the recording step created in bulk (an import), nil when none.
+  var undoBulkStamp: String?
   /// Whether this connection keeps the WAL on close: every read-write connection to a file, once
   /// it has opened the log (a log refused on opening is closed as SQLite always closes).
   private var keepsWAL = false
