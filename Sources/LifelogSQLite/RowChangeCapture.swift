@@ -1,5 +1,4 @@
 import CSQLite
-import Glibc
 
 /// One column value exactly as SQLite held it (`sqlite3_value_dup`), to bind back unchanged.
 public final class SQLiteValueCopy: SQLiteBindable {
@@ -83,8 +82,8 @@ public final class RowChangeCapture {
     table tableName: UnsafePointer<CChar>
   ) {
     guard isRecording, operation == SQLITE_INSERT || operation == SQLITE_UPDATE,
-      strcmp(schema, "main") == 0,
-      let table = tables.first(where: { strcmp($0.cName, tableName) == 0 })?.name
+      sqlite3_stricmp(schema, "main") == 0,
+      let table = tables.first(where: { sqlite3_stricmp($0.cName, tableName) == 0 })?.name
     else { return }
     let inserted = operation == SQLITE_INSERT
     if inserted, ignoredInserts.contains(table) { return }
