@@ -172,7 +172,30 @@ final class HTTPTransport {
     }
     guard let secret, !secret.isEmpty else { return false }
     let encoded = authorization.map { String($0.drop { $0 != " " }.dropFirst()) } ?? ""
-    return text.contains(secret) || (!encoded.isEmpty && text.contains(encoded))
+    return HTTPTransport.quotes(secret, in: text)
+      || (!encoded.isEmpty && HTTPTransport.quotes(encoded, in: text))
+  }
+
+  /// Whether `text` holds `secret`: anywhere when it is long enough to be no accident, else
+  /// only as a word of its own, so a short secret ("t") is not found inside every word that
+  /// holds its letters ("token refused") and the server's words are not withheld for nothing.
+  static func quotes(_ secret: String, in text: String) -> Bool {
+    let secretBytes = Array(secret.utf8)
+    let textBytes = Array(text.utf8)
+    guard secretBytes.count < 8 else { return text.contains(secret) }
+    guard textBytes.count >= secretBytes.count else { return false }
+    func isWordByte(_ byte: UInt8) -> Bool {
+      (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+        || (byte >= 0x61 && byte <= 0x7A) || byte >= 0x80
+    }
+    for start in 0...(textBytes.count - secretBytes.count)
+    where textBytes[start..<start + secretBytes.count].elementsEqual(secretBytes) {
+      let end = start + secretBytes.count
+      let before = start == 0 || !isWordByte(textBytes[start - 1])
+      let after = end == textBytes.count || !isWordByte(textBytes[end])
+      if before && after { return true }
+    }
+    return false
   }
 
   /// The `Authorization` header's value, if any.
