@@ -128,18 +128,12 @@ private final class EntryImporter {
   func apply(_ valid: ValidImportRow, id: String, to summary: inout ImportSummary) throws {
     let activity = try resolveActivity(valid, summary: &summary)
     let source = valid.source ?? options.source
-    insert.reset()
-    try insert.bind(id, at: 1)
-    try insert.bind(activity.id, at: 2)
-    try insert.bind(valid.time.instant, at: 3)
-    try insert.bind(valid.time.offsetMinutes, at: 4)
-    try insert.bind(valid.duration, at: 5)
-    try insert.bind(valid.note, at: 6)
-    try insert.bind(valid.quantity, at: 7)
-    try insert.bind(valid.tags.joined(separator: " "), at: 8)
-    try insert.bind(source, at: 9)
-    try insert.bind(stamp, at: 10)
-    try insert.run()
+    try LogStore.runEntryInsert(
+      insert,
+      NewEntry(
+        id: id, activityID: activity.id, time: valid.time, duration: valid.duration,
+        note: valid.note, quantity: valid.quantity, tags: valid.tags, source: source),
+      stamp: stamp)
     if store.database.changes > 0 {
       summary.added += 1  // queued for sync by queueAddedEntries(), in the same transaction
     } else if try update(id: id, activityID: activity.id, with: valid) {

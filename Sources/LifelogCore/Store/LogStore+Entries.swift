@@ -29,18 +29,7 @@ extension LogStore {
       let insert = try database.cachedStatement(sql: LogStore.insertEntrySQL)
       for entry in entries {
         try EntryFields.checkRanges(duration: entry.duration, quantity: entry.quantity)
-        insert.reset()
-        try insert.bind(entry.id, at: 1)
-        try insert.bind(entry.activityID, at: 2)
-        try insert.bind(entry.time.instant, at: 3)
-        try insert.bind(entry.time.offsetMinutes, at: 4)
-        try insert.bind(entry.duration, at: 5)
-        try insert.bind(entry.note, at: 6)
-        try insert.bind(entry.quantity, at: 7)
-        try insert.bind(entry.tags.isEmpty ? "" : entry.tags.joined(separator: " "), at: 8)
-        try insert.bind(entry.source, at: 9)
-        try insert.bind(stamp, at: 10)
-        try insert.run()
+        try LogStore.runEntryInsert(insert, entry, stamp: stamp)
       }
       try queueEntries(addedAfter: lastRowIDBefore)
     }
@@ -51,12 +40,28 @@ extension LogStore {
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     """
 
+  /// Runs `insert` (``insertEntrySQL``, with or without a conflict clause) for one entry, its
+  /// values bound one by one in the statement's column order: the one place that order is
+  /// written, for bulk adds and imports alike.
+  static func runEntryInsert(_ insert: Statement, _ entry: NewEntry, stamp: String) throws {
+    insert.reset()
+    try insert.bind(entry.id, at: 1)
+    try insert.bind(entry.activityID, at: 2)
+    try insert.bind(entry.time.instant, at: 3)
+    try insert.bind(entry.time.offsetMinutes, at: 4)
+    try insert.bind(entry.duration, at: 5)
+    try insert.bind(entry.note, at: 6)
+    try insert.bind(entry.quantity, at: 7)
+    try insert.bind(entry.tags.joined(separator: " "), at: 8)
+    try insert.bind(entry.source, at: 9)
+    try insert.bind(stamp, at: 10)
+    try insert.run()
+  }
+
   private func insertRow(_ entry: NewEntry, stamp: String) throws {
     try EntryFields.checkRanges(duration: entry.duration, quantity: entry.quantity)
-    try database.cachedStatement(sql: LogStore.insertEntrySQL).execute([
-      entry.id, entry.activityID, entry.time.instant, entry.time.offsetMinutes, entry.duration,
-      entry.note, entry.quantity, entry.tags.joined(separator: " "), entry.source, stamp,
-    ])
+    try LogStore.runEntryInsert(
+      database.cachedStatement(sql: LogStore.insertEntrySQL), entry, stamp: stamp)
     try markPending(.entry, id: entry.id)
   }
 
