@@ -118,6 +118,9 @@ public final class Database {
   /// The number of rows changed by the most recent INSERT, UPDATE or DELETE.
   public var changes: Int { Int(sqlite3_changes(handle)) }
 
+  /// The rowid of the row the last successful `INSERT` on this connection made.
+  public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
   /// Whether a table of this name exists in the main schema.
   public func tableExists(_ name: String) throws(SQLiteError) -> Bool {
     let statement = try cachedStatement(

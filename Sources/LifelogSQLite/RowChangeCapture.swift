@@ -34,8 +34,14 @@ public final class RowChangeCapture {
   /// the change inserted it.
   public struct Change {
     public let table: String
-    public let key: String
+    public let key: Key
     public let before: [SQLiteValueCopy]
+  }
+
+  /// A row's key as stored: text, or the bytes of a blob (the log keeps entry ids as 16 bytes).
+  public enum Key: Hashable, Sendable {
+    case text(String)
+    case blob([UInt8])
   }
 
   /// Whether changes are being captured now.
@@ -44,7 +50,11 @@ public final class RowChangeCapture {
   public private(set) var changes: [Change] = []
   /// Tables whose inserts are not captured in this stretch (a bulk import counts them otherwise).
   public var ignoredInserts: Set<String> = []
-  private var seen: Set<String> = []
+  private var seen: Set<TableKey> = []
+  private struct TableKey: Hashable {
+    let table: String
+    let key: Key
+  }
   /// The watched tables, with their names as C strings: the hook runs for every row any
   /// statement writes (an import's million), so it matches names without making a `String`.
   private let tables: [(name: String, cName: [CChar])]
@@ -91,9 +101,17 @@ public final class RowChangeCapture {
     let code =
       inserted
       ? sqlite3_preupdate_new(db, 0, &keyValue) : sqlite3_preupdate_old(db, 0, &keyValue)
-    guard code == SQLITE_OK, let text = sqlite3_value_text(keyValue) else { return }
-    let key = String(cString: text)
-    guard seen.insert(table + "\u{0}" + key).inserted else { return }
+    guard code == SQLITE_OK, let keyValue else { return }
+    let key: Key
+    if sqlite3_value_type(keyValue) == SQLITE_BLOB {
+      let count = Int(sqlite3_value_bytes(keyValue))
+      guard let bytes = sqlite3_value_blob(keyValue) else { return }
+      key = .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+    } else {
+      guard let text = sqlite3_value_text(keyValue) else { return }
+      key = .text(String(cString: text))
+    }
+    guard seen.insert(TableKey(table: table, key: key)).inserted else { return }
     var before: [SQLiteValueCopy] = []
     if !inserted {
       for column in 0..<sqlite3_preupdate_count(db) {

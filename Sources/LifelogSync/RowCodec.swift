@@ -9,11 +9,12 @@ import LifelogSQLite
 /// read by name, so a column Core adds cannot shift what is read here.
 enum RowCodec {
   /// The SELECT list for each entity (``SyncedColumns/selected``): the id first, the stamps last.
-  static func columns(_ entity: SyncedEntity, prefix: String = "") -> String {
-    entity.columns.selected.map { prefix + $0 }.joined(separator: ", ")
+  static func columns(_ entity: SyncedEntity) -> String {
+    let map = entity.columns
+    return map.selected.map(map.read).joined(separator: ", ")
   }
 
-  /// Decodes a row selected with ``columns(_:prefix:)``.
+  /// Decodes a row selected with ``columns(_:)``.
   static func decode(_ entity: SyncedEntity, _ row: Row) -> RowChange {
     let map = entity.columns
     func column(_ name: String) -> Int32 { map.position(of: name) }
@@ -25,7 +26,7 @@ enum RowCodec {
     case .entry:
       let tags: String = row[column("tags")]
       values = [
-        .text(row[column("activity_id")]),
+        .text(row[column("activity")]),
         .time(LoggedTime(instant: row[column("at")], offsetMinutes: row[column("tz_offset")])),
         (row[column("duration")] as Int64?).map(FieldValue.integer) ?? .null, text("note"),
         (row[column("quantity")] as Double?).map(FieldValue.real) ?? .null,
@@ -48,7 +49,7 @@ enum RowCodec {
   /// The row as it is stored now, if it exists.
   static func read(_ entity: SyncedEntity, id: String, in database: Database) throws -> RowChange? {
     try database.cachedStatement(
-      sql: "SELECT \(columns(entity)) FROM \(entity.table) WHERE \(entity.idColumn) = ?"
+      sql: "SELECT \(columns(entity)) FROM \(entity.table) WHERE \(entity.idMatch())"
     ).first([id]) { decode(entity, $0) }
   }
 
@@ -62,7 +63,8 @@ enum RowCodec {
       var tags: [String] = []
       if case .tags(let list) = v[5] { tags = list }
       values = [
-        "activity_id": text(v[0]) ?? "", "at": time.instant, "tz_offset": time.offsetMinutes,
+        "activity": try LogStore.activityKey(for: text(v[0]) ?? "", in: database),
+        "at": time.instant, "tz_offset": time.offsetMinutes,
         "duration": integer(v[2]).map { max(0, $0) }, "note": text(v[3]), "quantity": real(v[4]),
         "tags": tags.joined(separator: " "), "source": text(v[6]), "deleted": flag(v[7]),
       ]
@@ -98,7 +100,7 @@ enum RowCodec {
     let all = [map.id] + written
     return """
       INSERT INTO \(entity.table) (\(all.joined(separator: ", ")))
-      VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))
+      VALUES (\(all.map(map.write).joined(separator: ", ")))
       ON CONFLICT (\(map.id)) DO UPDATE SET \(
         written.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
       """

@@ -87,7 +87,8 @@ import Testing
     try CheckCommandTests.damage(
       laptop.databasePath,
       """
-      UPDATE entry SET stamps = substr(stamps, 2) WHERE id = '\(breakfast)';
+      UPDATE entry SET stamps = substr(stamps, 2)
+        WHERE hex(id) = upper(replace('\(breakfast)', '-', ''));
       DELETE FROM activity WHERE name = 'tea';
       DELETE FROM sync_outbox WHERE seq = 2;
       """)

@@ -29,7 +29,7 @@ import Testing
     try database.execute(sql: "INSERT INTO t VALUES ('a', 0, 0, '') ON CONFLICT DO NOTHING")
     capture.stop()
     try database.execute(sql: "UPDATE t SET n = 4 WHERE id = 'c'")
-    #expect(capture.changes.map(\.key) == ["a", "c", "b"])
+    #expect(capture.changes.map(\.key) == [.text("a"), .text("c"), .text("b")])
     let a = capture.changes[0].before
     #expect(a.count == 4 && a[1].text == "1" && a[2].text == "2.5" && a[3].text == "x")
     #expect(capture.changes[1].before.isEmpty)  // inserted
@@ -49,9 +49,25 @@ import Testing
     capture.ignoredInserts = ["t"]
     try database.execute(sql: "INSERT INTO t VALUES ('c', 1, 1.0, 'y'); UPDATE t SET s = 'z'")
     // 'c' is met by the update only: kept as changed, with its columns as inserted.
-    #expect(capture.changes.map(\.key) == ["a", "b", "c"])
+    #expect(capture.changes.map(\.key) == [.text("a"), .text("b"), .text("c")])
     #expect(capture.changes[2].before[3].text == "y")
     capture.start()
     #expect(capture.changes.isEmpty && capture.ignoredInserts.isEmpty)
+  }
+}
+
+/// Blob keys (the log keeps entry ids as 16 bytes) come back as their bytes, text keys as text.
+@Suite struct RowChangeCaptureBlobKeyTests {
+  @Test func aBlobKeyIsKeptAsItsBytes() throws {
+    let database = try Database(path: ":memory:")
+    try database.execute(
+      sql:
+        "CREATE TABLE t (id ANY NOT NULL UNIQUE, n INTEGER) STRICT; INSERT INTO t VALUES (x'00ff10', 1), ('t', 2)"
+    )
+    let capture = RowChangeCapture(database: database, tables: ["t"])
+    capture.start()
+    try database.execute(sql: "UPDATE t SET n = n + 1")
+    capture.stop()
+    #expect(capture.changes.map(\.key) == [.blob([0x00, 0xff, 0x10]), .text("t")])
   }
 }

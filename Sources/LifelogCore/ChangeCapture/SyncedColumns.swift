@@ -21,15 +21,30 @@ public struct SyncedColumns: Sendable {
   public let selected: [String]
   /// Where each of ``selected`` is, computed once: the codec looks columns up for every row.
   private let positions: [String: Int32]
+  /// Columns stored in another form than sync sends them, with the SQL that reads each one as
+  /// sent, and the SQL that stores a value bound as sent (an entry's id and activity are keys).
+  private let reads: [String: String]
+  private let writes: [String: String]
 
-  init(id: String, fields: [(field: String, columns: [String])], derived: [String]) {
+  init(
+    id: String, fields: [(field: String, columns: [String])], derived: [String],
+    reads: [String: String] = [:], writes: [String: String] = [:]
+  ) {
     self.id = id
     self.fields = fields
     self.derived = derived
+    self.reads = reads
+    self.writes = writes
     selected = [id] + fields.flatMap(\.columns) + ["stamps"]
     positions = Dictionary(
       selected.enumerated().map { ($1, Int32($0)) }, uniquingKeysWith: { first, _ in first })
   }
+
+  /// The SQL that reads `column` in the form sync sends it.
+  public func read(_ column: String) -> String { reads[column] ?? column }
+
+  /// The SQL that stores a value of `column` bound as sync sends it (`?` for most).
+  public func write(_ column: String) -> String { writes[column] ?? "?" }
 
   /// The position of `column` in ``selected``.
   ///
@@ -65,10 +80,15 @@ extension SyncedColumns {
   static let entry = SyncedColumns(
     id: "id",
     fields: [
-      ("activity", ["activity_id"]), ("at", ["at", "tz_offset"]), ("duration", ["duration"]),
+      ("activity", ["activity"]), ("at", ["at", "tz_offset"]), ("duration", ["duration"]),
       ("note", ["note"]), ("quantity", ["quantity"]), ("tags", ["tags"]),
       ("source", ["source"]), ("deleted", ["deleted"]),
     ],
-    derived: [])
+    derived: [],
+    reads: [
+      "id": StoredEntryID.text(of: "id"),
+      "activity": "(SELECT id FROM activity_key WHERE key = activity)",
+    ],
+    writes: ["id": StoredEntryID.parameter])
   static let setting = SyncedColumns(id: "key", fields: [("value", ["value"])], derived: [])
 }

@@ -21,4 +21,12 @@ public enum SyncedEntity: String, CaseIterable, Sendable {
 
   /// The column of the table holding the row id.
   public var idColumn: String { self == .setting ? "key" : "id" }
+
+  /// A condition matching one row by its id given as text in parameter `placeholder` (`?`,
+  /// `?2`): an entry id is stored in ``StoredEntryID``'s form, so it is converted first.
+  public func idMatch(_ placeholder: String = "?") -> String {
+    self == .entry
+      ? "\(idColumn) = \(StoredEntryID.keyFunction)(\(placeholder))"
+      : "\(idColumn) = \(placeholder)"
+  }
 }

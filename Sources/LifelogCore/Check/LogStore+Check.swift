@@ -84,8 +84,16 @@ extension LogStore {
     into report: inout CheckReport, rows: inout Int, progress: (Int) -> Void
   ) throws {
     let hasStamps = try hasColumn("stamps", in: "entry")
+    // A log not yet opened by this version still has text ids and `activity_id` (schema v5).
+    let compact = try hasColumn("activity", in: "entry")
     try database.makeStatement(
-      sql: """
+      sql: compact
+        ? """
+        SELECT \(StoredEntryID.text(of: "e.id")), coalesce(k.id, 'key ' || e.activity), a.id IS NULL,
+          e.quantity, \(hasStamps ? "e.stamps" : "''")
+        FROM \(LogStore.entrySource)
+        """
+        : """
         SELECT e.id, e.activity_id, a.id IS NULL, e.quantity, \(hasStamps ? "e.stamps" : "''")
         FROM entry e LEFT JOIN activity a ON a.id = e.activity_id
         """

@@ -20,8 +20,8 @@ extension LogStore {
     let (condition, arguments) = Self.exportRange(from: from, to: to)
     let offsetsSQL = "SELECT DISTINCT e.tz_offset FROM entry e WHERE \(condition) ORDER BY 1"
     let sql = """
-      SELECT e.id, e.at, e.tz_offset, a.name, a.kind, e.duration, e.note, e.tags, e.stamps
-      FROM entry e LEFT JOIN activity a ON a.id = e.activity_id
+      SELECT \(StoredEntryID.text(of: "e.id")), e.at, e.tz_offset, a.name, a.kind, e.duration, e.note, e.tags, e.stamps
+      FROM \(LogStore.entrySource)
       WHERE \(condition) ORDER BY e.at, e.id
       """
     var out = CalendarBytes(capacity: flushSize + (1 << 16))

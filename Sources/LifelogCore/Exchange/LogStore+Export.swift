@@ -15,8 +15,8 @@ extension LogStore {
   ) throws -> Int {
     let (condition, arguments) = Self.exportRange(from: from, to: to)
     let sql = """
-      SELECT e.id, e.at, e.tz_offset, a.name, a.kind, e.duration, e.note, e.quantity, a.unit, e.tags
-      FROM entry e LEFT JOIN activity a ON a.id = e.activity_id
+      SELECT \(StoredEntryID.text(of: "e.id")), e.at, e.tz_offset, a.name, a.kind, e.duration, e.note, e.quantity, a.unit, e.tags
+      FROM \(LogStore.entrySource)
       WHERE \(condition) ORDER BY e.at, e.id
       """
     var out = CSVBytes(capacity: flushSize + (1 << 16))

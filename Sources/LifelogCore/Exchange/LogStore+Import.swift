@@ -113,6 +113,8 @@ private final class EntryImporter {
   let lastRowIDBefore: Int64
   /// Activities by name as written in the file, then by their case-folded key.
   var activitiesByName: [String: Activity] = [:]
+  /// The integer key of each activity id used so far (`entry.activity`).
+  var activityKeys: [String: Int64] = [:]
 
   init(store: LogStore, options: ImportOptions) throws {
     self.store = store
@@ -128,15 +130,16 @@ private final class EntryImporter {
   func apply(_ valid: ValidImportRow, id: String, to summary: inout ImportSummary) throws {
     let activity = try resolveActivity(valid, summary: &summary)
     let source = valid.source ?? options.source
+    let key = try activityKey(for: activity.id)
     try LogStore.runEntryInsert(
       insert,
       NewEntry(
         id: id, activityID: activity.id, time: valid.time, duration: valid.duration,
         note: valid.note, quantity: valid.quantity, tags: valid.tags, source: source),
-      stamp: stamp)
+      activityKey: key, stamp: stamp)
     if store.database.changes > 0 {
       summary.added += 1  // queued for sync by queueAddedEntries(), in the same transaction
-    } else if try update(id: id, activityID: activity.id, with: valid) {
+    } else if try update(id: id, activityID: activity.id, key: key, with: valid) {
       summary.updated += 1
     } else {
       summary.unchanged += 1
@@ -149,6 +152,13 @@ private final class EntryImporter {
   /// Call before the transaction commits.
   func queueAddedEntries() throws {
     try store.queueEntries(addedAfter: lastRowIDBefore)
+  }
+
+  private func activityKey(for id: String) throws -> Int64 {
+    if let key = activityKeys[id] { return key }
+    let key = try store.activityKey(for: id)
+    activityKeys[id] = key
+    return key
   }
 
   /// The row's activity, created (with the row's kind, or the default) when it is new.
@@ -177,12 +187,17 @@ private final class EntryImporter {
   }
 
   /// Updates an existing entry's fields that differ from the row; false when none do.
-  private func update(id: String, activityID: String, with row: ValidImportRow) throws -> Bool {
+  private func update(
+    id: String, activityID: String, key: Int64, with row: ValidImportRow
+  ) throws -> Bool {
     let database = store.database
     guard
       let current = try database.cachedStatement(
         sql:
-          "SELECT activity_id, at, tz_offset, duration, note, quantity, tags FROM entry WHERE id = ?"
+          """
+          SELECT k.id, e.at, e.tz_offset, e.duration, e.note, e.quantity, e.tags
+          FROM \(LogStore.entrySource) WHERE e.\(SyncedEntity.entry.idMatch())
+          """
       ).first(
         [id],
         { row -> [String] in
@@ -202,11 +217,11 @@ private final class EntryImporter {
     guard !fields.isEmpty else { return false }
     try database.execute(
       sql: """
-        UPDATE entry SET activity_id = ?, at = ?, tz_offset = ?, duration = ?, note = ?, quantity = ?,
-          tags = ? WHERE id = ?
+        UPDATE entry SET activity = ?, at = ?, tz_offset = ?, duration = ?, note = ?, quantity = ?,
+          tags = ? WHERE \(SyncedEntity.entry.idMatch())
         """,
       arguments: [
-        activityID, row.time.instant, row.time.offsetMinutes, row.duration, row.note, row.quantity,
+        key, row.time.instant, row.time.offsetMinutes, row.duration, row.note, row.quantity,
         row.tags.joined(separator: " "), id,
       ])
     try store.restamp(.entry, id: id, fields: fields, with: stamp)

@@ -59,16 +59,25 @@ extension LogStore {
     let notes = scan.fields.contains(.notes)
     let partEntries = max(1, scan.partEntries)
     try read {
-      var activities = ActivityLookup(
-        try database.cachedStatement(sql: "SELECT id, name, kind, unit FROM activity").map([]) {
-          row in
-          ActivityLookup.Known(
-            bytes: row.withUTF8(0) { Array($0) }, id: row[0], name: row[1],
-            kind: ActivityKind(rawValue: row[2]) ?? .other, unit: row[3])
+      let activities = ActivityLookup(
+        try database.cachedStatement(
+          sql: """
+            SELECT k.key, k.id, a.name, a.kind, a.unit
+            FROM activity_key k LEFT JOIN activity a ON a.id = k.id
+            """
+        ).map([]) { row in
+          // An entry can arrive by sync before its activity: it shows as an unknown activity, as
+          // ``LogStore/entries(_:)`` shows it.
+          (
+            key: row[0],
+            ActivityLookup.Known(
+              id: row[1], name: row[2] as String? ?? "(unknown activity)",
+              kind: ActivityKind(rawValue: row[3] as String? ?? "") ?? .other, unit: row[4])
+          )
         })
       let statement = try database.cachedStatement(
         sql: """
-          SELECT rowid, \(ids ? "id" : "''"), activity_id, at, tz_offset, duration, \(notes ? "note" : "NULL"), quantity
+          SELECT rowid, \(ids ? StoredEntryID.text(of: "id") : "''"), activity, at, tz_offset, duration, \(notes ? "note" : "NULL"), quantity
           FROM entry INDEXED BY entry_by_time
           WHERE at >= ? AND at < ? AND (at > ? OR rowid > ?) AND deleted = 0
           ORDER BY at, rowid LIMIT ?
@@ -80,9 +89,7 @@ extension LogStore {
         try statement.forEachRow([last.at, scan.to, last.at, last.rowid, partEntries]) { row in
           read += 1
           last = (row[3], row[0])
-          // Found first: finding may add an activity to the list.
-          let index = row.withUTF8(2) { activities.find($0) }
-          let activity = activities.known[index]
+          let activity = activities.find(row[2])
           try body(
             Entry(
               id: ids ? row[1] : "", activityID: activity.id, activityName: activity.name,
@@ -96,43 +103,24 @@ extension LogStore {
   }
 }
 
-/// The activities of the log by the bytes of their id, the last one found checked first (entries
-/// of one activity often come in runs).
+/// The activities of the log by their key in `entry.activity`, read once per report: a report
+/// over 100,000 entries looks one up per entry, by integer, with no string made.
 private struct ActivityLookup {
   struct Known {
-    let bytes: [UInt8]
     let id: String
     let name: String
     let kind: ActivityKind
     let unit: String?
   }
 
-  private(set) var known: [Known]
-  private var last = 0
+  private let byKey: [Int64: Known]
+  /// What an entry whose key is missing from `activity_key` shows (only a damaged log has one;
+  /// `lifelog check` names it).
+  private let missing = Known(id: "", name: "(unknown activity)", kind: .other, unit: nil)
 
-  init(_ known: [Known]) { self.known = known }
-
-  /// The index in ``known`` of the activity with the id in `bytes`; one that is not in the log
-  /// yet (an entry can arrive by sync before its activity) is added as an unknown activity, as
-  /// ``LogStore/entries(_:)`` shows it.
-  mutating func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-    if last < known.count, ActivityLookup.same(known[last].bytes, bytes) { return last }
-    if let index = known.firstIndex(where: { ActivityLookup.same($0.bytes, bytes) }) {
-      last = index
-      return index
-    }
-    let id = String(decoding: bytes, as: UTF8.self)
-    known.append(
-      Known(bytes: Array(bytes), id: id, name: "(unknown activity)", kind: .other, unit: nil))
-    last = known.count - 1
-    return last
+  init(_ known: [(key: Int64, Known)]) {
+    byKey = Dictionary(known, uniquingKeysWith: { first, _ in first })
   }
 
-  private static func same(_ stored: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard stored.count == bytes.count else { return false }
-    guard let base = bytes.baseAddress else { return true }
-    return stored.withUnsafeBufferPointer { storedBytes in
-      storedBytes.baseAddress.map { memcmp($0, base, bytes.count) == 0 } ?? true
-    }
-  }
+  func find(_ key: Int64) -> Known { byKey[key] ?? missing }
 }

@@ -22,8 +22,9 @@ extension LogStore {
     try read {
       try database.cachedStatement(
         sql: """
-          SELECT \(LogStore.entryColumns) FROM activity a JOIN entry e ON e.id = (
-            SELECT id FROM entry WHERE activity_id = a.id AND deleted = 0 AND at <= ?
+          SELECT \(LogStore.entryColumns)
+          FROM activity a JOIN activity_key k ON k.id = a.id JOIN entry e ON e.rowid = (
+            SELECT rowid FROM entry WHERE activity = k.key AND deleted = 0 AND at <= ?
             ORDER BY at DESC, id DESC LIMIT 1)
           WHERE a.kind = '\(kind.rawValue)'
           ORDER BY e.at DESC, e.id DESC LIMIT 1
@@ -57,9 +58,10 @@ extension LogStore {
   /// ever gone. Ending the indexes in `id` did the same but grew a 100k log by a quarter
   /// (docs/schema.md).
   static func recentEntrySQL(ofOneActivity: Bool, deleted: Bool) -> String {
-    "SELECT id FROM entry INDEXED BY \(ofOneActivity ? "entry_by_activity" : "entry_by_time")"
+    "SELECT \(StoredEntryID.text(of: "id")) FROM entry INDEXED BY "
+      + (ofOneActivity ? "entry_by_activity" : "entry_by_time")
       + " WHERE deleted = \(deleted ? 1 : 0)"
-      + (ofOneActivity ? " AND activity_id = ?" : "")
+      + (ofOneActivity ? " AND activity = (SELECT key FROM activity_key WHERE id = ?)" : "")
       + " ORDER BY at DESC, id DESC LIMIT 1 OFFSET ?"
   }
 }

@@ -114,7 +114,6 @@ extension LogStore {
   /// Writes back the row's previous values (or removes a row the step created), stamped anew.
   private func revert(_ row: UndoRowRecord, with stamp: String) throws {
     let entity = row.entity
-    let key = entity.idColumn
     if row.created || row.before == nil {
       if entity == .setting {
         let fallback = Setting(rawValue: row.id)?.defaultValue ?? ""
@@ -123,7 +122,8 @@ extension LogStore {
         try restamp(.setting, id: row.id, fields: ["value"], with: stamp)
       } else {
         try database.execute(
-          sql: "UPDATE \(entity.table) SET deleted = 1 WHERE \(key) = ?", arguments: [row.id])
+          sql: "UPDATE \(entity.table) SET deleted = 1 WHERE \(entity.idMatch())",
+          arguments: [row.id])
         try restamp(entity, id: row.id, fields: ["deleted"], with: stamp)
       }
       return
@@ -132,7 +132,8 @@ extension LogStore {
       .map { "\($0.column) = json_extract(?1, '$[\($0.position)]')" }
     guard !assignments.isEmpty else { return }
     try database.execute(
-      sql: "UPDATE \(entity.table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = ?2",
+      sql:
+        "UPDATE \(entity.table) SET \(assignments.joined(separator: ", ")) WHERE \(entity.idMatch("?2"))",
       arguments: [row.before, row.id])
     try restamp(entity, id: row.id, fields: row.fields.map { entity.fields[$0] }, with: stamp)
   }
@@ -170,7 +171,8 @@ extension LogStore {
       sql: "UPDATE entry SET deleted = 1, stamps = ? WHERE stamps = ?",
       arguments: [stamps.encoded, imported])
     try database.execute(
-      sql: "INSERT INTO sync_pending (entity, id) SELECT 'entry', id FROM entry WHERE stamps = ?",
+      sql:
+        "INSERT INTO sync_pending (entity, id) SELECT 'entry', \(StoredEntryID.text(of: "id")) FROM entry WHERE stamps = ?",
       arguments: [stamps.encoded])
   }
 }

@@ -70,7 +70,8 @@ extension LogStore {
       }
       rows.append(
         UndoRowRecord(
-          entity: entity, id: change.key, created: before == nil, fields: [], before: before,
+          entity: entity, id: StoredEntryID.text(of: change.key), created: before == nil,
+          fields: [], before: before,
           beforeStamps: beforeStamps, afterStamps: ""))
     }
     var kept: [UndoRowRecord] = []
@@ -137,7 +138,7 @@ extension LogStore {
   /// The stored field stamps of one row, nil when it does not exist.
   func currentStamps(_ entity: SyncedEntity, id: String) throws -> String? {
     try database.cachedStatement(
-      sql: "SELECT stamps FROM \(entity.table) WHERE \(entity.idColumn) = ?"
+      sql: "SELECT stamps FROM \(entity.table) WHERE \(entity.idMatch())"
     ).first([id]) {
       $0[0]
     }

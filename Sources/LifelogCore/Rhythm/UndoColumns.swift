@@ -8,7 +8,7 @@ enum UndoColumns {
     switch entity {
     case .entry:
       [
-        ["activity_id"], ["at", "tz_offset"], ["duration"], ["note"], ["quantity"], ["tags"],
+        ["activity"], ["at", "tz_offset"], ["duration"], ["note"], ["quantity"], ["tags"],
         ["source"], ["deleted"],
       ]
     case .activity:

@@ -129,7 +129,12 @@ extension LogStore {
       var usage: [String: (Int, Int64?)] = [:]
       try database.cachedStatement(
         sql:
-          "SELECT activity_id, count(*), max(at) FROM entry WHERE deleted = 0 GROUP BY activity_id"
+          """
+          SELECT k.id, u.count, u.last FROM (
+            SELECT activity, count(*) AS count, max(at) AS last FROM entry WHERE deleted = 0
+            GROUP BY activity
+          ) u JOIN activity_key k ON k.key = u.activity
+          """
       ).forEachRow { row in usage[row[0]] = (row[1], row[2]) }
       return usage
     }

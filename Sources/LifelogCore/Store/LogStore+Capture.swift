@@ -66,7 +66,7 @@ extension LogStore {
   func queueEntries(addedAfter rowID: Int64) throws {
     try database.execute(
       sql:
-        "INSERT INTO sync_pending (entity, id) SELECT ?, id FROM entry WHERE rowid > ? ORDER BY rowid",
+        "INSERT INTO sync_pending (entity, id) SELECT ?, \(StoredEntryID.text(of: "id")) FROM entry WHERE rowid > ? ORDER BY rowid",
       arguments: [SyncedEntity.entry.rawValue, rowID])
   }
 
@@ -75,7 +75,7 @@ extension LogStore {
     guard !fields.isEmpty else { return }
     let current: String =
       try database.cachedStatement(
-        sql: "SELECT stamps FROM \(entity.table) WHERE \(entity.idColumn) = ?"
+        sql: "SELECT stamps FROM \(entity.table) WHERE \(entity.idMatch())"
       )
       .first([id]) { $0[0] } ?? ""
     var stamps = FieldStamps(decoding: current, count: entity.fields.count)
@@ -83,7 +83,7 @@ extension LogStore {
       if let index = entity.index(of: field) { stamps[index] = stamp }
     }
     try database.execute(
-      sql: "UPDATE \(entity.table) SET stamps = ? WHERE \(entity.idColumn) = ?",
+      sql: "UPDATE \(entity.table) SET stamps = ? WHERE \(entity.idMatch())",
       arguments: [stamps.encoded, id])
     try markPending(entity, id: id)
   }

@@ -2,9 +2,18 @@ import LifelogSQLite
 
 /// Entries: adding, reading, editing, deleting and restoring.
 extension LogStore {
+  /// What ``decodeEntry(_:)`` reads, from ``entrySource``: ids in their text form.
   static let entryColumns = """
-    e.id, e.activity_id, a.name, a.kind, a.unit, e.at, e.tz_offset, e.duration, e.note, e.quantity,
+    \(StoredEntryID.text(of: "e.id")), k.id, a.name, a.kind, a.unit, e.at, e.tz_offset, e.duration, e.note, e.quantity,
     e.tags, e.source, e.deleted
+    """
+
+  /// An entry with its activity's id and row.
+  ///
+  /// Left joins, so the entry stays the outer loop (a query ordered by time walks
+  /// `entry_by_time`); every entry has a key, but its activity may not have arrived by sync yet.
+  static let entrySource = """
+    entry e LEFT JOIN activity_key k ON k.key = e.activity LEFT JOIN activity a ON a.id = k.id
     """
 
   /// Adds one entry and returns it as stored.
@@ -27,26 +36,45 @@ extension LogStore {
       let stamp = try nextStamp()
       let lastRowIDBefore = try lastEntryRowID()
       let insert = try database.cachedStatement(sql: LogStore.insertEntrySQL)
+      var keys: [String: Int64] = [:]
       for entry in entries {
         try EntryFields.checkRanges(duration: entry.duration, quantity: entry.quantity)
-        try LogStore.runEntryInsert(insert, entry, stamp: stamp)
+        let key = try keys[entry.activityID] ?? activityKey(for: entry.activityID)
+        keys[entry.activityID] = key
+        try LogStore.runEntryInsert(insert, entry, activityKey: key, stamp: stamp)
       }
       try queueEntries(addedAfter: lastRowIDBefore)
     }
   }
 
   static let insertEntrySQL = """
-    INSERT INTO entry (id, activity_id, at, tz_offset, duration, note, quantity, tags, source, stamps)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    INSERT INTO entry (id, activity, at, tz_offset, duration, note, quantity, tags, source, stamps)
+    VALUES (\(StoredEntryID.parameter), ?, ?, ?, ?, ?, ?, ?, ?, ?)
     """
+
+  /// The integer key of activity `id` in `entry.activity`, made on first use; keys are never
+  /// removed or reused, so a key read once stays right for the log's life.
+  func activityKey(for id: String) throws -> Int64 {
+    try LogStore.activityKey(for: id, in: database)
+  }
+
+  /// ``activityKey(for:)`` on a connection of a log (the sync's merge writes through its own).
+  public static func activityKey(for id: String, in database: Database) throws -> Int64 {
+    let find = try database.cachedStatement(sql: "SELECT key FROM activity_key WHERE id = ?")
+    if let key: Int64 = try find.first([id], { $0[0] }) { return key }
+    try database.execute(sql: "INSERT INTO activity_key (id) VALUES (?)", arguments: [id])
+    return database.lastInsertedRowID
+  }
 
   /// Runs `insert` (``insertEntrySQL``, with or without a conflict clause) for one entry, its
   /// values bound one by one in the statement's column order: the one place that order is
   /// written, for bulk adds and imports alike.
-  static func runEntryInsert(_ insert: Statement, _ entry: NewEntry, stamp: String) throws {
+  static func runEntryInsert(
+    _ insert: Statement, _ entry: NewEntry, activityKey: Int64, stamp: String
+  ) throws {
     insert.reset()
     try insert.bind(entry.id, at: 1)
-    try insert.bind(entry.activityID, at: 2)
+    try insert.bind(activityKey, at: 2)
     try insert.bind(entry.time.instant, at: 3)
     try insert.bind(entry.time.offsetMinutes, at: 4)
     try insert.bind(entry.duration, at: 5)
@@ -61,7 +89,8 @@ extension LogStore {
   private func insertRow(_ entry: NewEntry, stamp: String) throws {
     try EntryFields.checkRanges(duration: entry.duration, quantity: entry.quantity)
     try LogStore.runEntryInsert(
-      database.cachedStatement(sql: LogStore.insertEntrySQL), entry, stamp: stamp)
+      database.cachedStatement(sql: LogStore.insertEntrySQL), entry,
+      activityKey: activityKey(for: entry.activityID), stamp: stamp)
     try markPending(.entry, id: entry.id)
   }
 
@@ -70,7 +99,7 @@ extension LogStore {
     try read {
       try database.cachedStatement(
         sql:
-          "SELECT \(LogStore.entryColumns) FROM entry e LEFT JOIN activity a ON a.id = e.activity_id WHERE e.id = ?"
+          "SELECT \(LogStore.entryColumns) FROM \(LogStore.entrySource) WHERE e.id = \(StoredEntryID.parameter)"
       ).first([id], LogStore.decodeEntry)
     }
   }
@@ -95,11 +124,11 @@ extension LogStore {
       arguments.append(to)
     }
     if let activityID = query.activityID {
-      conditions.append("e.activity_id = ?")
+      conditions.append("e.activity = (SELECT key FROM activity_key WHERE id = ?)")
       arguments.append(activityID)
     }
     let base = """
-      SELECT \(LogStore.entryColumns) FROM entry e LEFT JOIN activity a ON a.id = e.activity_id
+      SELECT \(LogStore.entryColumns) FROM \(LogStore.entrySource)
       WHERE \(conditions.joined(separator: " AND "))
       """
     try read {
@@ -133,11 +162,12 @@ extension LogStore {
       if let tags = changes.tags { entry.tags = tags }
       try database.execute(
         sql: """
-          UPDATE entry SET activity_id = ?, at = ?, tz_offset = ?, duration = ?, note = ?, quantity = ?,
-            tags = ? WHERE id = ?
+          UPDATE entry SET activity = ?, at = ?, tz_offset = ?, duration = ?, note = ?, quantity = ?,
+            tags = ? WHERE \(SyncedEntity.entry.idMatch())
           """,
         arguments: [
-          entry.activityID, entry.time.instant, entry.time.offsetMinutes, entry.duration,
+          try activityKey(for: entry.activityID), entry.time.instant, entry.time.offsetMinutes,
+          entry.duration,
           entry.note,
           entry.quantity, entry.tags.joined(separator: " "), id,
         ])
@@ -163,7 +193,8 @@ extension LogStore {
       var result: [(Entry, Bool)] = []
       for id in ids {
         try database.execute(
-          sql: "UPDATE entry SET deleted = ? WHERE id = ? AND deleted != ?",
+          sql:
+            "UPDATE entry SET deleted = ? WHERE \(SyncedEntity.entry.idMatch()) AND deleted != ?",
           arguments: [deleted, id, deleted])
         let changed = database.changes > 0
         if changed { try restamp(.entry, id: id, fields: ["deleted"], with: try nextStamp()) }

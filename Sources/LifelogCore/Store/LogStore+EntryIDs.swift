@@ -9,8 +9,8 @@ extension LogStore {
   ///   entries (the message lists them so the person can type more digits).
   public func resolveEntryID(_ prefix: String) throws -> String {
     let digits = prefix.lowercased().filter { $0 != "-" }
-    guard digits.count >= LogStore.minimumPrefixLength, digits.count <= 32,
-      digits.allSatisfy({ $0.isHexDigit })
+    guard digits.count >= LogStore.minimumPrefixLength,
+      let stored = StoredEntryID.range(ofPrefix: digits)
     else {
       throw InputError(
         "'\(prefix)' is not an entry id; give at least \(LogStore.minimumPrefixLength) hex digits "
@@ -21,12 +21,17 @@ extension LogStore {
       if [8, 12, 16, 20].contains(offset) { dashed.append("-") }
       dashed.append(character)
     }
-    // Ids hold only hex digits and dashes, all below "g", so this range is exactly the prefix.
+    // Ids stored as 16 bytes are found by their byte range; an id kept as text (one not in UUID
+    // form, from sync) by its text range: text ids of hex digits and dashes sort below "g".
     let matches: [String] = try read {
       try database.cachedStatement(
-        sql: "SELECT id FROM entry WHERE id >= ? AND id < ? ORDER BY id LIMIT 6"
+        sql: """
+          SELECT \(StoredEntryID.text(of: "id")) FROM entry WHERE id >= ? AND id < ?
+          UNION ALL SELECT id FROM entry WHERE id >= ? AND id < ?
+          ORDER BY 1 LIMIT 6
+          """
       )
-      .map([dashed, dashed + "g"]) { $0[0] }
+      .map([stored.from, stored.below, dashed, dashed + "g"]) { $0[0] }
     }
     switch matches.count {
     case 0:

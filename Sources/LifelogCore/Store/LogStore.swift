@@ -56,6 +56,7 @@ public final class LogStore {
       database = try Database(
         path: path, mode: readOnly ? .readOnly : .readWrite,
         busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+      try StoredEntryID.define(on: database)
       let migrator = Migrator(database: database, path: path)
       let applied = try migrator.appliedIdentifiers()
       try migrator.checkNotNewer(applied: applied)

@@ -7,6 +7,9 @@ import LifelogSQLite
 struct Migration: Sendable {
   let identifier: String
   let apply: @Sendable (Database) throws -> Void
+  /// Whether the file is rewritten (`VACUUM`) once the migration has committed: one that copies
+  /// a large table leaves the old copy's pages free, as large as the table was.
+  var compactsAfterward = false
 
   /// Every migration, oldest first.
   static let all: [Migration] = [
@@ -14,6 +17,8 @@ struct Migration: Sendable {
     Migration(identifier: "v2-sync", apply: SyncMigration.apply),
     Migration(identifier: "v3-remote-keys", apply: addRemoteKeys),
     Migration(identifier: "v4-local-undo-remind", apply: RhythmMigration.apply),
+    Migration(
+      identifier: "v5-compact-keys", apply: CompactKeysMigration.apply, compactsAfterward: true),
   ]
 
   /// Schema v3: the data key of each encrypted remote (docs/security.md), kept in the log, which
@@ -92,6 +97,7 @@ struct Migrator {
       sql:
         "CREATE TABLE IF NOT EXISTS lifelog_migrations (identifier TEXT PRIMARY KEY NOT NULL) STRICT"
     )
+    var compacts = false
     for migration in Migration.all.prefix(count) {
       try database.inTransaction {
         let applied = try appliedIdentifiers()
@@ -101,7 +107,12 @@ struct Migrator {
         try database.execute(
           sql: "INSERT INTO lifelog_migrations (identifier) VALUES (?)",
           arguments: [migration.identifier])
+        compacts = compacts || migration.compactsAfterward
       }
     }
+    // Outside any transaction, as SQLite requires. The migrated log is already whole and
+    // committed, so a VACUUM that cannot run now (another process reading) only leaves the free
+    // pages for later writes to reuse.
+    if compacts { try? database.execute(sql: "VACUUM") }
   }
 }

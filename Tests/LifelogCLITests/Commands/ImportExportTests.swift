@@ -205,7 +205,7 @@ import Testing
     #expect(try pendingCount() == pendingBefore + 1, "the update is queued for sync")
     let stamps =
       try LogStore(path: fixture.cli.databasePath).database.cachedStatement(
-        sql: "SELECT stamps FROM entry WHERE id = ?"
+        sql: "SELECT stamps FROM entry WHERE id = lifelog_id_key(?)"
       ).first([id]) { $0[0] as String } ?? ""
     let fields = stamps.split(separator: ",")
     #expect(fields.count == SyncedEntity.entry.fields.count, "only the note got a new stamp")
@@ -304,7 +304,7 @@ import Testing
 
   func entryIDs() throws -> [String] {
     try LogStore(path: fixture.cli.databasePath).database.cachedStatement(
-      sql: "SELECT id FROM entry"
+      sql: "SELECT lifelog_id_text(id) FROM entry"
     ).map { $0[0] as String }
   }
 }

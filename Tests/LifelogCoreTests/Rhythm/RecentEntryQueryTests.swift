@@ -53,7 +53,7 @@ import Testing
   @Test func theNewestEntriesOfListAreFoundTheSameWay() throws {
     let store = try LogStore(path: ":memory:")
     let sql =
-      "SELECT e.id FROM entry e LEFT JOIN activity a ON a.id = e.activity_id WHERE e.deleted = 0"
+      "SELECT \(LogStore.entryColumns) FROM \(LogStore.entrySource) WHERE e.deleted = 0"
       + " ORDER BY e.at DESC, e.id DESC LIMIT 50"
     let steps = try plan(sql, in: store)
     expectIndexWalk(steps, of: "entry_by_time")

@@ -151,7 +151,7 @@ import Testing
     ).map { "\($0[0] as String) \($0[1] as String)" }
     #expect(queued == ["entry \(earlier.id)"] + ids.reversed().map { "entry \($0)" })
     let stamps = try store.database.cachedStatement(
-      sql: "SELECT DISTINCT stamps FROM entry WHERE id LIKE '22222222-%'"
+      sql: "SELECT DISTINCT stamps FROM entry WHERE hex(id) LIKE '22222222%'"
     ).map { $0[0] as String }
     #expect(stamps.count == 1)
     #expect(try store.entry(id: ids[0])?.tags == ["a", "b"])

@@ -33,7 +33,14 @@ import Testing
     do {
       let old = try LogStore(path: path, schemaVersion: version)
       #expect(try old.appliedMigrations() == Array(LogStore.knownMigrations.prefix(version)))
-      if version >= 1 {
+      if version >= LogStore.knownMigrations.count {
+        try old.add(
+          NewEntry(
+            activityID: ActivityName.derivedID(for: "lunch"),
+            time: LoggedTime(instant: 1_000, offsetMinutes: 60), note: "kept"))
+        try old.database.execute(
+          sql: "UPDATE activity SET name = 'gym', name_key = 'gym' WHERE name = 'workout'")
+      } else if version >= 1 {
         // Written with the SQL of schema v1, as the lifelog of that version would have.
         try old.database.execute(
           sql: "INSERT INTO entry (id, activity_id, at, tz_offset, note) VALUES (?, ?, ?, ?, ?)",

@@ -41,8 +41,7 @@ enum SimulatedState {
   /// One row, if it exists.
   static func row(_ entity: SyncedEntity, id: String, in database: Database) throws -> SimulatedRow?
   {
-    try database.cachedStatement(sql: select(entity) + " WHERE \(entity.idColumn) = ?").first([id])
-    {
+    try database.cachedStatement(sql: select(entity) + " WHERE \(entity.idMatch())").first([id]) {
       decode(entity, $0).1
     }
   }
@@ -61,7 +60,10 @@ enum SimulatedState {
   private static func select(_ entity: SyncedEntity) -> String {
     switch entity {
     case .entry:
-      "SELECT id, activity_id, at, tz_offset, duration, note, quantity, tags, source, deleted, stamps FROM entry"
+      """
+      SELECT lifelog_id_text(id), (SELECT id FROM activity_key WHERE key = activity), at, tz_offset,
+        duration, note, quantity, tags, source, deleted, stamps FROM entry
+      """
     case .activity: "SELECT id, name, kind, unit, target, archived, deleted, stamps FROM activity"
     case .setting: "SELECT key, value, stamps FROM setting"
     }

@@ -1,0 +1,69 @@
+import LifelogSQLite
+
+/// Schema v5 (issue 14's "schema v3"): entry ids as 16-byte blobs, activities as integer keys.
+///
+/// The `entry` table is copied once into its new form, in one transaction with the rest of the
+/// step, so a log is either all old or all new:
+/// - `id` holds ``StoredEntryID``'s form (16 bytes for a lower-case UUID, else the text as it
+///   came), with a unique index built after the copy, in one sorted pass, instead of a primary
+///   key filled at random places row by row.
+/// - `activity` is an integer key into `activity_key`, which maps every activity id the log has
+///   seen to a small integer. It is its own table, not the `activity` table's rowid, because an
+///   entry can arrive by sync before its activity does: its key exists before the activity row.
+/// - rowids are kept, so the sync queue and reports read in the same order as before.
+/// - undo steps that kept an entry's previous activity now keep its key (the column they restore).
+enum CompactKeysMigration {
+  @Sendable static func apply(_ database: Database) throws {
+    try database.execute(
+      sql: """
+        CREATE TABLE activity_key (
+          key INTEGER PRIMARY KEY NOT NULL,
+          id TEXT NOT NULL UNIQUE
+        ) STRICT;
+        INSERT INTO activity_key (id) SELECT id FROM activity ORDER BY rowid;
+        INSERT OR IGNORE INTO activity_key (id) SELECT activity_id FROM entry ORDER BY rowid;
+        INSERT OR IGNORE INTO activity_key (id)
+          SELECT json_extract(before, '$[0]') FROM local_undo_row
+          WHERE entity = 'entry' AND before IS NOT NULL AND json_type(before, '$[0]') = 'text';
+        \(entryTable(named: "entry_compact"))
+        INSERT INTO entry_compact (rowid, id, activity, at, tz_offset, duration, note, quantity, tags,
+            source, deleted, stamps)
+          SELECT e.rowid, \(StoredEntryID.keyFunction)(e.id), k.key, e.at, e.tz_offset, e.duration,
+            e.note, e.quantity, e.tags, e.source, e.deleted, e.stamps
+          FROM entry e JOIN activity_key k ON k.id = e.activity_id ORDER BY e.rowid;
+        DROP TABLE entry;
+        ALTER TABLE entry_compact RENAME TO entry;
+        \(entryIndexes)
+        UPDATE local_undo_row
+          SET before = json_replace(
+            before, '$[0]', (SELECT key FROM activity_key WHERE id = json_extract(before, '$[0]')))
+          WHERE entity = 'entry' AND before IS NOT NULL AND json_type(before, '$[0]') = 'text';
+        """)
+  }
+
+  /// The `entry` table of schema v5 (docs/schema.md says why each column is what it is).
+  static func entryTable(named name: String) -> String {
+    """
+    CREATE TABLE \(name) (
+      id ANY NOT NULL CHECK (typeof(id) = 'text' OR (typeof(id) = 'blob' AND length(id) = 16)),
+      activity INTEGER NOT NULL,
+      at INTEGER NOT NULL,
+      tz_offset INTEGER NOT NULL,
+      duration INTEGER CHECK (duration IS NULL OR duration >= 0),
+      note TEXT,
+      quantity REAL,
+      tags TEXT NOT NULL DEFAULT '',
+      source TEXT,
+      deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1)),
+      stamps TEXT NOT NULL DEFAULT ''
+    ) STRICT;
+    """
+  }
+
+  /// The indexes of `entry`, each the one a query needs (docs/schema.md shows the plans).
+  static let entryIndexes = """
+    CREATE UNIQUE INDEX entry_by_id ON entry(id);
+    CREATE INDEX entry_by_time ON entry(at);
+    CREATE INDEX entry_by_activity ON entry(activity, at);
+    """
+}
