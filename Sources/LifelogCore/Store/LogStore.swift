@@ -56,12 +56,12 @@ public final class LogStore {
       database = try Database(
         path: path, mode: readOnly ? .readOnly : .readWrite,
         busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+      let migrator = Migrator(database: database, path: path)
       // A log refused below (written by a newer lifelog) is left as it was found: with a WAL,
       // closing the connection would otherwise copy the WAL into the log file and delete it.
       if !readOnly, path != ":memory:", access(path + "-wal", F_OK) == 0 {
         try database.keepWriteAheadLogOnClose()
       }
-      let migrator = Migrator(database: database, path: path)
       let applied = try migrator.appliedIdentifiers()
       try migrator.checkNotNewer(applied: applied)
       if readOnly { return }
