@@ -7,6 +7,9 @@
 #   git worktree add /tmp/v030 a7111c7 && (cd /tmp/v030 && swift build --product lifelog)
 #   scripts/make-v030-fixture.sh /tmp/v030/.build/debug/lifelog
 #
+# (A debug build writes the same log as a release one.) Needs jq, to read the ids `add --format
+# json` prints, and sqlite3, to fold a WAL into the log file.
+#
 # The log is rich on purpose: default and custom activities (renamed, archived, with a unit and a
 # target, one created by `add --kind`, two by `import`), entries over eleven days in five UTC
 # offsets, notes with Unicode, quotes, commas and a line break, tags, quantities, durations, three
