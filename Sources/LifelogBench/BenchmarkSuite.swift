@@ -50,6 +50,9 @@ struct BenchmarkSuite {
     /// lifelog's add, list, `due --short` and `report activity` against timewarrior and
     /// taskwarrior on the same 100,000 entries, paired run by run.
     case peers
+    /// The first open of a 100,000-entry log written by lifelog 0.3.0 (schema v3): every later
+    /// migration, in place.
+    case migration
   }
 
   /// Measures every figure of the chosen part (all of them for `.all`), handing each to `report`
@@ -72,6 +75,7 @@ struct BenchmarkSuite {
       try runShell(report: report)
       try runRhythm(report: report)
       try runPeers(report: report)
+      try runMigration(report: report)
     case .log: try runLog(report: report)
     case .sync: try runSync(report: report)
     case .http: try runHTTP(report: report)
@@ -85,6 +89,7 @@ struct BenchmarkSuite {
     case .rhythm: try runRhythm(report: report)
     case .serverCPU: try runServerCPU(report: report)
     case .peers: try runPeers(report: report)
+    case .migration: try runMigration(report: report)
     }
   }
 

@@ -58,6 +58,11 @@ public final class LogStore {
         busyTimeoutMilliseconds: busyTimeoutMilliseconds)
       try StoredEntryID.define(on: database)
       let migrator = Migrator(database: database, path: path)
+      // A log refused below (written by a newer lifelog) is left as it was found: with a WAL,
+      // closing the connection would otherwise copy the WAL into the log file and delete it.
+      if !readOnly, path != ":memory:", access(path + "-wal", F_OK) == 0 {
+        try database.keepWriteAheadLogOnClose()
+      }
       let applied = try migrator.appliedIdentifiers()
       try migrator.checkNotNewer(applied: applied)
       if readOnly { return }

@@ -86,6 +86,30 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
   }
 
+  /// The same with the WAL a log keeps between commands: refusing must not close the connection
+  /// the way a writer does (copying the WAL into the file and deleting it), or the newer
+  /// lifelog's last commits would be moved by an older one.
+  @Test func aNewerLogWithItsWALIsRefusedAndBothFilesAreLeftByteForByte() throws {
+    let path = folder.file("newer-wal.db")
+    do {
+      let store = try LogStore(path: path)
+      try store.database.execute(
+        sql: "INSERT INTO lifelog_migrations (identifier) VALUES ('v99-from-the-future')")
+    }
+    let wal = path + "-wal"
+    #expect(try fileSize(wal) > 0, "the newer log's last commit is not in its WAL")
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let walBefore = try Data(contentsOf: URL(fileURLWithPath: wal))
+    let error = try #require(throws: StoreError.self) { try LogStore(path: path) }
+    guard case .newerSchema(_, let unknown) = error else {
+      Issue.record("expected newerSchema, got \(error)")
+      return
+    }
+    #expect(unknown == ["v99-from-the-future"])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: wal)) == walBefore)
+  }
+
   @Test func aFileThatIsNotADatabaseIsNamedAsSuch() throws {
     let path = folder.file("notes.txt")
     try "shopping list: eggs, milk\n".write(toFile: path, atomically: true, encoding: .utf8)
