@@ -25,45 +25,58 @@ enum StoredEntryID {
 
   /// Defines both functions on `database`.
   static func define(on database: Database) throws {
-    try database.defineFunction(keyFunction) { argument in
-      guard argument.kind == .text, let bytes = key(ofText: argument.bytes) else {
+    try database.defineFunction(keyFunction) { argument, output in
+      guard argument.kind == .text, key(ofText: argument.bytes, into: output) else {
         return .argument
       }
-      return .blob(bytes)
+      return .blob(count: 16)
     }
-    try database.defineFunction(textFunction) { argument in
+    try database.defineFunction(textFunction) { argument, output in
       guard argument.kind == .blob, argument.bytes.count == 16 else { return .argument }
-      return .text(Array(UUIDText.format(Array(argument.bytes)).utf8))
+      text(ofKey: argument.bytes, into: output)
+      return .text(count: 36)
     }
   }
 
-  /// The 16 bytes of `text` when it is a UUID in lower-case canonical form
-  /// (`xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`), else nil.
-  static func key(ofText text: UnsafeRawBufferPointer) -> [UInt8]? {
-    guard text.count == 36 else { return nil }
-    var bytes = [UInt8](repeating: 0, count: 16)
-    var index = 0
-    var high: UInt8?
-    for (offset, character) in text.enumerated() {
-      if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
-        guard character == UInt8(ascii: "-") else { return nil }
-        continue
-      }
-      let nibble: UInt8
-      switch character {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character &- UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character &- UInt8(ascii: "a") &+ 10
-      default: return nil
-      }
-      if let first = high {
-        bytes[index] = first << 4 | nibble
-        index += 1
-        high = nil
-      } else {
-        high = nibble
+  /// Where each byte's two hex digits start in the canonical text, and where its dashes are.
+  private static let digitOffsets = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34]
+  private static let dashOffsets = [8, 13, 18, 23]
+
+  /// Writes the 16 bytes of `text` into `output` when `text` is a UUID in lower-case canonical
+  /// form (`xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`); false, writing nothing useful, otherwise.
+  static func key(ofText text: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer)
+    -> Bool
+  {
+    guard text.count == 36, output.count >= 16 else { return false }
+    for offset in dashOffsets where text[offset] != UInt8(ascii: "-") { return false }
+    for (index, offset) in digitOffsets.enumerated() {
+      let high = nibble(text[offset])
+      let low = nibble(text[offset + 1])
+      guard high < 16, low < 16 else { return false }
+      output[index] = high << 4 | low
+    }
+    return true
+  }
+
+  /// Writes the 36-byte text of the 16 bytes `key` into `output`.
+  static func text(ofKey key: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
+    guard key.count == 16, output.count >= 36 else { return }
+    let digits: StaticString = "0123456789abcdef"
+    digits.withUTF8Buffer { hex in
+      for (index, offset) in digitOffsets.enumerated() {
+        output[offset] = hex[Int(key[index] >> 4)]
+        output[offset + 1] = hex[Int(key[index] & 15)]
       }
     }
-    return bytes
+    for offset in dashOffsets { output[offset] = UInt8(ascii: "-") }
+  }
+
+  /// The value of one lower-case hex digit, or 255.
+  @inline(__always) private static func nibble(_ character: UInt8) -> UInt8 {
+    let digit = character &- UInt8(ascii: "0")
+    if digit < 10 { return digit }
+    let letter = character &- UInt8(ascii: "a")
+    return letter < 6 ? letter &+ 10 : 255
   }
 
   /// The text form of a row key the pre-update hook saw (``RowChangeCapture``).
@@ -78,7 +91,11 @@ enum StoredEntryID {
   /// The 16 bytes of `text` when it is a lower-case canonical UUID, else nil.
   static func key(ofText text: String) -> [UInt8]? {
     var copy = text
-    return copy.withUTF8 { key(ofText: UnsafeRawBufferPointer($0)) }
+    var bytes = [UInt8](repeating: 0, count: 16)
+    let valid = copy.withUTF8 { utf8 in
+      bytes.withUnsafeMutableBytes { key(ofText: UnsafeRawBufferPointer(utf8), into: $0) }
+    }
+    return valid ? bytes : nil
   }
 
   /// The range of stored ids whose text starts with `digits` (1 to 32 lower-case hex digits, no
