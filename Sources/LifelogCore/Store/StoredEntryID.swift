@@ -44,7 +44,9 @@ enum StoredEntryID {
 
   /// Writes the 16 bytes of `text` into `output` when `text` is a UUID in lower-case canonical
   /// form (`xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`); false, writing nothing useful, otherwise.
-  static func key(ofText text: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer)
+  static func key(
+    ofText text: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
+  )
     -> Bool
   {
     guard text.count == 36, output.count >= 16 else { return false }
