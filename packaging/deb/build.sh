@@ -96,7 +96,7 @@ Maintainer: $maintainer
 Installed-Size: $size
 Depends: $depends
 Recommends: libcurl4 | libcurl3-gnutls, libsodium23, libreadline8
-Suggests: libmicrohttpd12, libpq5, libxml2
+Suggests: libmicrohttpd12, libpq5, libxml2, libssl3
 Section: utils
 Priority: optional
 Description: meal and activity log for the command line, with sync
