@@ -121,9 +121,10 @@ public final class SyncServer: HTTPHandling {
     return try Router.route(method: request.method, path: request.path)
   }
 
-  /// The user a routed request acts for (0 on a route without a token): admission's other
-  /// checks, in their order (token, rate, body size). The token is looked up on `store`, or on a
-  /// connection of the pool when nil.
+  /// The user a routed request acts for (0 on a route without a token).
+  ///
+  /// Admission's other checks, in their order (token, rate, body size). The token is looked up
+  /// on `store`, or on a connection of the pool when nil.
   func admittedUser(
     _ route: Route, _ request: HTTPRequest, store: (any ServerStorage)?
   ) throws -> Int64 {
