@@ -162,8 +162,8 @@ struct lh_request {
   uint8_t *body;
   size_t length;
   size_t capacity;
-  /* An answer given in LH_PHASE_HEADERS to a request without a body, sent on the next call
-   * (answering in the first call would make libmicrohttpd close the connection). */
+  /* An answer given in LH_PHASE_HEADERS (a request with a body refused), sent with
+   * "Connection: close" once the handler returns. */
   lh_answer *deferred;
   enum MHD_Result queued;
 };
@@ -298,23 +298,21 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *connection, c
     /* Counted while the handler looks at it, so the handler's limit includes this request. */
     atomic_fetch_add(&server->active, 1);
     request->counted = 1;
+    /* Without a body there is nothing to refuse to read: the handler sees the request once, on
+     * the next call (LH_PHASE_WHOLE; answering in this one would close the connection). */
+    if (!request->has_body) return MHD_YES;
     server->handler(server->context, request, LH_PHASE_HEADERS);
     if (request->deferred == NULL) return MHD_YES;
     /* Refused at its headers (no token, a bad route, too large, over a limit): it is no longer
-     * counted, and its body is never read. A request with a body is answered now and its
-     * connection closed, so a slow or endless upload costs nothing past its headers. */
+     * counted, its body is never read: answered now and its connection closed, so a slow or
+     * endless upload costs nothing past its headers. */
     atomic_fetch_sub(&server->active, 1);
     request->counted = 0;
-    if (request->has_body) return send_deferred(request, 1);
-    return MHD_YES;
+    return send_deferred(request, 1);
   }
   if (request->answered) {
     *upload_data_size = 0;
     return MHD_YES;
-  }
-  if (request->deferred != NULL) {
-    *upload_data_size = 0;
-    return send_deferred(request, 0);
   }
   if (*upload_data_size != 0) {
     append(request, upload_data, *upload_data_size);
@@ -323,9 +321,9 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *connection, c
      * than read on without end. */
     return request->too_large ? MHD_NO : MHD_YES;
   }
-  request->phase = LH_PHASE_COMPLETE;
+  request->phase = request->has_body ? LH_PHASE_COMPLETE : LH_PHASE_WHOLE;
   request->queued = MHD_YES;
-  server->handler(server->context, request, LH_PHASE_COMPLETE);
+  server->handler(server->context, request, request->phase);
   if (!request->answered) {
     static const char body[] =
         "{\"error\":{\"code\":\"internal\",\"message\":\"The server did not answer\"}}\n";
@@ -510,7 +508,7 @@ int64_t lh_tag(const lh_request *request) { return request->tag; }
 int lh_respond(lh_request *request, unsigned int status, const char *headers, const uint8_t *body,
                size_t length) {
   if (request->answered || request->deferred != NULL) return -1;
-  if (request->phase == LH_PHASE_COMPLETE) {
+  if (request->phase != LH_PHASE_HEADERS) {
     request->queued = queue(request, status, headers, body, length, 0);
     return request->queued == MHD_YES ? 0 : -1;
   }

@@ -11,7 +11,8 @@ import LifelogSync
 /// changes of ``serverCPUPageBatches`` batches each (500 rows, as another device reads them).
 extension BenchmarkSuite {
   static let serverCPUPushes = 1_000
-  static let serverCPUNoopPulls = 5_000
+  /// Many: a no-op pull costs about 20 µs, and the CPU time is read in ticks of 10 ms.
+  static let serverCPUNoopPulls = 20_000
   static let serverCPUPages = 1_000
   static let serverCPUPageBatches = 10
   static let serverCPUWarmups = 20

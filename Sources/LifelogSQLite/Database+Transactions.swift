@@ -28,14 +28,17 @@ extension Database {
   }
 
   /// Runs `body` inside a read transaction, so every query in it sees the same snapshot.
+  ///
+  /// `BEGIN` and `COMMIT` are prepared once per connection (``cachedStatement(sql:)``), not
+  /// parsed on every call: a server answers a pull with one of these per request.
   public func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
     guard transactionDepth == 0 else { return try body() }
-    try execute(sql: "BEGIN DEFERRED")
+    try cachedStatement(sql: "BEGIN DEFERRED").execute()
     transactionDepth += 1
     defer { transactionDepth -= 1 }
     do {
       let result = try body()
-      try execute(sql: "COMMIT")
+      try cachedStatement(sql: "COMMIT").execute()
       return result
     } catch {
       try? execute(sql: "ROLLBACK")

@@ -66,22 +66,8 @@ public final class SyncServer: HTTPHandling {
 
   public func admit(_ request: HTTPRequest) -> HTTPAdmission {
     do {
-      if request.activeRequests > configuration.maxConcurrentRequests {
-        throw HTTPError(
-          503, APIErrorCode.overloaded, "The server is busy; try again shortly", retryAfter: 1)
-      }
-      let route = try Router.route(method: request.method, path: request.path)
-      var user: Int64 = 0
-      if route.needsToken {
-        user = try authenticate(request)
-        if let wait = limiter.admit(user, now: request.startedNanoseconds) {
-          throw HTTPError(
-            429, APIErrorCode.rateLimited, "Too many requests for this token; wait \(wait) s",
-            retryAfter: wait)
-        }
-      }
-      if request.bodyTooLarge { throw tooLarge }
-      return .admitted(tag: user)
+      let route = try admittedRoute(request)
+      return .admitted(tag: try admittedUser(route, request, store: nil))
     } catch {
       return .refused(response(for: error))
     }
@@ -97,17 +83,62 @@ public final class SyncServer: HTTPHandling {
     }
   }
 
-  /// The answer to a whole request: admitted on its headers, then answered with its body.
+  /// The answer to a whole request: admitted, then answered, routed once.
   ///
-  /// What the listener does in two phases; routes and admission are tested through this, in
-  /// process.
+  /// The listener's one step for a request without a body (for one with a body it admits on the
+  /// headers, then answers with ``handle(_:admitted:)``); routes and admission are tested through
+  /// this, in process. A pull (`GET /v1/changes`, what every client asks most often) checks its
+  /// token and reads its page on one connection in one read of the store: one SQLite read
+  /// transaction instead of two (docs/benchmarks.md, "Server CPU per request").
   public func respond(to request: HTTPRequest) -> HTTPResponse {
-    var headersOnly = request
-    headersOnly.body = []
-    switch admit(headersOnly) {
-    case .refused(let refusal): return refusal
-    case .admitted(let user): return handle(request, admitted: user)
+    do {
+      let route = try admittedRoute(request)
+      if route == .changes {
+        // Admitted once, even when a broken PostgreSQL connection makes the pool run it again.
+        var admitted: Int64?
+        return try pool.withStore { store in
+          try store.reading {
+            let user = try admitted ?? admittedUser(route, request, store: store)
+            admitted = user
+            return try changes(request: request, user: user, store: store)
+          }
+        }
+      }
+      let user = try admittedUser(route, request, store: nil)
+      return try answer(route, request: request, user: user)
+    } catch {
+      return response(for: error)
     }
+  }
+
+  /// The route of a request the server has room for: admission's first checks, in their order
+  /// (load, then path and method).
+  func admittedRoute(_ request: HTTPRequest) throws -> Route {
+    if request.activeRequests > configuration.maxConcurrentRequests {
+      throw HTTPError(
+        503, APIErrorCode.overloaded, "The server is busy; try again shortly", retryAfter: 1)
+    }
+    return try Router.route(method: request.method, path: request.path)
+  }
+
+  /// The user a routed request acts for (0 on a route without a token).
+  ///
+  /// Admission's other checks, in their order (token, rate, body size). The token is looked up
+  /// on `store`, or on a connection of the pool when nil.
+  func admittedUser(
+    _ route: Route, _ request: HTTPRequest, store: (any ServerStorage)?
+  ) throws -> Int64 {
+    var user: Int64 = 0
+    if route.needsToken {
+      user = try authenticate(request, store: store)
+      if let wait = limiter.admit(user, now: request.startedNanoseconds) {
+        throw HTTPError(
+          429, APIErrorCode.rateLimited, "Too many requests for this token; wait \(wait) s",
+          retryAfter: wait)
+      }
+    }
+    if request.bodyTooLarge { throw tooLarge }
+    return user
   }
 
   /// The answer to each route, in Routes/ (one file per resource, docs/http-api.md).
@@ -120,7 +151,8 @@ public final class SyncServer: HTTPHandling {
     case .batchCount(let device): return try batchCount(device: device, user: user)
     case .deleteBatches(let device):
       return try deleteBatches(device: device, request: request, user: user)
-    case .changes: return try changes(request: request, user: user)
+    case .changes:
+      return try pool.withStore { try changes(request: request, user: user, store: $0) }
     case .putSnapshot(let name): return try putSnapshot(name: name, request: request, user: user)
     case .latestSnapshot: return try snapshot(named: nil, request: request, user: user)
     case .snapshot(let name): return try snapshot(named: name, request: request, user: user)
@@ -141,6 +173,12 @@ public final class SyncServer: HTTPHandling {
   /// Text from a request as the log may show it: control characters (a decoded `%0A` would start
   /// a forged log line), spaces and bytes outside ASCII as `%XX`, cut at `limit` bytes.
   static func printable(_ text: String, limit: Int) -> String {
+    // Most paths and every method are plain already: no copy byte by byte.
+    if text.utf8.count <= limit,
+      text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x25 })
+    {
+      return text
+    }
     var result = ""
     for byte in text.utf8.prefix(limit) {
       if byte <= 0x20 || byte >= 0x7F || byte == 0x25 {
@@ -161,8 +199,9 @@ public final class SyncServer: HTTPHandling {
 
   // MARK: - Authentication
 
-  /// The id of the user whose token the request carries.
-  func authenticate(_ request: HTTPRequest) throws -> Int64 {
+  /// The id of the user whose token the request carries, looked up on `store` (or on a
+  /// connection of the pool when nil).
+  func authenticate(_ request: HTTPRequest, store: (any ServerStorage)?) throws -> Int64 {
     guard let header = request.header(APIHeader.authorization) else {
       throw HTTPError(
         401, APIErrorCode.unauthorized, "This request needs 'Authorization: Bearer <token>'")
@@ -174,8 +213,14 @@ public final class SyncServer: HTTPHandling {
       throw HTTPError(
         401, APIErrorCode.unauthorized, "The Authorization header must be 'Bearer <token>'")
     }
-    let hash = SHA256.hexDigest(Array(parts[1].utf8))
-    guard let user = try pool.withStore({ try $0.user(tokenSHA256: hash) }) else {
+    let hash = ServerDigest.hexDigest(ArraySlice(parts[1].utf8))
+    let found =
+      if let store {
+        try store.user(tokenSHA256: hash)
+      } else {
+        try pool.withStore { try $0.user(tokenSHA256: hash) }
+      }
+    guard let user = found else {
       throw HTTPError(
         401, APIErrorCode.unauthorized,
         "The token is not valid; ask the server's admin for a new one ('lifelog serve user token')")

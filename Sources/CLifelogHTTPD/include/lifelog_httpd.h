@@ -3,11 +3,14 @@
  *
  * libmicrohttpd is loaded with dlopen() only when a server starts, so the lifelog binary does not
  * depend on it and every other command starts without loading it. The functions here are plain
- * and non-variadic so Swift can call them. A request is handed to the handler twice: once when its
- * headers have arrived (phase LH_PHASE_HEADERS; the handler may answer at once: the request then
- * stops counting as active, and when it has a body, the answer is sent at once and the connection
- * closed without reading it), and once when its whole body has arrived (LH_PHASE_COMPLETE; the
- * handler must answer). Bodies are collected here, up to the configured limit.
+ * and non-variadic so Swift can call them. A request with a body (a Content-Length above 0, or a
+ * Transfer-Encoding) is handed to the handler twice: once when its headers have arrived (phase
+ * LH_PHASE_HEADERS; the handler may answer at once: the request then stops counting as active,
+ * the answer is sent at once and the connection closed without reading the body), and once when
+ * its whole body has arrived (LH_PHASE_COMPLETE; the handler must answer). Bodies are collected
+ * here, up to the configured limit. A request without a body is handed over once, when its
+ * headers have arrived (LH_PHASE_WHOLE; the handler must answer): admitting it and answering it
+ * are one step, with one look at the request.
  */
 #ifndef LIFELOG_HTTPD_H
 #define LIFELOG_HTTPD_H
@@ -28,7 +31,7 @@ int lh_sha256_available(void);
 typedef struct lh_server lh_server;
 typedef struct lh_request lh_request;
 
-enum { LH_PHASE_HEADERS = 0, LH_PHASE_COMPLETE = 1 };
+enum { LH_PHASE_HEADERS = 0, LH_PHASE_COMPLETE = 1, LH_PHASE_WHOLE = 2 };
 
 /* Called on libmicrohttpd's threads. `context` is the one given to lh_start. */
 typedef void (*lh_handler)(void *context, lh_request *request, int phase);
@@ -63,8 +66,8 @@ lh_server *lh_start(const lh_config *config, lh_handler handler, void *context, 
                     size_t error_size);
 /* The port listened on. */
 uint16_t lh_port(const lh_server *server);
-/* Requests admitted and not yet completed: those answered at their headers are not counted (a
- * keep-alive connection between requests has none). */
+/* Requests admitted and not yet completed: requests with a body refused at their headers are not
+ * counted (a keep-alive connection between requests has none). */
 unsigned int lh_active_requests(const lh_server *server);
 /* Stops accepting new connections; requests already begun go on. */
 void lh_quiesce(lh_server *server);
@@ -87,7 +90,7 @@ const uint8_t *lh_body(const lh_request *request, size_t *length);
  * grows past it closes the connection). */
 int lh_body_too_large(const lh_request *request);
 /* Requests of this request's server admitted and not yet completed, this one included (in
- * LH_PHASE_HEADERS too). */
+ * LH_PHASE_HEADERS and LH_PHASE_WHOLE too). */
 unsigned int lh_request_active(const lh_request *request);
 /* CLOCK_MONOTONIC nanoseconds when the request's headers arrived. */
 uint64_t lh_started_ns(const lh_request *request);
@@ -98,7 +101,7 @@ int64_t lh_tag(const lh_request *request);
 /*
  * Answers the request: `headers` is "Name: value" lines separated by "\n" (or NULL), the body is
  * copied. In LH_PHASE_HEADERS the answer refuses the request: sent at once with
- * "Connection: close" when it has a body (which is never read), else on the next call.
+ * "Connection: close" (its body is never read).
  * Returns 0, or -1 when the answer could not be queued or the request was already answered.
  */
 int lh_respond(lh_request *request, unsigned int status, const char *headers, const uint8_t *body,

@@ -49,6 +49,8 @@ public enum Router {
   /// - Throws: ``HTTPError`` 404 for an unknown path, 405 for a known path with another method,
   ///   400 for a malformed device, name or seq.
   public static func route(method: String, path: String) throws(HTTPError) -> Route {
+    // A pull, what every client asks most often, matched whole before the path is split.
+    if path == APIPath.changes, method == "GET" || method == "HEAD" { return .changes }
     let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
     guard path.hasPrefix("/"), parts.first.map({ "/" + $0 }) == APIPath.prefix else {
       throw .notFound("No such path '\(path)'; the API is under \(APIPath.prefix)")

@@ -1,13 +1,20 @@
 import CLifelogHTTPD
 
 /// Answers the requests an ``HTTPListener`` receives, on libmicrohttpd's threads.
+///
+/// A request with a body is seen twice (``admit(_:)`` on its headers, ``handle(_:admitted:)``
+/// once the body is in); one without a body once (``respond(to:)``), so what admission looks up
+/// (the token's user) can be looked up together with the answer.
 public protocol HTTPHandling: AnyObject, Sendable {
-  /// Looks at a request whose headers have arrived, before its body is read (its
+  /// Looks at a request with a body whose headers have arrived, before its body is read (its
   /// ``HTTPRequest/body`` is empty). A refusal answers it now (its body is never read); an
   /// admission reads the body and calls ``handle(_:admitted:)`` with the number it carries.
   func admit(_ request: HTTPRequest) -> HTTPAdmission
   /// Answers a complete request, with the number its admission gave.
   func handle(_ request: HTTPRequest, admitted tag: Int64) -> HTTPResponse
+  /// Admits and answers a request without a body, in one step: the same answer as
+  /// ``admit(_:)`` followed by ``handle(_:admitted:)``.
+  func respond(to request: HTTPRequest) -> HTTPResponse
   /// Called once a response has been handed to libmicrohttpd (for the request log).
   func answered(_ request: HTTPRequest, with response: HTTPResponse)
 }
@@ -148,10 +155,11 @@ private func handleRequest(context: UnsafeMutableRawPointer?, handle: OpaquePoin
 {
   guard let context, let handle else { return }
   let handler = Unmanaged<HandlerBox>.fromOpaque(context).takeUnretainedValue().handler
-  let complete = phase != Int32(LH_PHASE_HEADERS)
-  let request = HTTPRequest(reading: handle, withBody: complete)
+  let request = HTTPRequest(reading: handle, withBody: phase == Int32(LH_PHASE_COMPLETE))
   let response: HTTPResponse
-  if complete {
+  if phase == Int32(LH_PHASE_WHOLE) {
+    response = handler.respond(to: request)
+  } else if phase == Int32(LH_PHASE_COMPLETE) {
     response = handler.handle(request, admitted: lh_tag(handle))
   } else {
     switch handler.admit(request) {

@@ -3,7 +3,8 @@ import LifelogProtocol
 
 /// `GET /v1/changes` (docs/http-api.md).
 extension SyncServer {
-  func changes(request: HTTPRequest, user: Int64) throws -> HTTPResponse {
+  /// The page after the request's cursor, read on `store` (in the transaction of its caller).
+  func changes(request: HTTPRequest, user: Int64, store: any ServerStorage) throws -> HTTPResponse {
     let cursor = try ServerCursor(token: request.query(APIQuery.after) ?? "")
     let excluded = try request.query(APIQuery.exclude).map { text throws(HTTPError) in
       try Router.name(Substring(text), what: "device id")
@@ -14,9 +15,7 @@ extension SyncServer {
       maximum: limits.batches)
     limits.rows = try bounded(
       request.query(APIQuery.rows), name: APIQuery.rows, default: limits.rows, maximum: limits.rows)
-    let page = try pool.withStore {
-      try $0.changes(user: user, after: cursor, excluding: excluded, limits: limits)
-    }
+    let page = try store.changes(user: user, after: cursor, excluding: excluded, limits: limits)
     return ChangesEncoding.response(page)
   }
 

@@ -61,6 +61,13 @@ public protocol ServerStorage: AnyObject {
   /// `.conflict` when it holds others or is not the newest + 1.
   func putKeyEnvelope(user: Int64, version: Int64, bytes: [UInt8]) throws -> PutOutcome
 
+  // MARK: Reading
+
+  /// Runs `body`, whose calls only read, as one read of the store where that is cheaper than
+  /// one read per call: SQLite takes one read transaction (its locks once, not once a query);
+  /// PostgreSQL runs each query as it comes (a transaction would be two more round trips).
+  func reading<T>(_ body: () throws -> T) throws -> T
+
   /// Whether this connection can no longer be used (its database went away): the pool drops it.
   var isBroken: Bool { get }
 }

@@ -231,6 +231,32 @@ import Testing
     #expect(try store.users().map(\.name) == ["bob"])
     #expect(try store.batchCount(user: bob, device: writer).count == 1)
   }
+
+  /// A pull checks its token and reads its page in one read (``ServerStorage/reading(_:)``):
+  /// what another connection commits in between is seen by neither, so the two agree.
+  @Test func aTokenCheckAndAPageInOneReadSeeOneSnapshot() throws {
+    let folder = TemporaryDirectory(prefix: "lifelog-reading")
+    let path = folder.path + "/server.db"
+    let reading = try SQLiteServerStore(path: path)
+    let other = try SQLiteServerStore(path: path)
+    let carol = try other.addUser(name: "carol", tokenSHA256: "old").id
+    let pushed = incoming(carol, writer, 1)
+    let reader = reader
+    let (before, page) = try reading.reading {
+      let before = try reading.user(tokenSHA256: "old")
+      try other.setToken(name: "carol", tokenSHA256: "new")
+      _ = try other.store([pushed])
+      let page = try reading.changes(
+        user: carol, after: ServerCursor(), excluding: reader, limits: PageLimits())
+      return (before, page)
+    }
+    #expect(before?.id == carol)
+    #expect(page.items.isEmpty)
+    #expect(try reading.user(tokenSHA256: "old") == nil)
+    let later = try reading.changes(
+      user: carol, after: ServerCursor(), excluding: reader, limits: PageLimits())
+    #expect(later.items.count == 1)
+  }
 }
 
 @Suite struct BatchCommitterTests {

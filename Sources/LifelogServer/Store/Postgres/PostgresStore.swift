@@ -114,6 +114,10 @@ public final class PostgresStore: ServerStorage {
 
   public var isBroken: Bool { connection.isBroken }
 
+  /// Runs `body` as it is: each query its own statement (a token check, then a page in its own
+  /// snapshot, ``read(_:)``), since a transaction around them would cost two more round trips.
+  public func reading<T>(_ body: () throws -> T) throws -> T { try body() }
+
   /// Runs `body` in one read-write transaction.
   func write<T>(_ body: () throws -> T) throws -> T { try connection.transaction(body) }
 
