@@ -102,4 +102,45 @@ import Testing
     }
     #expect(both[0].elementsEqual(both[1]) { $0 == $1 })
   }
+
+  /// Undo after a sync merged another machine's changes into the same rows: a step whose fields
+  /// nobody else touched reverts, one whose field another machine changed is refused whole.
+  @Test(arguments: ["5e1f0000-0000-4000-8000-000000000001", "Not-A-UUID\u{0}x"])
+  func undoAfterASyncMergeRevertsOnlyWhatNobodyElseChanged(id: String) throws {
+    let a = try Machine(folder, "a", remote: remote)
+    let b = try Machine(folder, "b", remote: remote)
+    try a.log.add(NewEntry(id: id, activityID: snack, time: time(1), note: "first"))
+    try a.sync()
+    try b.sync()
+    var note = EntryChanges()
+    note.note = .some("second")
+    try a.log.recordingUndoStep({ _ in "edit note" }) { try a.log.update(id: id, with: note) }
+    var activity = EntryChanges()
+    activity.activityID = ActivityName.derivedID(for: "walk")
+    try a.log.recordingUndoStep({ _ in "edit activity" }) {
+      try a.log.update(id: id, with: activity)
+    }
+    var quantity = EntryChanges()
+    quantity.quantity = .some(2)
+    try b.log.update(id: id, with: quantity)
+    try b.sync()
+    try a.sync()
+    #expect(try a.log.entry(id: id)?.quantity == 2)
+    // Nobody else changed the activity: reverting it keeps B's quantity.
+    #expect(try a.log.undoLastStep()?.description == "edit activity")
+    #expect(try a.log.entry(id: id)?.activityID == snack)
+    #expect(try a.log.entry(id: id)?.quantity == 2)
+    // B now changes the note: undoing A's note edit is refused, and writes nothing.
+    var otherNote = EntryChanges()
+    otherNote.note = .some("from b")
+    try b.log.update(id: id, with: otherNote)
+    try b.sync()
+    try a.sync()
+    #expect(throws: InputError.self) { try a.log.undoLastStep() }
+    #expect(try a.log.entry(id: id)?.note == "from b")
+    try a.sync()
+    try b.sync()
+    #expect(try log(a) == log(b))
+    #expect(try b.log.entry(id: id)?.activityID == snack)
+  }
 }
