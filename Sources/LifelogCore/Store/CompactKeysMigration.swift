@@ -10,6 +10,9 @@ import LifelogSQLite
 /// - `activity` is an integer key into `activity_key`, which maps every activity id the log has
 ///   seen to a small integer. It is its own table, not the `activity` table's rowid, because an
 ///   entry can arrive by sync before its activity does: its key exists before the activity row.
+/// - a row that breaks v4's own CHECKs (written with them turned off) would fail the copy and
+///   leave the log unopenable: its negative duration is taken as absent and a `deleted` other
+///   than 0 as set, as sync takes values out of range.
 /// - rowids are kept, so the sync queue and reports read in the same order as before.
 /// - undo steps that kept an entry's previous activity now keep its key (the column they restore);
 ///   an undo row whose `before` is not such a JSON array is left untouched (``keptActivityID``).
@@ -29,8 +32,9 @@ enum CompactKeysMigration {
         \(entryTable(named: "entry_compact"))
         INSERT INTO entry_compact (rowid, id, activity, at, tz_offset, duration, note, quantity, tags,
             source, deleted, stamps)
-          SELECT e.rowid, \(StoredEntryID.keyFunction)(e.id), k.key, e.at, e.tz_offset, e.duration,
-            e.note, e.quantity, e.tags, e.source, e.deleted, e.stamps
+          SELECT e.rowid, \(StoredEntryID.keyFunction)(e.id), k.key, e.at, e.tz_offset,
+            CASE WHEN e.duration >= 0 THEN e.duration END, e.note, e.quantity, e.tags, e.source,
+            e.deleted != 0, e.stamps
           FROM entry e JOIN activity_key k ON k.id = e.activity_id ORDER BY e.rowid;
         DROP TABLE entry;
         ALTER TABLE entry_compact RENAME TO entry;

@@ -66,6 +66,29 @@ import Testing
     #expect(try store.entry(id: lower)?.note == "lower")
   }
 
+  /// A v4 log whose rows break its own CHECK constraints (written with them turned off): the copy
+  /// into v5 would fail on them and leave the log unopenable, so it takes such a value as absent
+  /// (a negative duration) or as set (a `deleted` other than 0), as sync does with values out of
+  /// range.
+  @Test func aV4RowThatBreaksItsChecksDoesNotStopTheMigration() throws {
+    let path = folder.file("v4.db")
+    let id = UUIDText.random()
+    do {
+      let old = try LogStore(path: path, schemaVersion: 4)
+      try old.database.execute(
+        sql: """
+          PRAGMA ignore_check_constraints = ON;
+          INSERT INTO entry (id, activity_id, at, tz_offset, duration, deleted, note)
+            VALUES ('\(id)', '\(lunch)', 100, 0, -5, 2, 'bad');
+          PRAGMA ignore_check_constraints = OFF;
+          """)
+    }
+    let store = try LogStore(path: path)
+    #expect(try store.appliedMigrations() == LogStore.knownMigrations)
+    let entry = try #require(try store.entry(id: id))
+    #expect(entry.note == "bad" && entry.duration == nil && entry.deleted)
+  }
+
   /// VACUUM after the migration is best-effort: another process reading the log does not make
   /// the migration fail.
   @Test func theMigrationSucceedsWhileAnotherConnectionHoldsAReadTransaction() throws {
