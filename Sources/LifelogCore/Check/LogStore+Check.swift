@@ -132,7 +132,8 @@ extension LogStore {
   static func storedIDProblem(_ text: String, type: String, bytes: Int) -> String? {
     switch type {
     case "blob" where bytes != 16:
-      return "its id is \(bytes) bytes, not the 16 of a UUID, so it cannot be found by its id"
+      return
+        "its id is \(bytes) \(bytes == 1 ? "byte" : "bytes"), not the 16 of a UUID, so it cannot be found by its id"
     case "blob": return nil
     case "text" where StoredEntryID.key(ofText: text) != nil:
       return
