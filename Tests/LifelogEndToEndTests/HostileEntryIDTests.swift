@@ -129,4 +129,42 @@ import Testing
     #expect(try phone.sortedListLines() == laptop.sortedListLines())
     #expect(try phone.entries()["0123456789abcdef"]?["note"] as? String == "edited here")
   }
+
+  /// An id of control characters from a stranger, the most recent entry so `last` reaches it:
+  /// `show`, `edit`, `delete` and `undo` print it escaped, never its bytes; an id that is not hex
+  /// digits is reached by its full text.
+  @Test func anIdOfControlCharactersNeverReachesTheTerminalRaw() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    try laptop.expectSuccess("remote", "add", "usb", remote)
+    let now = LogStore.systemMilliseconds() / 1000
+    let evil = "\u{1B}]0;pwned\u{7}\u{1B}[2J"
+    let braces = "{92ae6d22-83fc-4e56-9afd-d5b59b27c33f}"
+    let lunch = ActivityName.derivedID(for: "lunch")
+    let rows = [evil, braces].enumerated().map { index, id in
+      Self.row(
+        .entry, id,
+        [
+          .text(lunch),
+          .time(LoggedTime(instant: now - Int64(60 * (index + 1)), offsetMinutes: 60)),
+          .null, .text("from afar"), .null, .tags([]), .null, .flag(false),
+        ], index)
+    }
+    try write(Self.batch(1, rows), seq: 1)
+    try laptop.expectSuccess("sync")
+    let outputs = [
+      try laptop.expectSuccess("show", "last"),
+      try laptop.expectSuccess("edit", "last", "--note", "here"),
+      try laptop.expectSuccess("undo"),
+      try laptop.expectSuccess("delete", "last"),
+      try laptop.expectSuccess("undo", "--list"),
+      try laptop.expectSuccess("undo"),
+    ]
+    for output in outputs {
+      #expect(!output.stdout.contains("\u{1B}") && !output.stdout.contains("\u{7}"), "\(output)")
+    }
+    #expect(outputs[1].stdout.contains("\\x1b]0;pw"), "\(outputs[1])")
+    try laptop.expectSuccess("edit", braces, "--note", "by its full id")
+    #expect(try laptop.entries()[braces]?["note"] as? String == "by its full id")
+    #expect(try laptop.entries()[evil]?["note"] as? String == "from afar")
+  }
 }
