@@ -166,6 +166,27 @@ import Testing
     #expect(throws: InputError.self) { try store.resolveEntryID(String(repeating: "f", count: 33)) }
   }
 
+  /// Ids alike but for case, and one not hex at all, from sync: a prefix finds text ids with case
+  /// and dashes ignored (so all three are ambiguous), and each is reached by its full text.
+  @Test func aFullIdNamesItsEntryAndPrefixesIgnoreCaseOverTextIds() throws {
+    let store = try LogStore(path: folder.file("log.db"))
+    let lower = "92ae6d22-83fc-4e56-9afd-d5b59b27c33f"
+    let upper = lower.uppercased()
+    let mixed = "92Ae6d22-83fc-4e56-9afd-d5b59b27c33f"
+    let braces = "{" + lower + "}"
+    let dashless = "ABCDEF0123"
+    for id in [lower, upper, mixed, braces, dashless] {
+      try store.add(NewEntry(id: id, activityID: lunch, time: at(1)))
+    }
+    for id in [lower, upper, mixed, braces, dashless] {
+      #expect(try store.resolveEntryID(id) == id)
+    }
+    let error = try #require(throws: InputError.self) { try store.resolveEntryID("92ae6d22") }
+    #expect(error.description.contains("ambiguous"))
+    #expect(try store.resolveEntryID("abcd-ef01") == dashless)
+    #expect(throws: InputError.self) { try store.resolveEntryID("{92ae") }
+  }
+
   /// `check` on a v5 log damaged by hand names each damage instead of failing.
   @Test func checkNamesDamageToTheCompactColumns() throws {
     let path = folder.file("log.db")
