@@ -143,4 +143,34 @@ import Testing
     #expect(try log(a) == log(b))
     #expect(try b.log.entry(id: id)?.activityID == snack)
   }
+
+  /// Activity ids of any form an entry names (its activity has not arrived, or never will) come
+  /// back out exactly on the other machine, and its next batch sends them unchanged.
+  @Test func oddActivityIdsOfEntriesRoundTrip() throws {
+    let a = try Machine(folder, "a", remote: remote)
+    let b = try Machine(folder, "b", remote: remote)
+    let activities = [
+      "", "act\u{0}ivity", "\u{1B}[2J", String(repeating: "y", count: 10_000),
+      "92AE6D22-83FC-4E56-9AFD-D5B59B27C33F", snack.uppercased(),
+    ]
+    var ids: [String] = []
+    for (index, activity) in activities.enumerated() {
+      ids.append(try a.log.add(NewEntry(activityID: activity, time: time(index))).id)
+    }
+    try a.sync()
+    try b.sync()
+    for (id, activity) in zip(ids, activities) {
+      #expect(try b.log.entry(id: id)?.activityID == activity)
+      var changes = EntryChanges()
+      changes.note = .some("b")
+      try b.log.update(id: id, with: changes)
+    }
+    try b.sync()
+    try a.sync()
+    for (id, activity) in zip(ids, activities) {
+      let entry = try #require(try a.log.entry(id: id))
+      #expect(entry.activityID == activity && entry.note == "b")
+    }
+    #expect(try log(a) == log(b))
+  }
 }
