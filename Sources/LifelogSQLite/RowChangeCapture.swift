@@ -9,10 +9,8 @@ public final class SQLiteValueCopy: SQLiteBindable {
 
   /// The value as text, nil when it is NULL.
   public var text: String? {
-    guard let value, sqlite3_value_type(value) != SQLITE_NULL,
-      let bytes = sqlite3_value_text(value)
-    else { return nil }
-    return String(cString: bytes)
+    guard let value, sqlite3_value_type(value) != SQLITE_NULL else { return nil }
+    return exactText(of: value)
   }
 
   public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
@@ -108,8 +106,8 @@ public final class RowChangeCapture {
       guard let bytes = sqlite3_value_blob(keyValue) else { return }
       key = .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
     } else {
-      guard let text = sqlite3_value_text(keyValue) else { return }
-      key = .text(String(cString: text))
+      guard let text = exactText(of: keyValue) else { return }
+      key = .text(text)
     }
     guard seen.insert(TableKey(table: table, key: key)).inserted else { return }
     var before: [SQLiteValueCopy] = []
@@ -122,4 +120,12 @@ public final class RowChangeCapture {
     }
     changes.append(Change(table: table, key: key, before: before))
   }
+}
+
+/// The whole text of `value`, by its byte count: a key from another device may hold a NUL, and
+/// reading up to the first one would name another row (or none), so undo would lose the change.
+func exactText(of value: OpaquePointer) -> String? {
+  guard let text = sqlite3_value_text(value) else { return nil }
+  let count = Int(sqlite3_value_bytes(value))
+  return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
 }

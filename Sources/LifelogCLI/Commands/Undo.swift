@@ -67,7 +67,8 @@ extension LifelogCommand {
           context.output.write(index == 0 ? "Nothing to undo.\n" : "Nothing more to undo.\n")
           return
         }
-        context.output.write("Undid: \(step.description)\n")
+        // Kept from before ids were shown escaped: a step may hold a synced id's control bytes.
+        context.output.write("Undid: \(TerminalText.visible(step.description))\n")
       }
     }
   }

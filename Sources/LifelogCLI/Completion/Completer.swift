@@ -96,7 +96,9 @@ struct Completer {
       return try store.activities().filter { !$0.archived }.map(\.name)
     case .entryID(let deleted):
       let recent = try store.entries(EntryQuery(limit: Completer.recentEntries, deleted: deleted))
-      return recent.reversed().map(\.shortID)
+      // An id from sync may hold control characters: printed, they would act on the terminal
+      // (or a line feed would make two candidates), and no one types them.
+      return recent.reversed().map(\.shortID).filter { TerminalText.visible($0) == $0 }
     case .remoteName:
       return try SyncStore(log: store).remotes().map(\.name)
     default:

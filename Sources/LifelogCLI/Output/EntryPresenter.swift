@@ -78,7 +78,9 @@ struct EntryPresenter {
   /// - Parameter markingDeleted: whether to add ` (deleted)` to a deleted entry (not after `delete`,
   ///   which already says so).
   func summary(_ entry: Entry, markingDeleted: Bool = true) -> String {
-    var text = "\(entry.shortID) \(TerminalText.visible(entry.activityName)) \(when(entry.time))"
+    // The id too: one that came by sync may hold anything, and `last` reaches it untyped.
+    var text =
+      "\(TerminalText.visible(entry.shortID)) \(TerminalText.visible(entry.activityName)) \(when(entry.time))"
     if let duration = entry.duration { text += " \(DurationText.format(duration))" }
     if entry.quantity != nil { text += " \(quantity(entry))" }
     if let note = entry.note {

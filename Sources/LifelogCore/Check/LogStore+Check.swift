@@ -90,11 +90,12 @@ extension LogStore {
       sql: compact
         ? """
         SELECT \(StoredEntryID.text(of: "e.id")), coalesce(k.id, 'key ' || e.activity), a.id IS NULL,
-          e.quantity, \(hasStamps ? "e.stamps" : "''")
+          e.quantity, \(hasStamps ? "e.stamps" : "''"), typeof(e.id), length(e.id)
         FROM \(LogStore.entrySource)
         """
         : """
-        SELECT e.id, e.activity_id, a.id IS NULL, e.quantity, \(hasStamps ? "e.stamps" : "''")
+        SELECT e.id, e.activity_id, a.id IS NULL, e.quantity, \(hasStamps ? "e.stamps" : "''"),
+          'old', 0
         FROM entry e LEFT JOIN activity a ON a.id = e.activity_id
         """
     ).forEachRow { row in
@@ -102,6 +103,9 @@ extension LogStore {
       report.count("entries")
       rows += 1
       if rows % LogStore.checkProgressStep == 0 { progress(rows) }
+      if compact, let problem = LogStore.storedIDProblem(row[0], type: row[5], bytes: row[6]) {
+        report.add(place, "id", problem)
+      }
       if (row[2] as Int) != 0 {
         report.add(
           place, "activity",
@@ -117,6 +121,27 @@ extension LogStore {
       if let problem = CheckText.stampProblem(row[4], entity: .entry) {
         report.add(place, "stamp", problem)
       }
+    }
+  }
+
+  /// What is wrong with how an entry id is stored (schema v5, ``StoredEntryID``), or nil.
+  ///
+  /// A lower-case UUID is kept as its 16 bytes, any other id as text. The table's CHECK refuses
+  /// the rest, but a log written with CHECK constraints off (or by hand) can hold them, and a
+  /// lookup by id then misses the entry.
+  static func storedIDProblem(_ text: String, type: String, bytes: Int) -> String? {
+    switch type {
+    case "blob" where bytes != 16:
+      return
+        "its id is \(bytes) \(bytes == 1 ? "byte" : "bytes"), not the 16 of a UUID, so it cannot be found by its id"
+    case "blob": return nil
+    case "text" where StoredEntryID.key(ofText: text) != nil:
+      return
+        "its id is a UUID kept as text instead of its 16 bytes, so it cannot be found by its id"
+    case "text": return nil
+    default:
+      return
+        "its id is stored as \(type), neither text nor 16 bytes, so it cannot be found by its id"
     }
   }
 

@@ -10,8 +10,12 @@ import LifelogSQLite
 /// - `activity` is an integer key into `activity_key`, which maps every activity id the log has
 ///   seen to a small integer. It is its own table, not the `activity` table's rowid, because an
 ///   entry can arrive by sync before its activity does: its key exists before the activity row.
+/// - a row that breaks v4's own CHECKs (written with them turned off) would fail the copy and
+///   leave the log unopenable: its negative duration is taken as absent and a `deleted` other
+///   than 0 as set, as sync takes values out of range.
 /// - rowids are kept, so the sync queue and reports read in the same order as before.
-/// - undo steps that kept an entry's previous activity now keep its key (the column they restore).
+/// - undo steps that kept an entry's previous activity now keep its key (the column they restore);
+///   an undo row whose `before` is not such a JSON array is left untouched (``keptActivityID``).
 enum CompactKeysMigration {
   @Sendable static func apply(_ database: Database) throws {
     try database.execute(
@@ -24,12 +28,13 @@ enum CompactKeysMigration {
         INSERT OR IGNORE INTO activity_key (id) SELECT activity_id FROM entry ORDER BY rowid;
         INSERT OR IGNORE INTO activity_key (id)
           SELECT json_extract(before, '$[0]') FROM local_undo_row
-          WHERE entity = 'entry' AND before IS NOT NULL AND json_type(before, '$[0]') = 'text';
+          WHERE entity = 'entry' AND \(keptActivityID);
         \(entryTable(named: "entry_compact"))
         INSERT INTO entry_compact (rowid, id, activity, at, tz_offset, duration, note, quantity, tags,
             source, deleted, stamps)
-          SELECT e.rowid, \(StoredEntryID.keyFunction)(e.id), k.key, e.at, e.tz_offset, e.duration,
-            e.note, e.quantity, e.tags, e.source, e.deleted, e.stamps
+          SELECT e.rowid, \(StoredEntryID.keyFunction)(e.id), k.key, e.at, e.tz_offset,
+            CASE WHEN e.duration >= 0 THEN e.duration END, e.note, e.quantity, e.tags, e.source,
+            e.deleted != 0, e.stamps
           FROM entry e JOIN activity_key k ON k.id = e.activity_id ORDER BY e.rowid;
         DROP TABLE entry;
         ALTER TABLE entry_compact RENAME TO entry;
@@ -37,9 +42,17 @@ enum CompactKeysMigration {
         UPDATE local_undo_row
           SET before = json_replace(
             before, '$[0]', (SELECT key FROM activity_key WHERE id = json_extract(before, '$[0]')))
-          WHERE entity = 'entry' AND before IS NOT NULL AND json_type(before, '$[0]') = 'text';
+          WHERE entity = 'entry' AND \(keptActivityID);
         """)
   }
+
+  /// Whether an undo row's `before` is v4's JSON array starting with the entry's activity id.
+  ///
+  /// `CASE` because `json_type` fails on text that is not JSON: such a row (a
+  /// damaged or hand-edited log) is left as it was, never the reason a whole log cannot open.
+  static let keptActivityID = """
+    CASE WHEN json_valid(before) THEN json_type(before, '$[0]') END = 'text'
+    """
 
   /// The `entry` table of schema v5 (docs/schema.md says why each column is what it is).
   static func entryTable(named name: String) -> String {

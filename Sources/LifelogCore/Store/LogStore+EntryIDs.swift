@@ -3,11 +3,16 @@ extension LogStore {
   /// The fewest digits of a prefix that lifelog accepts.
   public static let minimumPrefixLength = 4
 
-  /// Finds the one entry whose id starts with `prefix` (dashes and case ignored).
+  /// Finds the one entry whose id is `prefix`, or else the one whose id starts with it (dashes
+  /// and case ignored).
   ///
   /// - Throws: ``InputError`` when the prefix is malformed, matches nothing, or matches several
   ///   entries (the message lists them so the person can type more digits).
   public func resolveEntryID(_ prefix: String) throws -> String {
+    // An id typed in full is that entry, whatever its form: the one way to name an id another
+    // program sent by sync that is not hex digits (`{…}`), or that a prefix cannot tell apart
+    // from ids alike but for case.
+    if try entry(id: prefix) != nil { return prefix }
     let digits = prefix.lowercased().filter { $0 != "-" }
     guard digits.count >= LogStore.minimumPrefixLength,
       let stored = StoredEntryID.range(ofPrefix: digits)
@@ -16,22 +21,18 @@ extension LogStore {
         "'\(prefix)' is not an entry id; give at least \(LogStore.minimumPrefixLength) hex digits "
           + "of an id shown by 'lifelog list', such as '1a2b3c4d'")
     }
-    var dashed = ""
-    for (offset, character) in digits.enumerated() {
-      if [8, 12, 16, 20].contains(offset) { dashed.append("-") }
-      dashed.append(character)
-    }
     // Ids stored as 16 bytes are found by their byte range; an id kept as text (one not in UUID
-    // form, from sync) by its text range: text ids of hex digits and dashes sort below "g".
+    // form, from sync: rare) among the text ids, which sort before every blob, dashes and case
+    // ignored as for the others (`LIKE` ignores ASCII case; the digits hold no wildcard).
     let matches: [String] = try read {
       try database.cachedStatement(
         sql: """
           SELECT \(StoredEntryID.text(of: "id")) FROM entry WHERE id >= ? AND id < ?
-          UNION ALL SELECT id FROM entry WHERE id >= ? AND id < ?
+          UNION ALL SELECT id FROM entry WHERE id < x'' AND replace(id, '-', '') LIKE ?
           ORDER BY 1 LIMIT 6
           """
       )
-      .map([stored.from, stored.below, dashed, dashed + "g"]) { $0[0] }
+      .map([stored.from, stored.below, digits + "%"]) { $0[0] }
     }
     switch matches.count {
     case 0:

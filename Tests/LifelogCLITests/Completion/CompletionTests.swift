@@ -1,4 +1,5 @@
 import Foundation
+import LifelogCore
 import LifelogTestSupport
 import Testing
 
@@ -69,6 +70,17 @@ import Testing
     #expect(candidates("edit", "") == [String(second.prefix(8)), String(first.prefix(8))])
     #expect(candidates("delete", String(first.prefix(1))).contains(String(first.prefix(8))))
     #expect(candidates("restore", "") == [String(gone.prefix(8))])
+  }
+
+  /// An id from sync made of control characters is never offered: it would act on the terminal.
+  @Test func anEntryIdOfControlCharactersIsNotOffered() throws {
+    let plain = try fixture.addReturningID("snack", "--at", "9:00")
+    let store = try LogStore(path: fixture.cli.databasePath)
+    try store.add(
+      NewEntry(
+        id: "\u{1B}[2J\nx", activityID: ActivityName.derivedID(for: "snack"),
+        time: LoggedTime(instant: LogStore.systemMilliseconds() / 1000, offsetMinutes: 0)))
+    #expect(candidates("edit", "") == [String(plain.prefix(8))])
   }
 
   @Test func tabNeverCreatesALogAndReadsTheOneNamedByDb() {
