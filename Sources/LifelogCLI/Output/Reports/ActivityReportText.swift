@@ -97,7 +97,7 @@ struct ActivityReportText {
   }
 
   /// Whether any night in the range has a sleep entry.
-  var hasSleep: Bool { report.nights.contains { $0.entries > 0 } }
+  var hasSleep: Bool { !report.nights.logged.isEmpty }
 
   /// A row per night, header first.
   func sleepRows() -> [[String]] {
