@@ -233,6 +233,9 @@ public struct PeriodAmounts: RandomAccessCollection, Sendable {
   public var startIndex: Int { 0 }
   public var endIndex: Int { periods.count }
 
+  /// How many periods are held: those with entries, never more than the entries counted.
+  public var heldCount: Int { tally.periods.count }
+
   public subscript(index: Int) -> ActivityAmount {
     var amount = tally.amount(ofPeriod: index)
     if let target {
