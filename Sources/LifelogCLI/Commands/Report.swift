@@ -307,7 +307,7 @@ struct ReportRequest: Sendable {
     switch kind {
     case .meals: content.meals.map { MealReportText(report: $0, style: style).full(write) }
     case .activity:
-      content.activity.map { write(ActivityReportText(report: $0, style: style).full()) }
+      content.activity.map { ActivityReportText(report: $0, style: style).full(write) }
     case .both:
       let name = content.settings.name.isEmpty ? "" : ", " + content.settings.name
       var text = style.bold("Report, \(ReportText.range(content.range))") + name + "\n\n"

@@ -98,9 +98,9 @@ struct ReportHTML {
   // MARK: - Tables
 
   /// A table; the first row is the header (title-cased).
-  func table(
-    _ rows: [[String]], numeric: Set<Int>, highlighted: Set<Int> = [], into html: inout ReportBytes
-  ) {
+  func table<Rows: Collection>(
+    _ rows: Rows, numeric: Set<Int>, highlighted: Set<Int> = [], into html: inout ReportBytes
+  ) where Rows.Element == [String] {
     guard let header = rows.first else { return }
     html += "<table>\n<thead><tr>"
     for (column, title) in header.enumerated() {

@@ -151,7 +151,9 @@ struct ReportMarkdown {
 
   /// A Markdown table; the first row is the header (title-cased), unless `header` is false, when
   /// it is an empty header row.
-  private func table(_ rows: [[String]], rightAligned: Set<Int>, header: Bool = true) -> String {
+  private func table<Rows: Collection>(
+    _ rows: Rows, rightAligned: Set<Int>, header: Bool = true
+  ) -> String where Rows.Element == [String] {
     guard let first = rows.first else { return "" }
     let titles = header ? first.map(Self.title) : first
     var text = "| " + titles.joined(separator: " | ") + " |\n"
