@@ -298,7 +298,7 @@ struct ReportRequest: Sendable {
   /// Renders the report, handing the text to `write` in one piece or (the meal diary) several.
   private func render(_ content: ReportContent, style: ReportStyle, _ write: (String) -> Void) {
     switch format {
-    case .md: return write(ReportMarkdown(content: .init(content)).render())
+    case .md: return ReportMarkdown(content: .init(content)).render(write)
     case .json: return ReportJSON.activityReport(content.activity, write: write)
     case .csv: return  // written a day at a time (``streamsDays``), never built whole
     case .html: return ReportHTML(content: content).render(write)
