@@ -1,3 +1,4 @@
+import Foundation
 import LifelogCore
 import LifelogTestSupport
 import Testing
@@ -82,6 +83,55 @@ import Testing
         #expect(inParts.stdout == whole.stdout, "\(arguments) in parts of \(parts)")
       }
     }
+  }
+
+  /// A range of centuries costs no more memory than a week.
+  ///
+  /// The activity report as JSON, text, Markdown and HTML over 1,300 years by month (475,000
+  /// nights, 57 MB of JSON written) and 300 years by day, with the binary's address space
+  /// limited to 128 MiB (`ulimit -v`). Before the report held only the periods and nights with
+  /// entries, and wrote its tables and JSON in pieces, it needed 200 MB to 1 GB for these.
+  @Test(arguments: [
+    ("json", "month", "3199-12-31"), ("json", "day", "2199-12-31"),
+    ("text", "month", "3199-12-31"), ("text", "day", "2199-12-31"),
+    ("md", "month", "3199-12-31"), ("html", "month", "3199-12-31"),
+  ])
+  func aRangeOfCenturiesFitsInAFixedAddressSpace(format: String, by: String, to: String) throws {
+    let output = folder.file("report.out")
+    let script =
+      "ulimit -v 131072 || exit 99; \"$0\" \"$@\" > \"$OUTPUT\"; status=$?; tail -c 300 \"$OUTPUT\"; exit $status"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments =
+      ["-c", script, LifelogProcess.binaryPath]
+      + ["report", "activity", "--format", format, "--by", by, "--from", "1900-01-01", "--to", to]
+    process.environment = [
+      "PATH": "/usr/bin:/bin", "LIFELOG_DB": path, "TZ": ReportSampleLog.zone,
+      "LIFELOG_NOW": ReportSampleLog.now, "OUTPUT": output,
+    ]
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    let errors = AsyncData(stderr.fileHandleForReading)
+    let tail = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let message = String(decoding: errors.wait(), as: UTF8.self)
+    #expect(process.terminationStatus == 0, "\(message)")
+    guard format == "json" else {
+      // The last night, then the average over every night of the range.
+      let last = try #require(CivilDate(year: Int(to.prefix(4)) ?? 0, month: 12, day: 31))
+      let nights = last.daysSinceEpoch - ReportRange.earliest.daysSinceEpoch + 1
+      #expect(tail.contains(" \(to)"), "\(tail)")
+      #expect(tail.contains(" of \(nights) nights "), "\(tail)")
+      if format == "text" { #expect(tail.contains("not logged\nAverage "), "\(tail)") }
+      return
+    }
+    #expect(
+      tail.hasSuffix(
+        "\"date\":\"\(to)\",\"entries\":0,\"sleptSeconds\":0,\"untimedEntries\":0,\"bedtime\":null,\"wakeTime\":null}\n]}}\n"
+      ), "\(tail)")
   }
 
   @Test func tiesAtOneInstantGoByIdAcrossParts() throws {

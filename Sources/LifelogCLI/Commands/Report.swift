@@ -253,15 +253,15 @@ struct ReportRequest: Sendable {
     sink.write { text in
       text.append(ReportJSON.dayListEnd(count: days))
       text.append(json.mealsClosing(streamed.summary, settings: streamed.settings))
-      if kind == .both {
-        if let activity = streamed.activity {
-          text.append(",\"activity\":\n")
-          text.append(json.activity(activity))
-        }
-        text.append("}")
-      }
-      text.append("\n")
+      if kind == .both, streamed.activity != nil { text.append(",\"activity\":\n") }
     }
+    if kind == .both {
+      if let activity = streamed.activity {
+        json.activity(activity) { piece in sink.write { $0.append(piece) } }
+      }
+      sink.write { $0.append("}") }
+    }
+    sink.write { $0.append("\n") }
   }
 
   /// The environment variable that sets how many entries a report reads per query: a test
@@ -298,8 +298,8 @@ struct ReportRequest: Sendable {
   /// Renders the report, handing the text to `write` in one piece or (the meal diary) several.
   private func render(_ content: ReportContent, style: ReportStyle, _ write: (String) -> Void) {
     switch format {
-    case .md: return write(ReportMarkdown(content: .init(content)).render())
-    case .json: return write(ReportJSON.activityReport(content.activity))
+    case .md: return ReportMarkdown(content: .init(content)).render(write)
+    case .json: return ReportJSON.activityReport(content.activity, write: write)
     case .csv: return  // written a day at a time (``streamsDays``), never built whole
     case .html: return ReportHTML(content: content).render(write)
     case .text: break
@@ -307,7 +307,7 @@ struct ReportRequest: Sendable {
     switch kind {
     case .meals: content.meals.map { MealReportText(report: $0, style: style).full(write) }
     case .activity:
-      content.activity.map { write(ActivityReportText(report: $0, style: style).full()) }
+      content.activity.map { ActivityReportText(report: $0, style: style).full(write) }
     case .both:
       let name = content.settings.name.isEmpty ? "" : ", " + content.settings.name
       var text = style.bold("Report, \(ReportText.range(content.range))") + name + "\n\n"

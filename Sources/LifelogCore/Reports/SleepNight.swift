@@ -17,6 +17,16 @@ public struct SleepNight: Hashable, Sendable {
   /// offset it was logged at.
   public let wakeTime: LoggedTime?
 
+  /// A night without sleep entries.
+  init(emptyOn date: CivilDate) {
+    self.date = date
+    entries = 0
+    sleptSeconds = 0
+    untimedEntries = 0
+    bedtime = nil
+    wakeTime = nil
+  }
+
   init(date: CivilDate, entries sleeps: [Entry], offsets: inout ZoneOffsetCache) {
     self.date = date
     entries = sleeps.count
@@ -48,13 +58,46 @@ public struct SleepSummary: Hashable, Sendable {
   public let shortestSeconds: Int?
   public let longestSeconds: Int?
 
-  init(nights: [SleepNight]) {
-    let slept = nights.filter { $0.sleptSeconds > 0 }.map(\.sleptSeconds)
-    self.nights = nights.count
+  /// - Parameters:
+  ///   - nights: the days of the range.
+  ///   - logged: the nights with sleep entries (the others count as nights, not logged).
+  init(nights: Int, logged: [SleepNight]) {
+    let slept = logged.filter { $0.sleptSeconds > 0 }.map(\.sleptSeconds)
+    self.nights = nights
     nightsLogged = slept.count
     averageSeconds =
       slept.isEmpty ? nil : Int((Double(slept.reduce(0, +)) / Double(slept.count)).rounded())
     shortestSeconds = slept.min()
     longestSeconds = slept.max()
+  }
+}
+
+/// One night per day of a report's range, in order: the nights with sleep entries are held, the
+/// others made empty when read, so a range of millions of days holds only its logged nights.
+public struct SleepNights: RandomAccessCollection, Sendable {
+  public let range: ReportRange
+  /// The nights with sleep entries, in order of date.
+  public let logged: [SleepNight]
+  /// The position in the range (0 is its first day) of each of ``logged``.
+  private let dayIndices: [Int]
+
+  init(range: ReportRange, logged: [SleepNight]) {
+    self.range = range
+    self.logged = logged
+    dayIndices = logged.map { Int($0.date.daysSinceEpoch - range.from.daysSinceEpoch) }
+  }
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { range.dayCount }
+
+  public subscript(index: Int) -> SleepNight {
+    var low = 0
+    var high = dayIndices.count
+    while low < high {
+      let middle = low + (high - low) / 2
+      if dayIndices[middle] >= index { high = middle } else { low = middle + 1 }
+    }
+    if low < dayIndices.count && dayIndices[low] == index { return logged[low] }
+    return SleepNight(emptyOn: range.from.adding(days: index))
   }
 }

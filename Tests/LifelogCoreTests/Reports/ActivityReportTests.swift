@@ -86,4 +86,72 @@ import Testing
     #expect(report.nights[0].sleptSeconds == 6 * 3600)
     #expect(report.nights[0].wakeTime?.iso8601 == "2026-03-29T08:45:00+02:00")
   }
+
+  /// Over the whole calendar (2,958,464 days) the report holds what it holds over a year.
+  ///
+  /// Periods and empty nights are made when read, and each activity keeps only the
+  /// periods it has entries in. Held memory that grew with the range again would fail here.
+  @Test(arguments: [Target.Period.day, .week, .month])
+  func theWholeCalendarHoldsOnlyWhatHasEntries(grouping: Target.Period) throws {
+    let whole = try sample.activity("1900-01-01", "9999-12-31", by: grouping)
+    let year = try sample.activity("2026-01-01", "2026-12-31", by: grouping)
+    #expect(whole.nights.count == 2_958_464)
+    #expect(whole.nights.logged.map(\.date) == year.nights.logged.map(\.date))
+    #expect(!whole.nights.logged.isEmpty)
+    #expect(whole.sleep.nightsLogged == year.sleep.nightsLogged)
+    #expect(whole.sleep.averageSeconds == year.sleep.averageSeconds)
+    #expect(whole.activities.map(\.activity.name) == year.activities.map(\.activity.name))
+    for (held, near) in zip(whole.activities, year.activities) {
+      #expect(held.periods.heldCount == near.periods.heldCount, "\(held.activity.name)")
+      #expect(held.periods.heldCount <= held.total.count, "\(held.activity.name)")
+      #expect(held.total.count == near.total.count, "\(held.activity.name)")
+      #expect(held.total.durationSeconds == near.total.durationSeconds)
+    }
+    // The first and last periods, made on the fly, are the calendar's own.
+    let first = try #require(whole.periods.first)
+    let last = try #require(whole.periods.last)
+    #expect(first.firstDay.description == "1900-01-01")
+    #expect(last.lastDay.description == "9999-12-31")
+    #expect(whole.nights[whole.nights.count - 1].date.description == "9999-12-31")
+  }
+
+  /// The periods made from a day's position match the periods found by walking the range a
+  /// period at a time (the way they were held before), for ranges starting on every weekday and
+  /// in every month, of lengths around a week and a month, for every week start.
+  @Test(arguments: [Target.Period.day, .week, .month])
+  func periodsMadeOnTheFlyMatchThePeriodsWalked(length: Target.Period) throws {
+    let origin = try day("2023-12-25")
+    for weekStartsOn in 0..<7 {
+      for startOffset in stride(from: 0, through: 800, by: 19) {
+        for dayCount in [1, 2, 6, 7, 8, 13, 27, 29, 30, 31, 32, 61, 400] {
+          let from = origin.adding(days: startOffset)
+          let range = try ReportRange(from: from, to: from.adding(days: dayCount - 1))
+          var walked: [String] = []
+          var position: [Int] = []
+          var next = range.from
+          while next <= range.to {
+            let start = ReportPeriod.start(of: next, by: length, weekStartsOn: weekStartsOn)
+            var end = start
+            while ReportPeriod.start(
+              of: end.adding(days: 1), by: length, weekStartsOn: weekStartsOn)
+              == start
+            {
+              end = end.adding(days: 1)
+            }
+            walked.append("\(start) \(end) \(max(start, range.from)) \(min(end, range.to))")
+            while next <= min(end, range.to) {
+              position.append(walked.count - 1)
+              next = next.adding(days: 1)
+            }
+          }
+          let made = ReportPeriods(range, by: length, weekStartsOn: weekStartsOn)
+          #expect(
+            made.map { "\($0.start) \($0.end) \($0.firstDay) \($0.lastDay)" } == walked,
+            "\(range.from) +\(dayCount) \(length) \(weekStartsOn)")
+          #expect((0..<dayCount).map { made.index(ofDay: $0) } == position)
+          #expect(made.index(ofDay: dayCount) == nil && made.index(ofDay: -1) == nil)
+        }
+      }
+    }
+  }
 }

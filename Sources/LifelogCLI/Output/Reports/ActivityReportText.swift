@@ -18,36 +18,47 @@ struct ActivityReportText {
     return text
   }
 
-  /// Every activity per period, then sleep.
-  func full() -> String {
+  /// Every activity per period, then sleep, handed to `write` in pieces: the tables are made a
+  /// row at a time (a row per period and per night of the range, millions over the whole
+  /// calendar), not held.
+  func full(_ write: (String) -> Void) {
     var text = heading() + "\n"
     if report.activities.isEmpty {
       text += "No activities logged in this range.\n"
     } else {
-      text += ReportTable(rows: periodRows(), rightAligned: [2, 3, 4, 5, 6], style: style).render()
-      text += targets()
+      write(text)
+      ReportTable(rows: periodRows(), rightAligned: [2, 3, 4, 5, 6], style: style).render(
+        write: write)
+      text = targets()
     }
-    text += "\n" + sleep()
+    text += "\n"
+    if hasSleep {
+      write(text + style.bold("Sleep") + " (a night belongs to the day it begins in)\n")
+      ReportTable(rows: sleepRows(), rightAligned: [], style: style).render(write: write)
+      text = averageLine(report.sleep) + "\n"
+    } else {
+      text += style.bold("Sleep") + ": none logged\n"
+    }
     if let offsets = ReportText.offsets(report.offsets) { text += "\nOffsets: \(offsets)\n" }
-    return text
+    write(text)
   }
 
   /// The table of every activity per period (with a total row when there are several periods),
-  /// header first.
-  func periodRows() -> [[String]] {
-    var rows = [["ACTIVITY", "PERIOD", "COUNT", "DURATION", "QUANTITY", "TARGET", "REACHED"]]
-    for totals in report.activities {
-      for (index, amount) in totals.periods.enumerated() {
-        let name = index == 0 ? TerminalText.visible(totals.activity.name) : ""
-        rows.append(
-          [name, ReportText.period(report.periods[index], by: report.grouping)]
-            + cells(amount, totals.activity))
+  /// header first, each row made when read.
+  func periodRows() -> LazyRows {
+    let periods = report.periods.count
+    let block = periods + (periods > 1 ? 1 : 0)
+    return LazyRows(count: 1 + report.activities.count * block) { position in
+      guard position > 0 else {
+        return ["ACTIVITY", "PERIOD", "COUNT", "DURATION", "QUANTITY", "TARGET", "REACHED"]
       }
-      if report.periods.count > 1 {
-        rows.append(["", "total"] + cells(totals.total, totals.activity))
-      }
+      let totals = report.activities[(position - 1) / block]
+      let index = (position - 1) % block
+      guard index < periods else { return ["", "total"] + cells(totals.total, totals.activity) }
+      let name = index == 0 ? TerminalText.visible(totals.activity.name) : ""
+      return [name, ReportText.period(report.periods[index], by: report.grouping)]
+        + cells(totals.periods[index], totals.activity)
     }
-    return rows
   }
 
   /// The totals over the range, header first.
@@ -88,32 +99,21 @@ struct ActivityReportText {
 
   // MARK: - Sleep
 
-  /// A line per night, then the average.
-  func sleep() -> String {
-    guard hasSleep else { return style.bold("Sleep") + ": none logged\n" }
-    var text = style.bold("Sleep") + " (a night belongs to the day it begins in)\n"
-    text += ReportTable(rows: sleepRows(), rightAligned: [], style: style).render()
-    return text + averageLine(report.sleep) + "\n"
-  }
-
   /// Whether any night in the range has a sleep entry.
-  var hasSleep: Bool { report.nights.contains { $0.entries > 0 } }
+  var hasSleep: Bool { !report.nights.logged.isEmpty }
 
-  /// A row per night, header first.
-  func sleepRows() -> [[String]] {
-    var rows = [["NIGHT", "BED", "UP", "SLEPT"]]
-    for night in report.nights {
-      guard night.entries > 0 else {
-        rows.append([ReportText.day(night.date), "", "", "not logged"])
-        continue
-      }
+  /// A row per night, header first, each made when read.
+  func sleepRows() -> LazyRows {
+    LazyRows(count: 1 + report.nights.count) { position in
+      guard position > 0 else { return ["NIGHT", "BED", "UP", "SLEPT"] }
+      let night = report.nights[position - 1]
+      guard night.entries > 0 else { return [ReportText.day(night.date), "", "", "not logged"] }
       let bed = night.bedtime.map { ReportText.clock($0) } ?? ""
       let up = night.wakeTime.map { ReportText.clock($0) } ?? ""
       var slept = night.sleptSeconds > 0 ? ReportText.seconds(night.sleptSeconds) : ""
       if night.entries > 1 { slept += " (\(night.entries) entries)" }
-      rows.append([ReportText.day(night.date), bed, up, slept])
+      return [ReportText.day(night.date), bed, up, slept]
     }
-    return rows
   }
 
   func averageLine(_ summary: SleepSummary) -> String {

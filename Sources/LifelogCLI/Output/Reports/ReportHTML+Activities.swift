@@ -2,8 +2,12 @@ import LifelogCore
 
 /// The activity section: its tables and the totals chart against the targets.
 extension ReportHTML {
+  ///
+  /// - Parameter flush: hands on what is gathered, between the rows of the period and night
+  ///   tables.
   func activitySection(
-    _ report: ActivityReport, compact: Bool, into html: inout ReportBytes
+    _ report: ActivityReport, compact: Bool, into html: inout ReportBytes,
+    flush: (inout ReportBytes) -> Void
   ) {
     let renderer = ActivityReportText(report: report, style: plain)
     html +=
@@ -19,7 +23,7 @@ extension ReportHTML {
         if heading.count > 1 {
           html += "<p class=\"lead\">\(Self.escape(String(heading[1])))</p>\n"
         }
-        table(renderer.periodRows(), numeric: [2, 3, 4, 5, 6], into: &html)
+        table(renderer.periodRows(), numeric: [2, 3, 4, 5, 6], into: &html, flush: flush)
       }
       let targets = renderer.targets()
       if !targets.isEmpty { html += "<p class=\"small\">\(Self.escape(targets))</p>\n" }
@@ -33,7 +37,7 @@ extension ReportHTML {
       html += "<p>\(Self.escape(line.prefix(1).uppercased() + line.dropFirst()))</p>\n"
     } else {
       html += "<p class=\"small\">A night belongs to the day it begins in.</p>\n"
-      table(renderer.sleepRows(), numeric: [], into: &html)
+      table(renderer.sleepRows(), numeric: [], into: &html, flush: flush)
       html += "<p>\(Self.escape(renderer.averageLine(report.sleep)))</p>\n"
     }
     html += "</section>\n"

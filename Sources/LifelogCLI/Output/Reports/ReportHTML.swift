@@ -43,7 +43,7 @@ struct ReportHTML {
       }
     }
     if let activity = content.activity {
-      activitySection(activity, compact: content.kind == .both, into: &html)
+      activitySection(activity, compact: content.kind == .both, into: &html, flush: flush)
     }
     html +=
       "<footer>Made by lifelog. Times are on the clock where each entry was logged.</footer>\n"
@@ -98,9 +98,13 @@ struct ReportHTML {
   // MARK: - Tables
 
   /// A table; the first row is the header (title-cased).
-  func table(
-    _ rows: [[String]], numeric: Set<Int>, highlighted: Set<Int> = [], into html: inout ReportBytes
-  ) {
+  ///
+  /// - Parameter flush: called after each row, to hand on what is gathered (a table of a row per
+  ///   day of the whole calendar is never held).
+  func table<Rows: Collection>(
+    _ rows: Rows, numeric: Set<Int>, highlighted: Set<Int> = [], into html: inout ReportBytes,
+    flush: (inout ReportBytes) -> Void = { _ in }
+  ) where Rows.Element == [String] {
     guard let header = rows.first else { return }
     html += "<table>\n<thead><tr>"
     for (column, title) in header.enumerated() {
@@ -115,6 +119,7 @@ struct ReportHTML {
         html += "\(Self.escape(cell))</td>"
       }
       html += "</tr>\n"
+      flush(&html)
     }
     html += "</tbody>\n</table>\n"
   }

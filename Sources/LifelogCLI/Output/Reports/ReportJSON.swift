@@ -3,14 +3,17 @@ import LifelogCore
 /// Reports as JSON, with the fields docs/reports.md lists, in a fixed order: one object per day
 /// (or activity) per line, so the output diffs well.
 ///
-/// The activity report alone is built whole (a line per activity and night: small over any
-/// range); the meal report's days are written a day at a time as they close (``MealDayStream``),
+/// The activity report's totals are held (a few numbers per activity and period with entries)
+/// and its periods and nights written a piece at a time (``activity(_:write:)``): over the whole
+/// calendar they are millions of lines, made as they are written. The meal report's days are written a day at a time as they close (``MealDayStream``),
 /// between an opening (``mealsOpening(range:settings:offsets:)``, with the offsets read in a pass
 /// of their own) and a closing (``mealsClosing(_:settings:)``, with the summary).
 struct ReportJSON {
   /// `report activity --format json`.
-  static func activityReport(_ report: ActivityReport?) -> String {
-    (report.map(ReportJSON().activity) ?? "{}") + "\n"
+  static func activityReport(_ report: ActivityReport?, write: (String) -> Void) {
+    guard let report else { return write("{}\n") }
+    ReportJSON().activity(report, write: write)
+    write("\n")
   }
 
   // MARK: - Meals
@@ -132,36 +135,47 @@ struct ReportJSON {
 
   // MARK: - Activity
 
-  func activity(_ report: ActivityReport) -> String {
-    var object = header(report.range, report.settings)
-    object.add("by", report.grouping.rawValue)
-    object.add("weekStartsOn", ReportText.weekdayNames[report.settings.weekStartsOn].lowercased())
-    object.addRaw("offsets", offsets(report.offsets))
-    object.addRaw(
-      "periods",
-      "["
-        + report.periods.map { period in
-          var object = JSONObjectWriter()
-          object.add("start", period.start.description)
-          object.add("end", period.end.description)
-          object.add("firstDay", period.firstDay.description)
-          object.add("lastDay", period.lastDay.description)
-          object.add("days", period.dayCount)
-          object.add("partial", period.isPartial)
-          return object.result
-        }.joined(separator: ",") + "]")
-    object.addRaw("activities", list(report.activities.map(totals)))
-    object.addRaw("sleep", sleep(report))
-    return object.result
+  /// Writes the activity report's object to `write` in pieces of about 64 KiB.
+  func activity(_ report: ActivityReport, write: (String) -> Void) {
+    // The pieces live only inside this call.
+    withoutActuallyEscaping(write) { write in
+      var pieces = JSONPieces(write: write)
+      var object = header(report.range, report.settings)
+      object.add("by", report.grouping.rawValue)
+      object.add("weekStartsOn", ReportText.weekdayNames[report.settings.weekStartsOn].lowercased())
+      object.addRaw("offsets", offsets(report.offsets))
+      object.addRaw("periods", "")
+      pieces.append(String(object.result.dropLast()) + "[")
+      for (index, period) in report.periods.enumerated() {
+        var object = JSONObjectWriter()
+        object.add("start", period.start.description)
+        object.add("end", period.end.description)
+        object.add("firstDay", period.firstDay.description)
+        object.add("lastDay", period.lastDay.description)
+        object.add("days", period.dayCount)
+        object.add("partial", period.isPartial)
+        pieces.append(index == 0 ? object.result : "," + object.result)
+      }
+      pieces.append("],\"activities\":")
+      list(report.activities, into: &pieces) { totals, pieces in self.totals(totals, into: &pieces)
+      }
+      pieces.append(",\"sleep\":")
+      sleep(report, into: &pieces)
+      pieces.append("}")
+      pieces.flush()
+    }
   }
 
-  private func totals(_ totals: ActivityTotals) -> String {
-    let activity = totals.activity
+  private func totals(_ totals: ActivityTotals, into pieces: inout JSONPieces) {
     var object = JSONObjectWriter()
-    object.addActivity(activity)
+    object.addActivity(totals.activity)
     object.addRaw("total", amount(totals.total))
-    object.addRaw("periods", "[" + totals.periods.map(amount).joined(separator: ",") + "]")
-    return object.result
+    object.addRaw("periods", "")
+    pieces.append(String(object.result.dropLast()) + "[")
+    for (index, amount) in totals.periods.enumerated() {
+      pieces.append(index == 0 ? self.amount(amount) : "," + self.amount(amount))
+    }
+    pieces.append("]}")
   }
 
   private func amount(_ amount: ActivityAmount) -> String {
@@ -181,27 +195,26 @@ struct ReportJSON {
     return object.result
   }
 
-  private func sleep(_ report: ActivityReport) -> String {
+  private func sleep(_ report: ActivityReport, into pieces: inout JSONPieces) {
     let summary = report.sleep
     var object = JSONObjectWriter()
     object.add("nightsLogged", summary.nightsLogged)
     object.add("averageSeconds", summary.averageSeconds)
     object.add("shortestSeconds", summary.shortestSeconds)
     object.add("longestSeconds", summary.longestSeconds)
-    object.addRaw(
-      "nights",
-      list(
-        report.nights.map { night in
-          var object = JSONObjectWriter()
-          object.add("date", night.date.description)
-          object.add("entries", night.entries)
-          object.add("sleptSeconds", night.sleptSeconds)
-          object.add("untimedEntries", night.untimedEntries)
-          object.add("bedtime", night.bedtime?.iso8601)
-          object.add("wakeTime", night.wakeTime?.iso8601)
-          return object.result
-        }))
-    return object.result
+    object.addRaw("nights", "")
+    pieces.append(String(object.result.dropLast()))
+    list(report.nights, into: &pieces) { night, pieces in
+      var object = JSONObjectWriter()
+      object.add("date", night.date.description)
+      object.add("entries", night.entries)
+      object.add("sleptSeconds", night.sleptSeconds)
+      object.add("untimedEntries", night.untimedEntries)
+      object.add("bedtime", night.bedtime?.iso8601)
+      object.add("wakeTime", night.wakeTime?.iso8601)
+      pieces.append(object.result)
+    }
+    pieces.append("}")
   }
 
   // MARK: - Shared
@@ -219,8 +232,37 @@ struct ReportJSON {
       }.joined(separator: ",") + "]"
   }
 
-  /// An array with one element per line.
-  private func list(_ items: [String]) -> String {
-    items.isEmpty ? "[]" : "[\n" + items.joined(separator: ",\n") + "\n]"
+  /// An array with one element per line, each written by `element`.
+  private func list<Items: Collection>(
+    _ items: Items, into pieces: inout JSONPieces,
+    _ element: (Items.Element, inout JSONPieces) -> Void
+  ) {
+    guard !items.isEmpty else { return pieces.append("[]") }
+    for (index, item) in items.enumerated() {
+      pieces.append(index == 0 ? "[\n" : ",\n")
+      element(item, &pieces)
+    }
+    pieces.append("\n]")
+  }
+}
+
+/// Gathers small pieces of JSON and hands them on about 64 KiB at a time, so a report of
+/// millions of lines is neither held whole nor written a line per write.
+struct JSONPieces {
+  let write: (String) -> Void
+  private var gathered = ""
+
+  init(write: @escaping (String) -> Void) { self.write = write }
+
+  mutating func append(_ piece: String) {
+    gathered += piece
+    if gathered.utf8.count >= 1 << 16 { flush() }
+  }
+
+  /// Hands on what is gathered.
+  mutating func flush() {
+    guard !gathered.isEmpty else { return }
+    write(gathered)
+    gathered = ""
   }
 }

@@ -31,10 +31,18 @@ struct ReportMarkdown {
   private let plain = ReportStyle(colour: false)
 
   func render() -> String {
+    var text = ""
+    render { text += $0 }
+    return text
+  }
+
+  /// The same, handed to `write` in pieces: the activity report's tables (a row per period and
+  /// night of the range) are made and written a row at a time.
+  func render(_ write: (String) -> Void) {
     switch content.kind {
-    case .meals: return ""  // written a day at a time (mealsHeading, mealDay, mealsSummary)
-    case .activity: return content.activity.map(activity) ?? ""
-    case .both: return both()
+    case .meals: return  // written a day at a time (mealsHeading, mealDay, mealsSummary)
+    case .activity: content.activity.map { activity($0, write: write) }
+    case .both: write(both())
     }
   }
 
@@ -93,7 +101,7 @@ struct ReportMarkdown {
 
   // MARK: - Activity
 
-  private func activity(_ report: ActivityReport) -> String {
+  private func activity(_ report: ActivityReport, write: (String) -> Void) {
     let renderer = ActivityReportText(report: report, style: plain)
     var text = "# Activities, \(ReportText.range(report.range))\(forName())\n\n"
     text +=
@@ -102,20 +110,22 @@ struct ReportMarkdown {
     if report.activities.isEmpty {
       text += "No activities logged in this range.\n"
     } else {
-      text += table(renderer.periodRows(), rightAligned: [2, 3, 4, 5, 6])
+      write(text)
+      table(renderer.periodRows(), rightAligned: [2, 3, 4, 5, 6], write: write)
+      text = ""
       let targets = renderer.targets()
       if !targets.isEmpty { text += "\n" + Self.escape(targets) }
     }
-    text += "\n## Sleep\n\n" + sleep(renderer)
+    text += "\n## Sleep\n\n"
+    if renderer.hasSleep {
+      write(text + "A night belongs to the day it begins in.\n\n")
+      table(renderer.sleepRows(), rightAligned: [], write: write)
+      text = "\n" + renderer.averageLine(renderer.report.sleep) + "\n"
+    } else {
+      text += "None logged.\n"
+    }
     if let offsets = ReportText.offsets(report.offsets) { text += "\nOffsets: \(offsets).\n" }
-    return text
-  }
-
-  private func sleep(_ renderer: ActivityReportText) -> String {
-    guard renderer.hasSleep else { return "None logged.\n" }
-    return "A night belongs to the day it begins in.\n\n"
-      + table(renderer.sleepRows(), rightAligned: [])
-      + "\n" + renderer.averageLine(renderer.report.sleep) + "\n"
+    write(text)
   }
 
   // MARK: - Both, compact
@@ -152,14 +162,27 @@ struct ReportMarkdown {
   /// A Markdown table; the first row is the header (title-cased), unless `header` is false, when
   /// it is an empty header row.
   private func table(_ rows: [[String]], rightAligned: Set<Int>, header: Bool = true) -> String {
-    guard let first = rows.first else { return "" }
+    var text = ""
+    table(rows, rightAligned: rightAligned, header: header) { text += $0 }
+    return text
+  }
+
+  /// The same, handed to `write` in pieces of about 64 KiB, its rows read once.
+  private func table<Rows: Collection>(
+    _ rows: Rows, rightAligned: Set<Int>, header: Bool = true, write: (String) -> Void
+  ) where Rows.Element == [String] {
+    guard let first = rows.first else { return }
     let titles = header ? first.map(Self.title) : first
     var text = "| " + titles.joined(separator: " | ") + " |\n"
     text += "|" + first.indices.map { rightAligned.contains($0) ? "--:|" : "---|" }.joined() + "\n"
     for row in rows.dropFirst() {
       text += "| " + row.map(Self.escape).joined(separator: " | ") + " |\n"
+      if text.utf8.count >= 1 << 16 {
+        write(text)
+        text = ""
+      }
     }
-    return text
+    write(text)
   }
 
   /// `LONGEST GAP` as `Longest gap`.
