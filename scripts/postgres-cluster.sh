@@ -25,6 +25,19 @@ as_owner() {
 
 case "${1:-}" in
 start)
+  # Started by a test process (system()) whose other threads hold pipes to their own children,
+  # opened without close-on-exec: a daemon started here would keep those pipes open for its whole
+  # life, and the test reading its child's output would wait for an end that never comes (the
+  # whole test run hung that way). So the script runs again under bash, which can close any
+  # descriptor (dash only 0-9), with nothing open but standard input, output and error.
+  if [ -z "${LIFELOG_POSTGRES_CLEAN_FDS:-}" ]; then
+    LIFELOG_POSTGRES_CLEAN_FDS=1 exec bash -c '
+      for fd in /proc/$$/fd/*; do
+        fd=${fd##*/}
+        [ "$fd" -gt 2 ] && eval "exec $fd>&-"
+      done
+      exec /bin/sh "$0" "$@"' "$0" "$@"
+  fi
   owner=$2
   folder=$(mktemp -d /tmp/lifelog-postgres.XXXXXX)
   chmod 0755 "$folder"
