@@ -59,6 +59,10 @@ extension BenchmarkSuite {
   /// night each, 97,000 months): what a report holds must not grow with the days a flag asks
   /// for (it wrote some 350 MB and peaked at 1.45 GB when it held a period and night each).
   ///
+  /// `report_calendar_peak_mb`: `lifelog report` (text) over the same whole calendar: the held
+  /// meal diary and its compact table, a row per day (it wrote some 95 MB and peaked at 897 MB
+  /// when it held a day object and a row of strings per day of the range).
+  ///
   /// Not `ru_maxrss` from `wait4` on a child spawned here: `posix_spawn` starts the child in
   /// this process's memory, and the kernel carries that memory's peak (the benchmark's own, some
   /// 300 MB after building the log) into the child's figure at `exec`. `/usr/bin/time` forks a
@@ -88,6 +92,7 @@ extension BenchmarkSuite {
         "activity_json_calendar",
         ["report", "activity", "--format", "json", "--by", "month"] + calendar
       ),
+      ("calendar", ["report"] + calendar),
     ] {
       let name = "report_\(kind)_peak_mb"
       let peakFile = folder + "/\(name).txt"

@@ -312,7 +312,10 @@ struct ReportRequest: Sendable {
       let name = content.settings.name.isEmpty ? "" : ", " + content.settings.name
       var text = style.bold("Report, \(ReportText.range(content.range))") + name + "\n\n"
       if let meals = content.meals {
-        text += MealReportText(report: meals, style: style).compact() + "\n"
+        // A row per day of the range: written in pieces, never held whole.
+        write(text)
+        MealReportText(report: meals, style: style).compact(write)
+        text = "\n"
       }
       if let activity = content.activity {
         text += ActivityReportText(report: activity, style: style).compact()

@@ -11,8 +11,9 @@ public struct MealReport: Sendable {
   public let settings: ReportSettings
   /// The report's meal entries, oldest first; a ``Meal`` points into them (``entry(of:)``).
   public let entries: MealEntries
-  /// One day per day of the range, in order; days without meals are kept, with no meals.
-  public let days: [MealDay]
+  /// One day per day of the range, in order; days without meals are there, with no meals, but
+  /// are made when read (``MealDays``), so the diary holds only the days that have meals.
+  public let days: MealDays
   public let summary: MealSummary
   /// The UTC offsets the report's entries were logged at.
   public let offsets: [LoggedOffset]
@@ -36,24 +37,91 @@ public struct MealReport: Sendable {
     range = diary.range
     settings = diary.settings
     self.offsets = offsets
-    var mealsByDay = diary.mealsByDay
+    var held = diary.heldDays
     entries = diary.entries
     diary = MealDiaryAggregator(range: range, settings: settings, zone: diary.zone)
     var days: [MealDay] = []
-    days.reserveCapacity(mealsByDay.count)
-    var previousLast = mealBefore?.time.instant
-    for index in mealsByDay.indices {
+    var positions: [Int] = []
+    days.reserveCapacity(held.count)
+    positions.reserveCapacity(held.count)
+    // The day before the range is position -1: its last meal is `mealBefore`'s.
+    var previous = (position: -1, lastMealAt: mealBefore?.time.instant)
+    for index in held.indices {
       var meals: [Meal] = []
-      swap(&meals, &mealsByDay[index])  // so the day's array is not copied when its gaps are set
+      swap(&meals, &held[index].meals)  // so the day's array is not copied when its gaps are set
+      let position = held[index].position
       let last = meals.last?.time.instant
       days.append(
         MealDay(
-          date: range.from.adding(days: index), meals: meals, previousMealAt: previousLast,
+          date: range.from.adding(days: position), meals: meals,
+          previousMealAt: previous.position == position - 1 ? previous.lastMealAt : nil,
           gapLimitMinutes: settings.mealGapMinutes))
-      previousLast = last
+      positions.append(position)
+      previous = (position, last)
     }
-    self.days = days
-    summary = MealSummary(days: days)
+    self.days = MealDays(range: range, withMeals: days, positions: positions)
+    summary = MealSummary(days: self.days)
+  }
+}
+
+/// The days of a meal diary, one per day of its range, in order.
+///
+/// Only the days that have meals are held; a day without meals is made when it is read (it has
+/// no meals, gaps or overnight gap), so a diary over the whole calendar (1900 to 9999, some
+/// three million days) holds what its entries need, not a day per day of the range.
+public struct MealDays: RandomAccessCollection, Sendable {
+  public let range: ReportRange
+  /// The days that have meals, in order.
+  public let withMeals: [MealDay]
+  /// The position in the range of each of ``withMeals``, ascending.
+  public let positionsWithMeals: [Int]
+
+  init(range: ReportRange, withMeals: [MealDay], positions: [Int]) {
+    self.range = range
+    self.withMeals = withMeals
+    positionsWithMeals = positions
+  }
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { range.dayCount }
+
+  /// The day at `position` in the range.
+  public subscript(position: Int) -> MealDay {
+    if let held = heldIndex(of: position) { return withMeals[held] }
+    return MealDay(withoutMealsOn: date(at: position))
+  }
+
+  /// The date of the day at `position`, without making the day.
+  public func date(at position: Int) -> CivilDate { range.from.adding(days: position) }
+
+  /// Where `position` is in ``positionsWithMeals``, or nil when that day has no meals.
+  private func heldIndex(of position: Int) -> Int? {
+    var low = 0
+    var high = positionsWithMeals.count
+    while low < high {
+      let middle = low + (high - low) / 2
+      if positionsWithMeals[middle] < position { low = middle + 1 } else { high = middle }
+    }
+    return low < positionsWithMeals.count && positionsWithMeals[low] == position ? low : nil
+  }
+
+  public func makeIterator() -> Iterator { Iterator(days: self) }
+
+  /// Walks the days in order, stepping through the held ones instead of searching for each.
+  public struct Iterator: IteratorProtocol {
+    let days: MealDays
+    var position = 0
+    var nextHeld = 0
+
+    public mutating func next() -> MealDay? {
+      guard position < days.endIndex else { return nil }
+      defer { position += 1 }
+      if nextHeld < days.positionsWithMeals.count && days.positionsWithMeals[nextHeld] == position {
+        nextHeld += 1
+        return days.withMeals[nextHeld - 1]
+      }
+      return MealDay(withoutMealsOn: days.date(at: position))
+    }
   }
 }
 
@@ -65,16 +133,22 @@ public struct MealDiaryAggregator {
   /// the latest or the one before that.
   static let openDays = 3
 
+  /// A day that has meals: its position in the range and its meals (gaps not set yet).
+  struct HeldDay {
+    let position: Int
+    var meals: [Meal]
+  }
+
   public let range: ReportRange
   public let settings: ReportSettings
   let zone: any TimeZoneRules
   /// The meal entries, oldest first.
   private(set) var entries: MealEntries
-  /// Per day of the range, its meals (gaps not set yet).
-  private(set) var mealsByDay: [[Meal]]
+  /// The days that have meals so far, in order: a day without meals is not held at all.
+  private(set) var heldDays: [HeldDay] = []
   private var zoneOffsets: ZoneOffsetCache
   private let firstDay: Int64
-  /// Days before this one are complete and trimmed (see ``trimDaysBefore(_:)``).
+  /// The held days before this index are complete and trimmed (see ``trimDaysBefore(_:)``).
   private var trimmedBefore = 0
 
   /// - Parameters:
@@ -88,35 +162,60 @@ public struct MealDiaryAggregator {
     self.range = range
     self.settings = settings
     self.zone = zone
-    mealsByDay = Array(repeating: [], count: range.dayCount)
     zoneOffsets = ZoneOffsetCache(zone: zone)
     firstDay = range.from.daysSinceEpoch
   }
+
+  /// How many days with meals are held (a test's measure of what the diary holds).
+  public var heldDayCount: Int { heldDays.count }
 
   /// Takes `entry` into the diary when it is a meal whose report day is in the range.
   public mutating func add(_ entry: Entry) {
     guard entry.kind == .meal else { return }
     let time = entry.time
-    let day = Int(settings.dayNumber(of: time) - firstDay)
-    guard day >= 0 && day < mealsByDay.count else { return }
+    let day = Int(clamping: settings.dayNumber(of: time) - firstDay)
+    guard day >= 0 && day < range.dayCount else { return }
     trimDaysBefore(day - Self.openDays)
-    mealsByDay[day].append(
+    let slot = slot(ofDay: day)
+    heldDays[slot].meals.append(
       Meal(
         entryIndex: entries.count, time: time, minuteOfDay: settings.minuteOfDay(time),
         isAway: zoneOffsets.isAway(time)))
     entries.append(entry)
   }
 
-  /// Copies each day before `day` that is not trimmed yet into an array of its own size: a day's
-  /// meals grow by doubling, which would otherwise leave up to half of each array unused.
+  /// Where day `day` is in ``heldDays``, adding it (in order) when it has no meal yet.
+  ///
+  /// Almost always the last day or a new one after it; an entry of an earlier day (logged
+  /// further west) is found by bisection.
+  private mutating func slot(ofDay day: Int) -> Int {
+    if let last = heldDays.last, last.position == day { return heldDays.count - 1 }
+    if heldDays.last.map({ $0.position < day }) ?? true {
+      heldDays.append(HeldDay(position: day, meals: []))
+      return heldDays.count - 1
+    }
+    var low = 0
+    var high = heldDays.count
+    while low < high {
+      let middle = low + (high - low) / 2
+      if heldDays[middle].position < day { low = middle + 1 } else { high = middle }
+    }
+    if heldDays[low].position == day { return low }
+    heldDays.insert(HeldDay(position: day, meals: []), at: low)
+    if low < trimmedBefore { trimmedBefore += 1 }
+    return low
+  }
+
+  /// Copies each held day before `day` that is not trimmed yet into an array of its own size: a
+  /// day's meals grow by doubling, which would otherwise leave up to half of each array unused.
   private mutating func trimDaysBefore(_ day: Int) {
-    while trimmedBefore < min(day, mealsByDay.count) {
-      let meals = mealsByDay[trimmedBefore]
+    while trimmedBefore < heldDays.count && heldDays[trimmedBefore].position < day {
+      let meals = heldDays[trimmedBefore].meals
       if meals.capacity > meals.count {
         var trimmed: [Meal] = []
         trimmed.reserveCapacity(meals.count)
         trimmed.append(contentsOf: meals)
-        mealsByDay[trimmedBefore] = trimmed
+        heldDays[trimmedBefore].meals = trimmed
       }
       trimmedBefore += 1
     }
@@ -136,6 +235,15 @@ public struct MealDay: Sendable {
   public let longestGapMinutes: Int?
   /// The gaps longer than the limit, in order.
   public let flaggedGaps: [MealGap]
+
+  /// A day without meals: no gaps, no overnight gap.
+  init(withoutMealsOn date: CivilDate) {
+    self.date = date
+    meals = []
+    overnightGapMinutes = nil
+    longestGapMinutes = nil
+    flaggedGaps = []
+  }
 
   /// - Parameters:
   ///   - meals: the day's meals, oldest first, without gaps yet.

@@ -29,7 +29,7 @@ public struct MealSummary: Hashable, Sendable {
   /// Days with meals and no flagged gap.
   public let daysOnRhythm: Int
 
-  init(days: [MealDay]) {
+  init(days: some Sequence<MealDay>) {
     var tally = Tally()
     for day in days { tally.add(day) }
     self.init(tally)

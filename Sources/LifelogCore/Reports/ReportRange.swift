@@ -5,9 +5,10 @@ public struct ReportRange: Hashable, Sendable {
 
   /// The first day a report can cover.
   ///
-  /// Any range inside ``earliest`` ... ``latest`` is accepted,
-  /// however long: a report's memory grows with its entries read at a time and its days, not
-  /// with the years it spans, so a whole 20-year log is an ordinary question.
+  /// Any range inside ``earliest`` ... ``latest`` is accepted, however long: a report's memory
+  /// grows with the entries it reads (a part at a time) and shows, not with the days or years it
+  /// spans (a day or period without entries is made when written), so a whole 20-year log is an
+  /// ordinary question.
   public static let earliest = CivilDate(daysSinceEpoch: -25_567)  // 1900-01-01
   /// The last day a report can cover (the last day a four-digit year writes).
   public static let latest = CivilDate(daysSinceEpoch: 2_932_896)  // 9999-12-31

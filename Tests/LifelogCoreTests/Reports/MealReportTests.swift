@@ -18,6 +18,56 @@ import Testing
     #expect(empty.overnightGapMinutes == nil && empty.longestGapMinutes == nil && !empty.isOnRhythm)
   }
 
+  /// Over the whole calendar (some three million days) the diary holds only the days that have
+  /// meals and makes the others when read: each day, by position or walked in order, is the day
+  /// a short range gives, overnight gaps included, and the summary still counts every day.
+  @Test func theWholeCalendarHoldsOnlyTheDaysWithMeals() throws {
+    let whole = try sample.meals("1900-01-01", "9999-12-31")
+    let year = try sample.meals("2026-01-01", "2026-12-31")
+    let fromTuesday = try sample.meals("2026-10-20", "2026-10-27")  // a meal the day before
+    let dayCount = whole.range.dayCount
+    #expect(whole.days.count == dayCount && whole.summary.days == dayCount)
+    #expect(whole.days.withMeals.count == year.days.withMeals.count)
+    #expect(whole.days.withMeals.count == whole.summary.daysWithMeals)
+    #expect(whole.summary.daysWithoutMeals == dayCount - whole.summary.daysWithMeals)
+    let figures = { (summary: MealSummary) in
+      [
+        summary.meals, summary.gapCount, summary.medianGapMinutes, summary.averageGapMinutes,
+        summary.longestGapMinutes, summary.flaggedGaps, summary.typicalFirstMealMinute,
+        summary.typicalLastMealMinute, summary.daysOnRhythm, summary.daysWithMeals,
+      ]
+    }
+    #expect(figures(whole.summary) == figures(year.summary))
+    #expect(whole.summary.longestGapDate == year.summary.longestGapDate)
+    for short in [year, fromTuesday] {
+      for day in short.days {
+        let position = try #require(whole.range.index(of: day.date))
+        #expect(
+          Self.describe(whole.days[position], whole) == Self.describe(day, short), "\(day.date)")
+      }
+    }
+    var walked = 0
+    var walkedWithMeals: [String] = []
+    for day in whole.days {
+      #expect(day.date == whole.days.date(at: walked))
+      walked += 1
+      if !day.meals.isEmpty { walkedWithMeals.append(Self.describe(day, whole)) }
+    }
+    #expect(walked == dayCount)
+    #expect(walkedWithMeals == whole.days.withMeals.map { Self.describe($0, whole) })
+    #expect(whole.days.last?.date.description == "9999-12-31")
+  }
+
+  /// A day's meals (of `report`), gaps and overnight gap in one string, to compare days of two
+  /// reports (whose entries are numbered differently).
+  static func describe(_ day: MealDay, _ report: MealReport) -> String {
+    let meals = day.meals.map {
+      "\($0.time) \(report.activityName(of: $0)) \($0.minuteOfDay) \($0.gapMinutes as Int?) \($0.isFlagged) \($0.isAway)"
+    }
+    return
+      "\(day.date) \(meals) \(day.overnightGapMinutes as Int?) \(day.longestGapMinutes as Int?) \(day.flaggedGaps)"
+  }
+
   @Test func gapsAreMinutesSinceThePreviousMealOfTheDay() throws {
     let monday = try october.day("2026-10-19")
     #expect(

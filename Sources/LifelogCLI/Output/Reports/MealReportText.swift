@@ -122,7 +122,7 @@ struct MealReportText {
 
     init(_ report: MealReport) {
       var names = VisibleName()
-      for day in report.days {
+      for day in report.days.withMeals {
         for meal in day.meals {
           if meal.isAway { time = max(time, 15) }
           activity = max(activity, names.of(report.activityName(of: meal)).width)
@@ -202,36 +202,53 @@ struct MealReportText {
 
   /// A line per day and a one-line summary, for `lifelog report` alone.
   func compact() -> String {
+    var text = ""
+    compact { text += $0 }
+    return text
+  }
+
+  /// The same, handed to `write` in pieces: the table's rows (a row per day of the range) are
+  /// made when written, not held.
+  func compact(_ write: (String) -> Void) {
     var text =
       style.bold("Meals")
       + " (days start at \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)); "
     text += "gaps over \(ReportText.gapLimit(settings)) flagged)\n"
+    write(text)
     let (rows, flaggedRows) = compactRows()
-    text += ReportTable(rows: rows, rightAligned: [1, 4, 5, 6], style: style)
-      .render(highlight: (column: 6, rows: flaggedRows))
-    return text + summaryLine() + "\n"
+    ReportTable(rows: rows, rightAligned: [1, 4, 5, 6], style: style)
+      .render(highlight: (column: 6, rows: flaggedRows), write: write)
+    write(summaryLine() + "\n")
   }
 
-  /// A row per day (header first), and the rows that have flagged gaps.
-  func compactRows() -> (rows: [[String]], flagged: Set<Int>) {
-    var rows = [["DAY", "MEALS", "FIRST", "LAST", "OVERNIGHT", "LONGEST GAP", "FLAGGED"]]
+  /// A row per day (header first), made when read, and the rows that have flagged gaps.
+  func compactRows() -> (rows: LazyRows, flagged: Set<Int>) {
+    let header = ["DAY", "MEALS", "FIRST", "LAST", "OVERNIGHT", "LONGEST GAP", "FLAGGED"]
+    let days = report.days
     var flagged: Set<Int> = []
-    for day in report.days {
-      if !day.flaggedGaps.isEmpty { flagged.insert(rows.count) }
-      guard let first = day.firstMeal, let last = day.lastMeal else {
-        rows.append([ReportText.day(day.date), "0", "no meals", "", "", "", ""])
-        continue
-      }
-      rows.append([
-        ReportText.day(day.date), "\(day.meals.count)",
-        ReportText.clock(first.time, marked: first.isAway),
-        ReportText.clock(last.time, marked: last.isAway),
-        day.overnightGapMinutes.map(ReportText.minutes) ?? "",
-        day.longestGapMinutes.map(ReportText.minutes) ?? "",
-        day.flaggedGaps.isEmpty ? "" : "\(day.flaggedGaps.count)",
-      ])
+    for (position, day) in zip(days.positionsWithMeals, days.withMeals)
+    where !day.flaggedGaps.isEmpty {
+      flagged.insert(position + 1)
+    }
+    let rows = LazyRows(count: days.count + 1) { row in
+      row == 0 ? header : Self.compactRow(days[row - 1])
     }
     return (rows, flagged)
+  }
+
+  /// The compact table's row of `day`.
+  private static func compactRow(_ day: MealDay) -> [String] {
+    guard let first = day.firstMeal, let last = day.lastMeal else {
+      return [ReportText.day(day.date), "0", "no meals", "", "", "", ""]
+    }
+    return [
+      ReportText.day(day.date), "\(day.meals.count)",
+      ReportText.clock(first.time, marked: first.isAway),
+      ReportText.clock(last.time, marked: last.isAway),
+      day.overnightGapMinutes.map(ReportText.minutes) ?? "",
+      day.longestGapMinutes.map(ReportText.minutes) ?? "",
+      day.flaggedGaps.isEmpty ? "" : "\(day.flaggedGaps.count)",
+    ]
   }
 
   /// The summary in one sentence.

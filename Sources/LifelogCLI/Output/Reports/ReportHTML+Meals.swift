@@ -12,7 +12,8 @@ extension ReportHTML {
     html += "<section class=\"summary\">\n<h2>Summary</h2>\n"
     summaryTable(report, into: &html)
     html += "</section>\n"
-    for week in Self.weeks(report.days, startingOn: settings.weekStartsOn) {
+    for positions in Self.weeks(report.days, startingOn: settings.weekStartsOn) {
+      let week = report.days[positions]
       guard let first = week.first, let last = week.last else { continue }
       html += "<section class=\"week\">\n<h2>Week of \(ReportText.day(first.date))"
       if first.date != last.date {
@@ -120,15 +121,15 @@ extension ReportHTML {
       + " <span class=\"away-tag\">\(ReportText.offset(meal.time.offsetMinutes))</span>"
   }
 
-  /// The days split where a week begins.
-  static func weeks(_ days: [MealDay], startingOn weekStart: Int) -> [ArraySlice<MealDay>] {
-    var weeks: [ArraySlice<MealDay>] = []
-    var start = days.startIndex
-    for index in days.indices where index > start && days[index].date.weekday == weekStart {
-      weeks.append(days[start..<index])
-      start = index
+  /// The positions of the days of each week, split where a week begins; made as they are read,
+  /// so a diary over the whole calendar does not hold a list of its weeks.
+  static func weeks(_ days: MealDays, startingOn weekStart: Int) -> some Sequence<Range<Int>> {
+    sequence(state: days.startIndex) { start -> Range<Int>? in
+      guard start < days.endIndex else { return nil }
+      var end = start + 1
+      while end < days.endIndex && days.date(at: end).weekday != weekStart { end += 1 }
+      defer { start = end }
+      return start..<end
     }
-    if start < days.endIndex { weeks.append(days[start...]) }
-    return weeks
   }
 }

@@ -14,7 +14,7 @@ extension ReportHTML {
   /// `flush` is called after each row, so the compact report's timeline over a whole log (a
   /// mark per meal) can be written in pieces.
   func timeline(
-    _ days: ArraySlice<MealDay>, _ report: MealReport, into html: inout ReportBytes,
+    _ days: Slice<MealDays>, _ report: MealReport, into html: inout ReportBytes,
     flush: (inout ReportBytes) -> Void = { _ in }
   ) {
     let width = Self.labelWidth + Self.axisWidth + 16

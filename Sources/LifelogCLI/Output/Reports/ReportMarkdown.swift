@@ -42,7 +42,7 @@ struct ReportMarkdown {
     switch content.kind {
     case .meals: return  // written a day at a time (mealsHeading, mealDay, mealsSummary)
     case .activity: content.activity.map { activity($0, write: write) }
-    case .both: write(both())
+    case .both: both(write)
     }
   }
 
@@ -130,15 +130,18 @@ struct ReportMarkdown {
 
   // MARK: - Both, compact
 
-  private func both() -> String {
+  /// The compact report, handed to `write` in pieces: the meals table has a row per day of the
+  /// range, made when written.
+  private func both(_ write: (String) -> Void) {
     var text = "# Report, \(ReportText.range(content.range))\(forName())\n"
     if let report = content.meals {
       let renderer = MealReportText(report: report, style: plain)
       text +=
         "\n## Meals\n\nDays start at \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)); "
       text += "gaps over \(ReportText.gapLimit(settings)) flagged.\n\n"
-      text += table(renderer.compactRows().rows, rightAligned: [1, 4, 5, 6])
-      text += "\n" + renderer.summaryLine() + "\n"
+      write(text)
+      table(renderer.compactRows().rows, rightAligned: [1, 4, 5, 6], write: write)
+      text = "\n" + renderer.summaryLine() + "\n"
     }
     if let report = content.activity {
       let renderer = ActivityReportText(report: report, style: plain)
@@ -154,7 +157,7 @@ struct ReportMarkdown {
       if !sleep.isEmpty { text += "\n" + sleep }
     }
     if let offsets = ReportText.offsets(content.offsets) { text += "\nOffsets: \(offsets).\n" }
-    return text
+    write(text)
   }
 
   // MARK: - Tables
