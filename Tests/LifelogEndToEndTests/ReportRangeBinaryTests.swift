@@ -97,28 +97,11 @@ import Testing
     ("md", "month", "3199-12-31"), ("html", "month", "3199-12-31"),
   ])
   func aRangeOfCenturiesFitsInAFixedAddressSpace(format: String, by: String, to: String) throws {
-    let output = folder.file("report.out")
-    let script =
-      "ulimit -v 131072 || exit 99; \"$0\" \"$@\" > \"$OUTPUT\"; status=$?; tail -c 300 \"$OUTPUT\"; exit $status"
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments =
-      ["-c", script, LifelogProcess.binaryPath]
-      + ["report", "activity", "--format", format, "--by", by, "--from", "1900-01-01", "--to", to]
-    process.environment = [
-      "PATH": "/usr/bin:/bin", "LIFELOG_DB": path, "TZ": ReportSampleLog.zone,
-      "LIFELOG_NOW": ReportSampleLog.now, "OUTPUT": output,
-    ]
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
-    let errors = AsyncData(stderr.fileHandleForReading)
-    let tail = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    let message = String(decoding: errors.wait(), as: UTF8.self)
-    #expect(process.terminationStatus == 0, "\(message)")
+    let (status, tail, message) = try runLimited(
+      kilobytes: 131_072,
+      ["report", "activity", "--format", format, "--by", by, "--from", "1900-01-01", "--to", to],
+      after: "tail -c 300 \"$OUTPUT\"")
+    #expect(status == 0, "\(message)")
     guard format == "json" else {
       // The last night, then the average over every night of the range.
       let last = try #require(CivilDate(year: Int(to.prefix(4)) ?? 0, month: 12, day: 31))

@@ -29,7 +29,19 @@ enum CompactKeysMigration {
         INSERT OR IGNORE INTO activity_key (id)
           SELECT json_extract(before, '$[0]') FROM local_undo_row
           WHERE entity = 'entry' AND \(keptActivityID);
-        \(entryTable(named: "entry_compact"))
+        CREATE TABLE entry_compact (
+          id ANY NOT NULL CHECK (typeof(id) = 'text' OR (typeof(id) = 'blob' AND length(id) = 16)),
+          activity INTEGER NOT NULL,
+          at INTEGER NOT NULL,
+          tz_offset INTEGER NOT NULL,
+          duration INTEGER CHECK (duration IS NULL OR duration >= 0),
+          note TEXT,
+          quantity REAL,
+          tags TEXT NOT NULL DEFAULT '',
+          source TEXT,
+          deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1)),
+          stamps TEXT NOT NULL DEFAULT ''
+        ) STRICT;
         INSERT INTO entry_compact (rowid, id, activity, at, tz_offset, duration, note, quantity, tags,
             source, deleted, stamps)
           SELECT e.rowid, \(StoredEntryID.keyFunction)(e.id), k.key, e.at, e.tz_offset,
@@ -53,25 +65,6 @@ enum CompactKeysMigration {
   static let keptActivityID = """
     CASE WHEN json_valid(before) THEN json_type(before, '$[0]') END = 'text'
     """
-
-  /// The `entry` table of schema v5 (docs/schema.md says why each column is what it is).
-  static func entryTable(named name: String) -> String {
-    """
-    CREATE TABLE \(name) (
-      id ANY NOT NULL CHECK (typeof(id) = 'text' OR (typeof(id) = 'blob' AND length(id) = 16)),
-      activity INTEGER NOT NULL,
-      at INTEGER NOT NULL,
-      tz_offset INTEGER NOT NULL,
-      duration INTEGER CHECK (duration IS NULL OR duration >= 0),
-      note TEXT,
-      quantity REAL,
-      tags TEXT NOT NULL DEFAULT '',
-      source TEXT,
-      deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1)),
-      stamps TEXT NOT NULL DEFAULT ''
-    ) STRICT;
-    """
-  }
 
   /// The indexes of `entry`, each the one a query needs (docs/schema.md shows the plans).
   static let entryIndexes = """

@@ -33,12 +33,12 @@ enum StoredEntryID {
     }
     try database.defineFunction(textFunction) { argument, output in
       guard argument.kind == .blob, argument.bytes.count == 16 else { return .argument }
-      text(ofKey: argument.bytes, into: output)
-      return .text(count: 36)
+      return .text(count: UUIDText.write(argument.bytes, into: output))
     }
   }
 
-  /// Where each byte's two hex digits start in the canonical text, and where its dashes are.
+  /// Where each byte's two hex digits start in the canonical text, and where its dashes are
+  /// (the form ``UUIDText/write(_:into:)`` writes).
   private static let digitOffsets = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34]
   private static let dashOffsets = [8, 13, 18, 23]
 
@@ -58,19 +58,6 @@ enum StoredEntryID {
       output[index] = high << 4 | low
     }
     return true
-  }
-
-  /// Writes the 36-byte text of the 16 bytes `key` into `output`.
-  static func text(ofKey key: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
-    guard key.count == 16, output.count >= 36 else { return }
-    let digits: StaticString = "0123456789abcdef"
-    digits.withUTF8Buffer { hex in
-      for (index, offset) in digitOffsets.enumerated() {
-        output[offset] = hex[Int(key[index] >> 4)]
-        output[offset + 1] = hex[Int(key[index] & 15)]
-      }
-    }
-    for offset in dashOffsets { output[offset] = UInt8(ascii: "-") }
   }
 
   /// The value of one lower-case hex digit, or 255.

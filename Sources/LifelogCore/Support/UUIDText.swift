@@ -24,18 +24,29 @@ public enum UUIDText {
   /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` from 16 bytes.
   static func format(_ bytes: [UInt8]) -> String {
     String(unsafeUninitializedCapacity: 36) { text in
-      var position = 0
-      for (offset, byte) in bytes.prefix(16).enumerated() {
-        if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
-          text[position] = UInt8(ascii: "-")
-          position += 1
-        }
-        text[position] = hexDigits[Int(byte >> 4)]
-        text[position + 1] = hexDigits[Int(byte & 0x0F)]
-        position += 2
-      }
-      return position
+      bytes.withUnsafeBytes { write($0, into: UnsafeMutableRawBufferPointer(text)) }
     }
+  }
+
+  /// Writes the text form of (at most 16 of) `bytes` into `text` and returns its length: the one
+  /// formatter, for Swift strings and for the log's SQL function `lifelog_id_text` alike.
+  static func write(
+    _ bytes: UnsafeRawBufferPointer, into text: UnsafeMutableRawBufferPointer
+  )
+    -> Int
+  {
+    guard text.count >= 36 else { return 0 }
+    var position = 0
+    for (offset, byte) in bytes.prefix(16).enumerated() {
+      if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
+        text[position] = UInt8(ascii: "-")
+        position += 1
+      }
+      text[position] = hexDigits[Int(byte >> 4)]
+      text[position + 1] = hexDigits[Int(byte & 0x0F)]
+      position += 2
+    }
+    return position
   }
 
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

@@ -6,18 +6,8 @@ import Testing
 @testable import LifelogCore
 
 /// Schema v5 against what a hostile old log, a damaged log or an odd id does to it.
-@Suite struct CompactKeysHostileTests {
+@Suite struct CompactKeysHostileTests: CompactKeysSample {
   let folder = TemporaryDirectory()
-  let lunch = ActivityName.derivedID(for: "lunch")
-  let walk = ActivityName.derivedID(for: "walk")
-
-  private func at(_ hour: Int) -> LoggedTime {
-    LoggedTime(instant: 1_764_633_600 + Int64(hour) * 3600, offsetMinutes: 60)
-  }
-
-  private func stored(_ store: LogStore, _ sql: String) throws -> [String] {
-    try store.database.cachedStatement(sql: sql).map { $0[0] as String }
-  }
 
   private let insertV4 =
     "INSERT INTO entry (id, activity_id, at, tz_offset, note, tags, stamps) VALUES (?, ?, ?, ?, ?, '', '')"

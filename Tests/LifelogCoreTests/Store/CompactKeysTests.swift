@@ -6,18 +6,8 @@ import Testing
 @testable import LifelogCore
 
 /// Schema v5: entry ids stored as 16 bytes, activities as integer keys, and the migration to it.
-@Suite struct CompactKeysTests {
+@Suite struct CompactKeysTests: CompactKeysSample {
   let folder = TemporaryDirectory()
-  let lunch = ActivityName.derivedID(for: "lunch")
-  let walk = ActivityName.derivedID(for: "walk")
-
-  private func at(_ hour: Int) -> LoggedTime {
-    LoggedTime(instant: 1_764_633_600 + Int64(hour) * 3600, offsetMinutes: 60)
-  }
-
-  private func stored(_ store: LogStore, _ sql: String) throws -> [String] {
-    try store.database.cachedStatement(sql: sql).map { $0[0] as String }
-  }
 
   @Test func aUUIDRoundTripsThroughItsSixteenBytesAndKeepsItsOrder() throws {
     var generator = SplitMix64(seed: 14)
