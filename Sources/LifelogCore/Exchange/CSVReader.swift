@@ -3,7 +3,8 @@
 ///
 /// Quoted fields may hold commas, doubled quotes and line breaks. Lines may end in CRLF or LF; a
 /// UTF-8 byte order mark at the start is skipped; blank lines are skipped. A record that breaks
-/// the quoting rules is still returned (so the next one can be read) with ``problem`` set.
+/// the quoting rules is still returned (so the next one can be read) with ``problem`` set. A
+/// record longer than ``RecordLimit/bytes`` (a quote never closed, say) stops the reading.
 public final class CSVReader {
   private let input: ChunkedReader
   private var index = 0
@@ -39,7 +40,10 @@ public final class CSVReader {
   }
 
   /// Moves to the next record; returns false at the end of the input.
-  public func next() throws(InputFileError) -> Bool {
+  ///
+  /// - Throws: ``InputFileError`` when the input cannot be read; ``InputError`` when the record
+  ///   is longer than ``RecordLimit/bytes``.
+  public func next() throws -> Bool {
     // The loop works on local copies (moved out and back, not copied): a property of a class
     // would pay an exclusivity check on every byte.
     var bytes = self.bytes
@@ -62,10 +66,17 @@ public final class CSVReader {
     var index = self.index
     var chunk = UnsafeBufferPointer(rebasing: input.chunk[0..<input.count])
     defer { self.index = index }
+    // The record's raw length so far is `before + index`: the bytes of the chunks already left.
+    var before = -index
     while true {
       if index == chunk.count {
+        before += chunk.count
+        guard before <= RecordLimit.bytes else {
+          throw RecordLimit.exceeded(line: line, what: "the CSV record")
+        }
         let more = try refill()
         index = self.index
+        before -= index
         chunk = UnsafeBufferPointer(rebasing: input.chunk[0..<input.count])
         guard more else {
           if quoted && !quoteSeen {
@@ -105,7 +116,11 @@ public final class CSVReader {
         nextLine += 1
         if bytes.isEmpty && ends.isEmpty && !sawQuote {
           line = nextLine  // a blank line: skip it
+          before = -index
           continue
+        }
+        guard before + index <= RecordLimit.bytes else {
+          throw RecordLimit.exceeded(line: line, what: "the CSV record")
         }
         ends.append(bytes.count)
         return true

@@ -153,7 +153,10 @@ public final class JSONLinesImportRecords: ImportRecords {
   }
 
   /// Reads the next line (without its LF) into ``line``; false at the end of the input.
-  private func readLine() throws(InputFileError) -> Bool {
+  ///
+  /// - Throws: ``InputError`` for a line longer than ``RecordLimit/bytes``, before holding more
+  ///   of it than that and one chunk.
+  private func readLine() throws -> Bool {
     line.removeAll(keepingCapacity: true)
     var any = false
     while true {
@@ -177,6 +180,9 @@ public final class JSONLinesImportRecords: ImportRecords {
       let start = index
       while index < input.count, input.chunk[index] != 0x0A { index += 1 }
       line.append(contentsOf: UnsafeBufferPointer(rebasing: input.chunk[start..<index]))
+      guard line.count <= RecordLimit.bytes else {
+        throw RecordLimit.exceeded(line: lineNumber + 1, what: "the JSON line")
+      }
       if index < input.count {
         index += 1
         lineNumber += 1

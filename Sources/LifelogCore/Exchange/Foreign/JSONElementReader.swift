@@ -9,7 +9,7 @@
 /// member is parsed too (and dropped), so malformed JSON anywhere in the file is refused.
 public final class JSONElementReader {
   /// The longest element (or other member's value) read: a journal entry of 400 pages fits.
-  public static let maximumValueBytes = 1 << 20
+  public static let maximumValueBytes = RecordLimit.bytes
 
   private let input: ChunkedReader
   private let member: String?
