@@ -1,17 +1,14 @@
 @preconcurrency import Glibc
 import LifelogCore
 
-/// A file written in pieces and put in place atomically: the bytes go to a temporary file beside
-/// the target, which is flushed to disk and renamed over it by ``commit()``.
+/// An `--output` file, written in pieces through ``AtomicFile`` (a random temporary name beside
+/// the target, never following a link, renamed over it by ``commit()``), with the CLI's errors.
 ///
-/// A reader (or a crash) never sees half a file; a file never committed is removed.
-///
-/// A new file is created readable only by its owner (the log is health data); a file that is
-/// replaced keeps its permissions.
+/// A new file is created readable only by its owner (the log is health data); a regular file
+/// that is replaced keeps its permissions.
 final class OutputFile {
   let path: String
-  private let temporary: String
-  private var descriptor: Int32
+  private let file: AtomicFile
 
   /// Starts writing `path` (`--output`).
   ///
@@ -21,55 +18,25 @@ final class OutputFile {
     self.path = path
     var mode: mode_t = 0o600
     var info = stat()
-    if stat(path, &info) == 0 { mode = info.st_mode & 0o7777 }
-    let name = path.split(separator: "/").last.map(String.init) ?? path
-    temporary = ReportFile.folder(of: path) + "/.\(name).\(getpid()).tmp"
-    descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-    guard descriptor >= 0 else {
-      throw InputError(
-        "Cannot write '\(path)': \(String(cString: strerror(errno))); check the folder's permissions"
-      )
-    }
-    fchmod(descriptor, mode)
-  }
-
-  deinit {
-    if descriptor >= 0 {
-      close(descriptor)
-      unlink(temporary)
+    if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG { mode = info.st_mode & 0o7777 }
+    do {
+      file = try AtomicFile(replacing: path, mode: mode)
+    } catch {
+      throw InputError("Cannot write '\(path)': \(error.reason); check the folder's permissions")
     }
   }
 
   /// Appends `bytes` to the file.
   func write(_ bytes: [UInt8]) throws(InputError) {
-    var written = 0
-    while written < bytes.count {
-      let count = bytes.withUnsafeBytes { buffer in
-        buffer.baseAddress.map { Glibc.write(descriptor, $0 + written, buffer.count - written) }
-          ?? 0
-      }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw failure(errno)
-      }
-      written += count
-    }
+    do { try file.write(bytes) } catch { throw failure(error) }
   }
 
   /// Flushes the file to disk and renames it over the target.
   func commit() throws(InputError) {
-    var failure: Int32 = 0
-    if fsync(descriptor) != 0 { failure = errno }
-    if close(descriptor) != 0, failure == 0 { failure = errno }
-    descriptor = -1
-    if failure == 0, rename(temporary, path) != 0 { failure = errno }
-    guard failure == 0 else {
-      unlink(temporary)
-      throw self.failure(failure)
-    }
+    do { try file.commit() } catch { throw failure(error) }
   }
 
-  private func failure(_ code: Int32) -> InputError {
-    InputError("Cannot write '\(path)': \(String(cString: strerror(code)))")
+  private func failure(_ error: LocalFileError) -> InputError {
+    InputError("Cannot write '\(path)': \(error.reason)")
   }
 }

@@ -79,39 +79,14 @@ public enum LocalFile {
     }
   }
 
-  /// Replaces `path` with `bytes` atomically: they go to a new file beside it (made with `mode`,
-  /// whatever the umask), which is flushed to disk and then renamed over `path`.
-  ///
-  /// A reader sees the old file or the new one, never half of one, and a crash leaves at worst the
-  /// temporary.
+  /// Replaces `path` with `bytes` atomically, through ``AtomicFile``: the file gets `mode`
+  /// whatever the umask, and a reader sees the old file or the new one, never half of one.
   public static func write(
     _ bytes: [UInt8], to path: String, mode: mode_t = 0o600
   ) throws(LocalFileError) {
-    var random = SystemRandomNumberGenerator()
-    let temporary = "\(path).tmp-\(String(random.next(), radix: 16))"
-    let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode)
-    guard descriptor >= 0 else { throw .system(path) }
-    var failure: LocalFileError?
-    if fchmod(descriptor, mode) != 0 { failure = .system(path) }
-    var offset = 0
-    while failure == nil, offset < bytes.count {
-      let written = bytes.withUnsafeBytes {
-        Glibc.write(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset)
-      }
-      if written < 0 {
-        if errno == EINTR { continue }
-        failure = .system(path)
-      } else {
-        offset += written
-      }
-    }
-    if failure == nil, fsync(descriptor) != 0 { failure = .system(path) }
-    if close(descriptor) != 0, failure == nil { failure = .system(path) }
-    if failure == nil, rename(temporary, path) != 0 { failure = .system(path) }
-    if let failure {
-      unlink(temporary)
-      throw failure
-    }
+    let file = try AtomicFile(replacing: path, mode: mode)
+    try file.write(bytes)
+    try file.commit()
   }
 
   /// Creates the folder `path` and every missing one above it with `mode` (whatever the umask);
