@@ -106,7 +106,8 @@ extension LifelogCommand {
       }
       do {
         let outcome = try ChildProcess.run(
-          program, ["--app-name=lifelog", "lifelog", message], environment: environment)
+          program, ["--app-name=lifelog", "lifelog", message],
+          environment: ChildEnvironment(inheriting: environment))
         if outcome.status != 0 {
           context.errors.write(
             "Note: notify-send failed (status \(outcome.status)): \(outcome.output.trimmingSpaces())\n"
@@ -119,8 +120,8 @@ extension LifelogCommand {
 
     /// Runs `command` with `sh -c`, the message in `LIFELOG_MESSAGE`; its output joins ours.
     static func execute(_ command: String, message: String, context: Context) throws {
-      var environment = context.environment
-      environment["LIFELOG_MESSAGE"] = message
+      let environment = ChildEnvironment(
+        inheriting: context.environment, adding: ["LIFELOG_MESSAGE": message])
       let outcome = try ChildProcess.run("/bin/sh", ["-c", command], environment: environment)
       context.output.write(outcome.output)
       if outcome.timedOut {

@@ -52,6 +52,7 @@ extension LifelogCommand {
         database: TimerList.absoluteDatabase(context))
       let systemd = SystemdUser(context: context)
       if let reason = systemd.unavailableReason() {
+        // A crontab run has no session bus, so the line runs plain 'remind': no note needed.
         context.output.write(
           "No systemd user session here (\(reason)), so nothing was installed. "
             + "Add this line with 'crontab -e' instead:\n\(units.crontabLine)\n")
@@ -78,6 +79,21 @@ extension LifelogCommand {
       context.output.write(
         "Installed \(job.unitName).timer: runs 'lifelog \(job.arguments.joined(separator: " "))' every "
           + "\(DurationText.format(everySeconds)) (units in \(folder))\n")
+      if job == .remind { Self.noteMissingNotifier(context) }
+    }
+
+    /// Says when `notify-send` is not on PATH: the timer is installed all the same (each run
+    /// then notes the missing program in the journal and still prints its line), so installing
+    /// the package later makes it notify without a new install.
+    static func noteMissingNotifier(_ context: Context) {
+      guard ChildProcess.find("notify-send", environment: context.environment) == nil else {
+        return
+      }
+      context.errors.write(
+        "Note: notify-send is not on PATH, so the reminder cannot show a desktop notification "
+          + "until it is installed (Debian package libnotify-bin: sudo apt install libnotify-bin); "
+          + "or have your own timer run 'lifelog remind --exec <command>' to be reminded another way\n"
+      )
     }
   }
 
@@ -169,20 +185,23 @@ extension LifelogCommand {
     }
 
     /// The log's path made absolute: a timer does not start in this folder.
+    ///
+    /// What a unit file or crontab line can carry is checked on this final form, by
+    /// ``TimerUnits``, not here: the current folder's name is as much outside input as `--db`.
     static func absoluteDatabase(_ context: Context) throws -> String {
       let path = try context.databasePath
-      // systemd's ExecStart quoting has no escape for these: refused rather than mis-quoted.
-      guard !path.contains(where: { $0 == "\n" || $0 == "\"" || $0 == "\\" }) else {
-        throw InputError(
-          "The log's path holds a line break, a double quote or a backslash; move the log")
-      }
       if path.hasPrefix("/") { return path }
       var buffer = [CChar](repeating: 0, count: 4096)
       guard getcwd(&buffer, buffer.count) != nil else {
         throw ConfigurationError(
           "Cannot read the current folder to make '\(path)' absolute; pass --db /full/path")
       }
-      return String(cString: buffer) + "/" + path
+      guard let folder = String(validatingCString: buffer) else {
+        throw InputError(
+          "The current folder's path is not UTF-8 text, which a systemd unit or a crontab line "
+            + "cannot carry safely; pass --db /full/path")
+      }
+      return folder + "/" + path
     }
 
     static func createFolders(_ folder: String) throws {
@@ -193,11 +212,17 @@ extension LifelogCommand {
       }
     }
 
-    /// Writes a unit file (0644, as systemd's own tools make them), atomically.
+    /// Writes a unit file (0644, as systemd's own tools make them), atomically, then reads it
+    /// back: only a file that holds exactly these bytes counts as written.
     static func write(_ text: String, to path: String) throws {
+      let bytes = Array(text.utf8)
       do {
-        try LocalFile.write(Array(text.utf8), to: path, mode: 0o644)
-      } catch {
+        try LocalFile.write(bytes, to: path, mode: 0o644)
+        guard try LocalFile.read(path, limit: 65536) == bytes else {
+          throw ConfigurationError(
+            "'\(path)' does not read back as written; check the folder and try again")
+        }
+      } catch let error as LocalFileError {
         throw ConfigurationError("Cannot write '\(path)': \(error.reason)")
       }
     }
@@ -221,7 +246,8 @@ struct SystemdUser {
     }
     guard
       let outcome = try? ChildProcess.run(
-        program, ["--user", "show-environment"], environment: context.environment),
+        program, ["--user", "show-environment"],
+        environment: ChildEnvironment(inheriting: context.environment)),
       outcome.status == 0
     else {
       return "'systemctl --user' cannot reach a user manager"
@@ -246,7 +272,8 @@ struct SystemdUser {
       throw ConfigurationError("systemctl is not on PATH")
     }
     let outcome = try ChildProcess.run(
-      program, ["--user"] + arguments, environment: context.environment)
+      program, ["--user"] + arguments,
+      environment: ChildEnvironment(inheriting: context.environment))
     guard outcome.status == 0 else {
       throw TimerError(
         "'systemctl --user \(arguments.joined(separator: " "))' failed (status \(outcome.status)): "

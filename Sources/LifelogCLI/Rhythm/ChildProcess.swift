@@ -5,7 +5,7 @@ import LifelogCore
 /// without Foundation.
 ///
 /// The program is found on the context's `PATH` (so tests put a fake `systemctl` first), gets the
-/// environment it is given, reads `/dev/null`, and its standard output and error are read back
+/// environment it is given without its secrets (``ChildEnvironment``), reads `/dev/null`, and its standard output and error are read back
 /// through one pipe, bounded in size and in time: a program that hangs is killed after
 /// ``timeoutSeconds``, so a cron run always ends.
 struct ChildProcess {
@@ -39,7 +39,7 @@ struct ChildProcess {
 
   /// Runs `executable` (a full path) with `arguments` and waits for it.
   static func run(
-    _ executable: String, _ arguments: [String], environment: [String: String]
+    _ executable: String, _ arguments: [String], environment: ChildEnvironment
   ) throws -> Outcome {
     var ends: [Int32] = [-1, -1]
     // Both ends close on exec: the child sees only the copies dup2 puts on its stdout and stderr.
@@ -58,7 +58,9 @@ struct ChildProcess {
     posix_spawn_file_actions_adddup2(&actions, writeEnd, STDERR_FILENO)
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp =
-      environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+      environment.variables.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [
+        nil
+      ]
     defer { for pointer in argv + envp { free(pointer) } }
     var pid: pid_t = 0
     let code = posix_spawn(&pid, executable, &actions, nil, argv, envp)

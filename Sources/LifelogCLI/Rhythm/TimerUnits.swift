@@ -35,6 +35,46 @@ struct TimerUnits {
   let binary: String
   let database: String
 
+  /// The units for `job`, once the paths have passed ``checkWord(_:naming:)`` in the form they
+  /// are written in.
+  ///
+  /// - Throws: ``InputError`` naming the path that a unit file or a crontab line cannot carry.
+  init(job: Job, everySeconds: Int, binary: String, database: String) throws(InputError) {
+    try Self.checkWord(binary, naming: "The lifelog binary's path")
+    try Self.checkWord(database, naming: "The log's path")
+    self.job = job
+    self.everySeconds = everySeconds
+    self.binary = binary
+    self.database = database
+  }
+
+  /// Refuses a word that the quoting of ``execStart`` or ``crontabLine`` cannot carry as one
+  /// word: any control character (a line break, a bare carriage return, a tab, DEL, C1
+  /// controls), a double quote or a backslash (systemd reads escapes inside its quotes).
+  ///
+  /// The check runs on the final text (the absolute path), byte by byte, so a CRLF (one
+  /// `Character` in Swift) is caught, and a folder named `d" ; /bin/sh "-c" "…` cannot end the
+  /// quoted word and add a command. `%`, `$` and `'` are escaped by the quoting itself.
+  static func checkWord(_ word: String, naming what: String) throws(InputError) {
+    let refused = word.unicodeScalars.first { scalar in
+      scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\""
+        || scalar == "\\"
+    }
+    guard let refused else { return }
+    let name =
+      switch refused {
+      case "\n": "a line break"
+      case "\r": "a carriage return"
+      case "\"": "a double quote"
+      case "\\": "a backslash"
+      default: "a control character (U+\(String(refused.value, radix: 16, uppercase: true)))"
+      }
+    throw InputError(
+      "\(what) '\(word)' holds \(name), which a systemd unit or a crontab line cannot carry "
+        + "safely; move it to a folder whose path has no control characters, double quotes or "
+        + "backslashes")
+  }
+
   /// Reads `--every` (`15m`, `1h` and the like), from 1 minute to 24 hours.
   static func interval(_ text: String) throws -> Int {
     let seconds: Int
