@@ -66,7 +66,8 @@ public final class CSVReader {
     var index = self.index
     var chunk = UnsafeBufferPointer(rebasing: input.chunk[0..<input.count])
     defer { self.index = index }
-    // The record's raw length so far is `before + index`: the bytes of the chunks already left.
+    // The record's raw length so far is `before + index`: `before` counts the bytes of the
+    // chunks it has already left (less where it started).
     var before = -index
     while true {
       if index == chunk.count {
@@ -119,7 +120,7 @@ public final class CSVReader {
           before = -index
           continue
         }
-        guard before + index <= RecordLimit.bytes else {
+        guard before + index - 1 <= RecordLimit.bytes else {  // the line feed not counted
           throw RecordLimit.exceeded(line: line, what: "the CSV record")
         }
         ends.append(bytes.count)

@@ -34,6 +34,23 @@ import Testing
     try records(Array(text.utf8), chunkSize: chunkSize)
   }
 
+  /// A record of exactly ``RecordLimit/bytes`` (its line end not counted) is read, one byte more
+  /// is refused naming its line, whether the chunks are large or small; blank lines before it
+  /// do not count.
+  @Test(arguments: [1 << 20, 4096])
+  func aRecordIsCappedAtOneMebibyteExactly(chunkSize: Int) throws {
+    let header = Array("a,b\n\n".utf8)
+    let field = RecordLimit.bytes - 2  // the comma and a one-byte first field
+    let fits = header + Array("x,".utf8) + [UInt8](repeating: 0x61, count: field) + [0x0A]
+    let read = try records(fits + Array("y,z\n".utf8), chunkSize: chunkSize)
+    #expect(read.map(\.line) == [1, 3, 4])
+    #expect(read[1].fields[1].utf8.count == field)
+    let over = header + Array("x,".utf8) + [UInt8](repeating: 0x61, count: field + 1) + [0x0A]
+    #expect(throws: RecordLimit.exceeded(line: 3, what: "the CSV record")) {
+      try records(over, chunkSize: chunkSize)
+    }
+  }
+
   @Test func quotedFieldsHoldCommasDoubledQuotesAndLineBreaks() throws {
     let result = try records("a,b,c\r\n\"x, y\",\"say \"\"hi\"\"\",\"two\r\nlines\"\r\nlast,,\r\n")
     #expect(
