@@ -28,7 +28,7 @@ public final class AtomicFile {
     self.mode = mode
     let slash = path.lastIndex(of: "/")
     let folder = slash.map { String(path[...$0]) } ?? ""
-    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    let name = Self.shortened(slash.map { String(path[path.index(after: $0)...]) } ?? path)
     var random = SystemRandomNumberGenerator()
     var failure = LocalFileError(.system(EEXIST), path)
     for _ in 0..<Self.attempts {
@@ -82,6 +82,17 @@ public final class AtomicFile {
       unlink(temporary)
       throw failure
     }
+  }
+
+  /// The target's name cut to at most 100 UTF-8 bytes (whole characters), so the temporary
+  /// name stays within the 255 bytes a file name may have.
+  private static func shortened(_ name: String) -> String {
+    var bytes = 0
+    return String(
+      name.prefix { character in
+        bytes += character.utf8.count
+        return bytes <= 100
+      })
   }
 
   /// 16 lower-case hex digits, zero-padded, so every name has the same length.

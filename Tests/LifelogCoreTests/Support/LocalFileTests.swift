@@ -21,6 +21,20 @@ import Testing
     #expect(names == ["token"])
   }
 
+  /// A name of the longest length a folder allows (255 bytes) still gets a temporary name
+  /// beside it; a file dropped before its commit leaves nothing, and the target is untouched.
+  @Test func theLongestNameIsWrittenAndAnUncommittedFileLeavesNothing() throws {
+    let folder = TemporaryDirectory()
+    let path = folder.file(String(repeating: "ż", count: 127) + "x")
+    try LocalFile.write(Array("kept\n".utf8), to: path)
+    do {
+      let file = try AtomicFile(replacing: path, mode: 0o600)
+      try file.write(Array("dropped\n".utf8))
+    }
+    #expect(try LocalFile.read(path) == Array("kept\n".utf8))
+    #expect(try FileSystemNames.of(folder.path).count == 1)
+  }
+
   @Test func aFileOverTheLimitIsRefusedAndAMissingOneNamesErrno() throws {
     let folder = TemporaryDirectory()
     let path = folder.file("big")
