@@ -55,6 +55,7 @@ import Testing
   /// nothing is written or printed to install, with or without a systemd session.
   @Test(arguments: [
     "d\" ; /bin/sh \"-c\" \"id>/tmp/PWNED\" \"x", "line\nbreak", "carriage\rreturn", "crlf\r\nend",
+    "tab\there",
   ])
   func timerInstallRefusesAFolderTheUnitQuotingCannotCarry(_ name: String) throws {
     let bin = try fakeTools(["systemctl"])
@@ -67,6 +68,7 @@ import Testing
       #expect(result.exitCode == 65, "\(result)")
       #expect(result.stderr.hasPrefix("Error: The log's path '"), "\(result)")
       #expect(result.stderr.contains("cannot carry safely"), "\(result)")
+      if name.hasPrefix("tab") { #expect(result.stderr.contains("(U+0009)"), "\(result)") }
       #expect(result.stdout.isEmpty, "\(result)")
     }
     #expect(!FileManager.default.fileExists(atPath: folder.file("config")))

@@ -52,7 +52,7 @@ struct TimerUnits {
   /// word: any control character (a line break, a bare carriage return, a tab, DEL, C1
   /// controls), a double quote or a backslash (systemd reads escapes inside its quotes).
   ///
-  /// The check runs on the final text (the absolute path), byte by byte, so a CRLF (one
+  /// The check runs on the final text (the absolute path), scalar by scalar, so a CRLF (one
   /// `Character` in Swift) is caught, and a folder named `d" ; /bin/sh "-c" "…` cannot end the
   /// quoted word and add a command. `%`, `$` and `'` are escaped by the quoting itself.
   static func checkWord(_ word: String, naming what: String) throws(InputError) {
@@ -61,13 +61,15 @@ struct TimerUnits {
         || scalar == "\\"
     }
     guard let refused else { return }
+    let hex = String(refused.value, radix: 16, uppercase: true)
+    let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     let name =
       switch refused {
       case "\n": "a line break"
       case "\r": "a carriage return"
       case "\"": "a double quote"
       case "\\": "a backslash"
-      default: "a control character (U+\(String(refused.value, radix: 16, uppercase: true)))"
+      default: "a control character (\(code))"
       }
     throw InputError(
       "\(what) '\(word)' holds \(name), which a systemd unit or a crontab line cannot carry "
