@@ -42,11 +42,16 @@ typedef struct lh_config {
   /* 0 picks a free port; lh_port tells which. */
   uint16_t port;
   unsigned int threads;
+  /* Connections open at once (0: 1024); a quarter of them is kept for clients past their
+   * request head: slow heads take at most the rest, the one waiting longest making room. */
   unsigned int connection_limit;
-  /* Connections open at once from one client address (0: no limit). */
+  /* Connections open at once from one client address, an IPv6 one counted by its /64 (0: no
+   * limit). */
   unsigned int per_address_limit;
   /* Seconds an idle connection is kept. */
   unsigned int connection_timeout;
+  /* Seconds a request head may take in all, however it trickles in (0: no deadline). */
+  unsigned int head_timeout;
   /* Bodies larger than this are not kept (lh_body_too_large). */
   size_t max_body;
   /* PEM text of the certificate chain and the key; both NULL for plain HTTP. */
