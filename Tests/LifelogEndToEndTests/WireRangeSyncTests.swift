@@ -35,14 +35,15 @@ import Testing
     #expect(refused.status == 400, "\(refused.status) \(refused.text)")
     #expect(try client.get("/v1/batches/\(stranger)").text.contains("\"batches\":0"))
 
-    // A hostile store holds one anyway: a copy of the laptop's batch under the stranger's name.
+    // A hostile store holds one anyway: a copy of the laptop's batch under another device's name.
     guard !PostgresCluster.selected else { return }
+    let hostile = UUIDText.random()
     let store = try Database(path: folder.file("data/server.db"), mode: .readWrite)
     try store.execute(
       sql: """
         UPDATE users SET last_cursor = last_cursor + 1;
         INSERT INTO batches (user_id, cursor, device, seq, trailer, size, rows, received, bytes)
-          SELECT user_id, (SELECT last_cursor FROM users WHERE id = batches.user_id), '\(stranger)',
+          SELECT user_id, (SELECT last_cursor FROM users WHERE id = batches.user_id), '\(hostile)',
             \(Self.hugeSeq), trailer, size, rows, received, bytes FROM batches ORDER BY cursor LIMIT 1;
         """)
 
@@ -50,7 +51,7 @@ import Testing
     let synced = try desktop.expectSuccess("sync")
     #expect(
       synced.stderr.contains(
-        "Warning: skipped a batch of \(stranger) from \(server.baseURL): its seq is not a whole "
+        "Warning: skipped a batch of \(hostile) from \(server.baseURL): its seq is not a whole "
           + "number from 1 to 2147483647"), "\(synced)")
     #expect(try desktop.entries()[breakfast] != nil, "\(synced)")
     // And the two go on converging: the desktop's entry reaches the laptop.
