@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "lifelog_slots.h"
 
+#include "lifelog_httpd.h"
+
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -39,9 +41,7 @@ static uint64_t now_ns(void) {
   return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 }
 
-/* What an address is counted as: an IPv4 address whole (as ::ffff:a.b.c.d), an IPv6 one by its
- * /64, since one host usually owns a whole /64 and may use any address in it. */
-static void address_key(const struct sockaddr *address, uint8_t key[16]) {
+void lh_client_key(const struct sockaddr *address, uint8_t key[16]) {
   memset(key, 0, 16);
   if (address == NULL) return;
   if (address->sa_family == AF_INET) {
@@ -135,7 +135,7 @@ void lh_slots_destroy(lh_slots *slots) {
 
 int lh_slots_admit(lh_slots *slots, const struct sockaddr *address) {
   uint8_t key[16];
-  address_key(address, key);
+  lh_client_key(address, key);
   pthread_mutex_lock(&slots->lock);
   unsigned int total = 0, same = 0, waiting = 0;
   lh_slot *oldest = NULL;
@@ -175,7 +175,7 @@ lh_slot *lh_slots_open(lh_slots *slots, const struct sockaddr *address, int sock
     memset(found, 0, sizeof *found);
     found->in_use = 1;
     found->socket = socket;
-    address_key(address, found->key);
+    lh_client_key(address, found->key);
     found->head_since = now_ns();
   }
   pthread_mutex_unlock(&slots->lock);

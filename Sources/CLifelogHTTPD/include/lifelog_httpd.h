@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,6 +60,10 @@ typedef struct lh_config {
   const char *tls_key_pem;
 } lh_config;
 
+/* What a client address is counted as for per_address_limit: an IPv4 address whole (as
+ * ::ffff:a.b.c.d), an IPv6 one by its /64 (the rest zero), since one host usually owns a whole
+ * /64 and may use any address in it. */
+void lh_client_key(const struct sockaddr *address, uint8_t key[16]);
 /* Loads libmicrohttpd. Returns 0, or -1 with a message in `error`. Safe to call again. */
 int lh_load(char *error, size_t error_size);
 

@@ -1,4 +1,5 @@
 import CLifelogHTTPD
+import Glibc
 
 /// Answers the requests an ``HTTPListener`` receives, on libmicrohttpd's threads.
 ///
@@ -236,4 +237,28 @@ private func collectValue(
   guard let context, let name else { return }
   let list = Unmanaged<ValueList>.fromOpaque(context).takeUnretainedValue()
   list.values.append((String(cString: name), value.map { String(cString: $0) }))
+}
+
+extension HTTPListener {
+  /// What `--max-connections-per-address` counts `address` (numeric text) as: an IPv4 address
+  /// whole, an IPv6 one by its /64 (`lh_client_key`); nil for text that is not an address.
+  static func countedAs(_ address: String) -> [UInt8]? {
+    var key = [UInt8](repeating: 0, count: 16)
+    var v4 = sockaddr_in()
+    var v6 = sockaddr_in6()
+    if inet_pton(AF_INET, address, &v4.sin_addr) == 1 {
+      v4.sin_family = sa_family_t(AF_INET)
+      withUnsafePointer(to: &v4) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { lh_client_key($0, &key) }
+      }
+    } else if inet_pton(AF_INET6, address, &v6.sin6_addr) == 1 {
+      v6.sin6_family = sa_family_t(AF_INET6)
+      withUnsafePointer(to: &v6) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { lh_client_key($0, &key) }
+      }
+    } else {
+      return nil
+    }
+    return key
+  }
 }
