@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "lifelog_httpd.h"
+#include "lifelog_slots.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -41,6 +42,8 @@ static struct {
   enum MHD_Result (*queue_response)(struct MHD_Connection *, unsigned int, struct MHD_Response *);
   void (*destroy_response)(struct MHD_Response *);
   enum MHD_Result (*is_feature_supported)(enum MHD_FEATURE);
+  const union MHD_ConnectionInfo *(*get_connection_info)(struct MHD_Connection *,
+                                                         enum MHD_ConnectionInfoType, ...);
 } mhd;
 
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -86,6 +89,7 @@ int lh_load(char *error, size_t error_size) {
   LOOKUP(queue_response, "MHD_queue_response");
   LOOKUP(destroy_response, "MHD_destroy_response");
   LOOKUP(is_feature_supported, "MHD_is_feature_supported");
+  LOOKUP(get_connection_info, "MHD_get_connection_info");
   mhd.handle = handle;
   pthread_mutex_unlock(&load_lock);
   return 0;
@@ -127,6 +131,8 @@ struct lh_server {
   lh_handler handler;
   void *context;
   size_t max_body;
+  /* Connections counted by address, with the head deadline (lifelog_slots.h). */
+  lh_slots *slots;
   atomic_uint active;
   atomic_int started;
   MHD_socket quiesced_socket;
@@ -268,6 +274,35 @@ static void append(lh_request *request, const char *data, size_t size) {
   request->length += size;
 }
 
+/* The connection's entry in the server's slots (NULL when it has none). */
+static lh_slot *slot_of(struct MHD_Connection *connection) {
+  const union MHD_ConnectionInfo *info =
+      mhd.get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return info != NULL ? info->socket_context : NULL;
+}
+
+static enum MHD_Result on_accept(void *cls, const struct sockaddr *address, socklen_t length) {
+  (void)length;
+  lh_server *server = cls;
+  return lh_slots_admit(server->slots, address) ? MHD_YES : MHD_NO;
+}
+
+static void on_connection(void *cls, struct MHD_Connection *connection, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code) {
+  lh_server *server = cls;
+  if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+    const union MHD_ConnectionInfo *address =
+        mhd.get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const union MHD_ConnectionInfo *socket =
+        mhd.get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (address == NULL || socket == NULL) return;
+    *socket_context = lh_slots_open(server->slots, address->client_addr, socket->connect_fd);
+  } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+    lh_slots_close(server->slots, *socket_context);
+    *socket_context = NULL;
+  }
+}
+
 static enum MHD_Result on_access(void *cls, struct MHD_Connection *connection, const char *url,
                                  const char *method, const char *version, const char *upload_data,
                                  size_t *upload_data_size, void **con_cls) {
@@ -285,6 +320,7 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *connection, c
     request->started_ns = monotonic_ns();
     request->phase = LH_PHASE_HEADERS;
     *con_cls = request;
+    lh_slots_head_done(server->slots, slot_of(connection));
     const char *declared =
         mhd.lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
     if (declared != NULL) {
@@ -335,11 +371,12 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *connection, c
 
 static void on_completed(void *cls, struct MHD_Connection *connection, void **con_cls,
                          enum MHD_RequestTerminationCode code) {
-  (void)connection;
   (void)code;
   lh_server *server = cls;
   lh_request *request = *con_cls;
   if (request == NULL) return;
+  /* The answer is sent: a next request on this connection has its own head deadline. */
+  lh_slots_head_begins(server->slots, slot_of(connection));
   *con_cls = NULL;
   free(request->body);
   free_answer(request->deferred);
@@ -398,15 +435,26 @@ lh_server *lh_start(const lh_config *config, lh_handler handler, void *context, 
    * closure) are given directly to MHD_start_daemon instead, below. */
   OPTION(MHD_OPTION_SOCK_ADDR, 0, &server->address);
   OPTION(MHD_OPTION_CONNECTION_TIMEOUT, config->connection_timeout, NULL);
-  if (config->connection_limit > 0) OPTION(MHD_OPTION_CONNECTION_LIMIT, config->connection_limit, NULL);
-  if (config->per_address_limit > 0) {
-    OPTION(MHD_OPTION_PER_IP_CONNECTION_LIMIT, config->per_address_limit, NULL);
+  /* The limits are kept by the slots; libmicrohttpd's own limit is above theirs, with room for
+   * the connections closed for newcomers that are still closing (and split among the threads). */
+  unsigned int limit = config->connection_limit > 0 ? config->connection_limit : 1024;
+  unsigned int threads = config->threads > 1 ? config->threads : 1;
+  unsigned int capacity = limit + limit / 2 + 8 * threads;
+  lh_slot_limits limits = {limit, config->per_address_limit, limit / 4,
+                           (uint64_t)config->head_timeout * 1000000000u};
+  server->slots = lh_slots_create(capacity, limits);
+  if (server->slots == NULL) {
+    snprintf(error, error_size, "out of memory");
+    free(server);
+    return NULL;
   }
+  OPTION(MHD_OPTION_CONNECTION_LIMIT, capacity, NULL);
   if (config->threads > 1) OPTION(MHD_OPTION_THREAD_POOL_SIZE, config->threads, NULL);
   OPTION(MHD_OPTION_LISTEN_BACKLOG_SIZE, 511, NULL);
   if (config->tls_cert_pem != NULL && config->tls_key_pem != NULL) {
     if (mhd.is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
       snprintf(error, error_size, "this libmicrohttpd was built without TLS");
+      lh_slots_destroy(server->slots);
       free(server);
       return NULL;
     }
@@ -419,8 +467,9 @@ lh_server *lh_start(const lh_config *config, lh_handler handler, void *context, 
   OPTION(MHD_OPTION_END, 0, NULL);
 #undef OPTION
   server->daemon = mhd.start_daemon(
-      flags, config->port, NULL, NULL, on_access, server, MHD_OPTION_EXTERNAL_LOGGER, log_message,
-      server, MHD_OPTION_NOTIFY_COMPLETED, on_completed, server, MHD_OPTION_ARRAY, options,
+      flags, config->port, on_accept, server, on_access, server, MHD_OPTION_EXTERNAL_LOGGER,
+      log_message, server, MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
+      MHD_OPTION_NOTIFY_CONNECTION, on_connection, server, MHD_OPTION_ARRAY, options,
       MHD_OPTION_END);
   if (server->daemon == NULL) {
     int saved = errno;
@@ -431,6 +480,7 @@ lh_server *lh_start(const lh_config *config, lh_handler handler, void *context, 
     }
     free(server->tls_cert);
     free(server->tls_key);
+    lh_slots_destroy(server->slots);
     free(server);
     return NULL;
   }
@@ -456,6 +506,7 @@ void lh_quiesce(lh_server *server) {
 void lh_stop(lh_server *server) {
   mhd.stop_daemon(server->daemon);
   if (server->quiesced_socket != MHD_INVALID_SOCKET) close(server->quiesced_socket);
+  lh_slots_destroy(server->slots);
   free(server->tls_cert);
   free(server->tls_key);
   free(server);

@@ -108,10 +108,10 @@ public struct VersionVector: Equatable, Sendable {
     for (device, value) in members {
       // Seqs count a device's batches: 2^31 of them is beyond any log, and a larger one (from a
       // forged snapshot's covers) would become a cursor the server refuses, stopping every pull.
-      guard let seq = value.integer, seq >= 0, seq <= Int64(Int32.max) else {
-        throw InputError("a version vector holds whole seqs from 0 to 2147483647")
+      guard let seq = WireRange.vectorSeq.checked(value.integer) else {
+        throw InputError("a version vector holds whole seqs from \(WireRange.vectorSeq)")
       }
-      seqs[device] = Int(seq)
+      seqs[device] = seq
     }
     self.seqs = seqs
   }

@@ -182,6 +182,9 @@ public enum BatchCodec {
     guard let device = json["device"]?.string, let seq = json["seq"]?.integer,
       let created = json["created"]?.integer
     else { throw .damaged("its header lacks device, seq or created") }
+    guard WireRange.vectorSeq.contains(seq) else {
+      throw .damaged("its header's seq is not a whole number from \(WireRange.vectorSeq)")
+    }
     guard DeviceID.isValid(device) else {
       throw .damaged("its header names a device id that is not one (\(DeviceID.rule))")
     }

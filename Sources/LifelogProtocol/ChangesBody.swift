@@ -22,13 +22,21 @@ public struct ChangesBody: Equatable, Sendable {
     /// Nil when the index leaves it out. Only informative: a reader counts what it decodes.
     public var rows: Int?
     public var bytes: [UInt8]
+    /// Why the entry cannot be taken (its `seq` is missing or past ``WireRange/seq``).
+    ///
+    /// Nil for a sound entry. A refused entry has `seq` 0 and no bytes: it holds back its own
+    /// device only, never the page.
+    public var refusal: String?
 
-    public init(device: String, seq: Int, rank: Int64?, rows: Int?, bytes: [UInt8]) {
+    public init(
+      device: String, seq: Int, rank: Int64?, rows: Int?, bytes: [UInt8], refusal: String? = nil
+    ) {
       self.device = device
       self.seq = seq
       self.rank = rank
       self.rows = rows
       self.bytes = bytes
+      self.refusal = refusal
     }
   }
 
@@ -36,7 +44,7 @@ public struct ChangesBody: Equatable, Sendable {
   public enum Failure: Error, Equatable {
     /// No index line, an index that is not JSON, a cursor that is not a token, or no `batches`.
     case unreadable
-    /// A listed batch whose size, seq or device does not fit: it is not in the body as listed.
+    /// A listed batch whose size or device does not fit: it is not in the body as listed.
     case badItem
   }
 
@@ -56,9 +64,12 @@ public struct ChangesBody: Equatable, Sendable {
 
   /// Parses and checks `body`.
   ///
+  /// An entry whose `seq` is not in ``WireRange/seq`` is kept with a ``Item/refusal``: one device's
+  /// bad record must not stop every device's pull.
+  ///
   /// - Throws: ``Failure/unreadable`` when the index cannot be read, ``Failure/badItem`` when an
-  ///   entry's `size` (0 up to the bytes left), `seq` (1 to `Int32.max`) or `device` (a path
-  ///   name, ``APIPath/isName(_:)``) does not fit.
+  ///   entry's `size` (0 up to the bytes left) or `device` (a path name, ``APIPath/isName(_:)``)
+  ///   does not fit, so the body cannot be cut or the entry not be put down to a device.
   public init(parsing body: [UInt8]) throws(Failure) {
     guard let newline = body.firstIndex(of: 0x0A),
       let index = try? JSONValue.parse(body[..<newline]),
@@ -72,15 +83,21 @@ public struct ChangesBody: Equatable, Sendable {
     var offset = newline + 1
     for entry in listed {
       guard let size = entry["size"]?.integer, size >= 0, size <= Int64(body.count - offset),
-        let seq = entry["seq"]?.integer, seq >= 1, seq <= Int64(Int32.max),
         let device = entry["device"]?.string, APIPath.isName(device)
       else { throw .badItem }
       let end = offset + Int(size)
-      let rows = entry["rows"]?.integer.flatMap { (0...Int64(Int32.max)).contains($0) ? $0 : nil }
-      items.append(
-        Item(
-          device: device, seq: Int(seq), rank: entry["cursor"]?.integer, rows: rows.map(Int.init),
-          bytes: Array(body[offset..<end])))
+      let rank = entry["cursor"]?.integer.flatMap { WireRange.cursor.contains($0) ? $0 : nil }
+      let rows = WireRange.count.checked(entry["rows"]?.integer)
+      if let seq = WireRange.seq.checked(entry["seq"]?.integer) {
+        items.append(
+          Item(
+            device: device, seq: seq, rank: rank, rows: rows, bytes: Array(body[offset..<end])))
+      } else {
+        items.append(
+          Item(
+            device: device, seq: 0, rank: rank, rows: nil, bytes: [],
+            refusal: "its seq is not a whole number from \(WireRange.seq)"))
+      }
       offset = end
     }
   }

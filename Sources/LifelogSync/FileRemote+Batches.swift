@@ -17,7 +17,7 @@ extension FileRemote {
   /// `9223372036854775807.batch` in a hostile folder must not reach `seq + 1`.
   static func number(inName name: String, suffix: String) -> Int? {
     guard name.hasSuffix(suffix), name.utf8.count <= 10 + suffix.utf8.count,
-      let number = Int(name.dropLast(suffix.count)), (1...Int(Int32.max)).contains(number),
+      let number = Int(name.dropLast(suffix.count)), WireRange.seq.contains(number),
       name == padded(number) + suffix
     else { return nil }
     return number

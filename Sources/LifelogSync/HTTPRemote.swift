@@ -43,6 +43,10 @@ public final class HTTPRemote: Remote {
   }
 
   public func push(device: String, seq: Int, bytes: [UInt8]) throws(SyncError) {
+    // The server refuses a seq out of its range; saying so here names the cause.
+    guard WireRange.seq.contains(seq) else {
+      throw .conflict("This log's batch \(seq) is past the protocol's seqs (\(WireRange.seq))")
+    }
     let sealed = try envelope.seal(bytes, at: location, name: .batch(device: device, seq: seq))
     let response = try transport.send(
       "PUT", APIPath.batch(device: device, seq: seq), body: sealed, contentType: ContentType.batch)
@@ -107,6 +111,13 @@ public final class HTTPRemote: Remote {
       let mark = HTTPPullState.Mark(token: after, rank: rank)
       // Not ours to merge, or waits behind.
       if from == device || state.held[from] != nil { continue }
+      if let refusal = item.refusal {
+        // A number out of range holds back this device only; the others go on.
+        let next = (merged?[from] ?? 0) + 1
+        page.skipped.append("a batch of \(from) from \(location): \(refusal)")
+        hold(HeldBatch(device: from, seq: next, reason: .unreadable(refusal)), at: mark)
+        continue
+      }
       if let known = merged?[from] {
         if number <= known { continue }  // merged already (a page asked again, or another remote)
         if number > known + 1 {

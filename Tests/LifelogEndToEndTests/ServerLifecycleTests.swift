@@ -226,8 +226,21 @@ final class Pusher: @unchecked Sendable {
 final class RawHTTPConnection {
   let socket: Int32
 
-  init(port: Int) throws {
+  /// Connects to 127.0.0.1:`port` from `source` (any of 127/8: loopback takes them all).
+  init(port: Int, from source: String = "127.0.0.1") throws {
     socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var local = sockaddr_in()
+    local.sin_family = sa_family_t(AF_INET)
+    local.sin_addr.s_addr = inet_addr(source)
+    let bound = withUnsafePointer(to: &local) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard bound == 0 else {
+      close(socket)
+      throw ServerProcessError(message: "cannot bind to \(source)")
+    }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -246,6 +259,13 @@ final class RawHTTPConnection {
   }
 
   deinit { close(socket) }
+
+  /// Whether the server has closed the connection (its end read, or reset), without waiting.
+  var isClosedByServer: Bool {
+    var byte: UInt8 = 0
+    let count = recv(socket, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK))
+    return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+  }
 
   func send(_ bytes: [UInt8]) throws {
     var offset = 0

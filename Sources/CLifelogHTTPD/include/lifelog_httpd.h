@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -42,11 +43,16 @@ typedef struct lh_config {
   /* 0 picks a free port; lh_port tells which. */
   uint16_t port;
   unsigned int threads;
+  /* Connections open at once (0: 1024); a quarter of them is kept for clients past their
+   * request head: slow heads take at most the rest, the one waiting longest making room. */
   unsigned int connection_limit;
-  /* Connections open at once from one client address (0: no limit). */
+  /* Connections open at once from one client address, an IPv6 one counted by its /64 (0: no
+   * limit). */
   unsigned int per_address_limit;
   /* Seconds an idle connection is kept. */
   unsigned int connection_timeout;
+  /* Seconds a request head may take in all, however it trickles in (0: no deadline). */
+  unsigned int head_timeout;
   /* Bodies larger than this are not kept (lh_body_too_large). */
   size_t max_body;
   /* PEM text of the certificate chain and the key; both NULL for plain HTTP. */
@@ -54,6 +60,10 @@ typedef struct lh_config {
   const char *tls_key_pem;
 } lh_config;
 
+/* What a client address is counted as for per_address_limit: an IPv4 address whole (as
+ * ::ffff:a.b.c.d), an IPv6 one by its /64 (the rest zero), since one host usually owns a whole
+ * /64 and may use any address in it. */
+void lh_client_key(const struct sockaddr *address, uint8_t key[16]);
 /* Loads libmicrohttpd. Returns 0, or -1 with a message in `error`. Safe to call again. */
 int lh_load(char *error, size_t error_size);
 

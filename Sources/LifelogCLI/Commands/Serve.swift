@@ -35,9 +35,17 @@ extension LifelogCommand {
           ["--max-concurrent"], value: "n", help: "Requests handled at once; more get 503.",
           default: "256"),
         OptionSpec(
+          ["--max-connections"], value: "n",
+          help: "Connections open at once; a quarter is kept for clients past their request head.",
+          default: String(HTTPListener.defaultConnectionLimit)),
+        OptionSpec(
           ["--max-connections-per-address"], value: "n",
-          help: "Connections one client address may hold open (0: no limit).",
+          help: "Connections one client address (IPv6: one /64) may hold open (0: no limit).",
           default: String(HTTPListener.defaultConnectionsPerAddress)),
+        OptionSpec(
+          ["--head-timeout"], value: "seconds",
+          help: "Time a request's line and headers may take in all (0: no limit).",
+          default: String(HTTPListener.defaultHeadTimeout)),
         OptionSpec(
           ["--threads"], value: "n", help: "Threads answering requests.",
           default: "2 per core, at least 4"),
@@ -67,6 +75,11 @@ extension LifelogCommand {
       listener.connectionsPerAddress = try Serve.number(
         arguments, "--max-connections-per-address",
         default: HTTPListener.defaultConnectionsPerAddress, range: 0...100_000)
+      listener.connectionLimit = try Serve.number(
+        arguments, "--max-connections", default: HTTPListener.defaultConnectionLimit,
+        range: 4...100_000)
+      listener.headTimeout = try Serve.number(
+        arguments, "--head-timeout", default: HTTPListener.defaultHeadTimeout, range: 0...3600)
       switch (arguments.value("--tls-cert"), arguments.value("--tls-key")) {
       case (nil, nil):
         scheme = "http"

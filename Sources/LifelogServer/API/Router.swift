@@ -68,7 +68,7 @@ public enum Router {
       guard read else { throw notAllowed("GET, HEAD") }
       return .keys
     case 2 where rest[0] == APIPath.Segment.keys:
-      let version = try Router.seq(rest[1], what: "key envelope version")
+      let version = try Router.seq(rest[1], what: "key envelope version", in: .keyVersion)
       guard method == "PUT" else { throw notAllowed("PUT") }
       return .putKeys(version: Int64(version))
     case 1 where rest[0] == APIPath.Segment.changes:
@@ -110,12 +110,14 @@ public enum Router {
     return String(text)
   }
 
-  /// A batch number (or key envelope version): 1 or more, decimal, without leading zeros or signs.
-  static func seq(_ text: Substring, what: String = "batch seq") throws(HTTPError) -> Int {
-    guard !text.isEmpty, text.count <= 15, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-      text.first != "0",
-      let seq = Int(text)
-    else { throw .badRequest("A \(what) is a whole number from 1, without leading zeros") }
+  /// A batch number (or key envelope version): decimal, without leading zeros or signs, in its
+  /// ``WireRange`` — the range every client checks, so nothing stored is one a client refuses.
+  static func seq(
+    _ text: Substring, what: String = "batch seq", in range: WireRange = .seq
+  ) throws(HTTPError) -> Int {
+    guard let seq = range.parse(decimal: text) else {
+      throw .badRequest("A \(what) is a whole number from \(range), without leading zeros")
+    }
     return seq
   }
 

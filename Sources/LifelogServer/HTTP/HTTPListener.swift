@@ -1,4 +1,5 @@
 import CLifelogHTTPD
+import Glibc
 
 /// Answers the requests an ``HTTPListener`` receives, on libmicrohttpd's threads.
 ///
@@ -35,12 +36,23 @@ public final class HTTPListener {
     /// 0 picks a free port (see ``HTTPListener/port``).
     public var port: UInt16
     public var threads: Int
+    /// Connections open at once.
+    ///
+    /// A quarter of them is kept for clients past their request head:
+    /// connections still waiting for theirs take at most the rest, and when that share is full a
+    /// newcomer closes the one that has waited longest, so a real client always gets in.
     public var connectionLimit: Int
     /// Connections one client address may hold open at once (0: no limit), so one client cannot
     /// take every connection (docs/deploy.md: behind a reverse proxy every client has its address).
+    ///
+    /// An IPv6 client is counted by its /64, which one host usually owns whole.
     public var connectionsPerAddress: Int
     /// Seconds a connection may stay idle (also one that sends its request slower than that).
     public var connectionTimeout: Int
+    /// Seconds a request head (request line and headers) may take in all, counted from the
+    /// connection opening or the previous answer: a head that trickles in is cut off here,
+    /// however active it looks (0: no deadline).
+    public var headTimeout: Int
     public var maxBodyBytes: Int
     /// PEM text of the certificate chain and of the private key, for HTTPS.
     public var tlsCertificate: String?
@@ -48,9 +60,10 @@ public final class HTTPListener {
 
     public init(
       host: String = "127.0.0.1", port: UInt16 = 8787, threads: Int = 8,
-      connectionLimit: Int = 1024,
+      connectionLimit: Int = HTTPListener.defaultConnectionLimit,
       connectionsPerAddress: Int = HTTPListener.defaultConnectionsPerAddress,
-      connectionTimeout: Int = 60, maxBodyBytes: Int = HTTPListener.defaultMaxBodyBytes,
+      connectionTimeout: Int = 60, headTimeout: Int = HTTPListener.defaultHeadTimeout,
+      maxBodyBytes: Int = HTTPListener.defaultMaxBodyBytes,
       tlsCertificate: String? = nil,
       tlsKey: String? = nil
     ) {
@@ -60,6 +73,7 @@ public final class HTTPListener {
       self.connectionLimit = connectionLimit
       self.connectionsPerAddress = connectionsPerAddress
       self.connectionTimeout = connectionTimeout
+      self.headTimeout = headTimeout
       self.maxBodyBytes = maxBodyBytes
       self.tlsCertificate = tlsCertificate
       self.tlsKey = tlsKey
@@ -69,6 +83,13 @@ public final class HTTPListener {
   /// The default of ``Configuration/maxBodyBytes`` (`lifelog serve --max-body`): 8 MiB, room for
   /// a snapshot of years of entries.
   public static let defaultMaxBodyBytes = 8 << 20
+
+  /// The default of ``Configuration/connectionLimit`` (`lifelog serve --max-connections`).
+  public static let defaultConnectionLimit = 1024
+
+  /// The default of ``Configuration/headTimeout`` (`lifelog serve --head-timeout`): a client
+  /// sends its request head in one go, well under a second even far away.
+  public static let defaultHeadTimeout = 30
 
   /// The default of ``Configuration/connectionsPerAddress``: a few machines behind one NAT each
   /// keep a connection or two; 300 slow connections from one address are refused past it.
@@ -91,6 +112,7 @@ public final class HTTPListener {
             connection_limit: UInt32(clamping: configuration.connectionLimit),
             per_address_limit: UInt32(clamping: configuration.connectionsPerAddress),
             connection_timeout: UInt32(configuration.connectionTimeout),
+            head_timeout: UInt32(clamping: configuration.headTimeout),
             max_body: configuration.maxBodyBytes, tls_cert_pem: certificate, tls_key_pem: key)
           return lh_start(&config, handleRequest, context.toOpaque(), &message, message.count)
         }
@@ -215,4 +237,28 @@ private func collectValue(
   guard let context, let name else { return }
   let list = Unmanaged<ValueList>.fromOpaque(context).takeUnretainedValue()
   list.values.append((String(cString: name), value.map { String(cString: $0) }))
+}
+
+extension HTTPListener {
+  /// What `--max-connections-per-address` counts `address` (numeric text) as: an IPv4 address
+  /// whole, an IPv6 one by its /64 (`lh_client_key`); nil for text that is not an address.
+  static func countedAs(_ address: String) -> [UInt8]? {
+    var key = [UInt8](repeating: 0, count: 16)
+    var v4 = sockaddr_in()
+    var v6 = sockaddr_in6()
+    if inet_pton(AF_INET, address, &v4.sin_addr) == 1 {
+      v4.sin_family = sa_family_t(AF_INET)
+      withUnsafePointer(to: &v4) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { lh_client_key($0, &key) }
+      }
+    } else if inet_pton(AF_INET6, address, &v6.sin6_addr) == 1 {
+      v6.sin6_family = sa_family_t(AF_INET6)
+      withUnsafePointer(to: &v6) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { lh_client_key($0, &key) }
+      }
+    } else {
+      return nil
+    }
+    return key
+  }
 }

@@ -20,6 +20,10 @@ extension HTTPRemote: InventoriedRemote {
       try deadline.check()
       guard let page = try changesPage(after: cursor, check: check) else { return }
       for item in page.items {
+        if let refusal = item.refusal {
+          check.problem("server", "the server lists a batch of \(item.device): \(refusal)")
+          continue
+        }
         check.examine(
           .batch(device: item.device, seq: item.seq), place: "batch \(item.device)/\(item.seq)",
           bytes: item.bytes)

@@ -44,8 +44,8 @@ struct DAVPullState: Equatable {
     }
     snapshots = json["s"]?.string.flatMap { DAVPullState.isMarker($0) ? $0 : nil }
     own = json["o"]?.string.flatMap { DAVPullState.isMarker($0) ? $0 : nil }
-    if let count = json["n"]?.integer, (0...Int64(Int32.max)).contains(count) {
-      ownCount = Int(count)
+    if let count = WireRange.count.checked(json["n"]?.integer) {
+      ownCount = count
     } else {
       own = nil
     }

@@ -131,7 +131,8 @@ public struct RemoteKeys: Equatable, Sendable {
     guard let format = json["format"]?.integer, format <= 1 else {
       throw .newerFormat(Int(json["format"]?.integer ?? 0))
     }
-    guard let version = json["version"]?.integer, let remoteID = json["remoteId"]?.string,
+    guard let version = json["version"]?.integer, WireRange.keyVersion.contains(version),
+      let remoteID = json["remoteId"]?.string,
       json["cipher"]?.string == "xchacha20poly1305-ietf", let passphrase = json["passphrase"],
       passphrase["kdf"]?.string == "argon2id13", let ops = passphrase["opslimit"]?.integer,
       (1...Argon2Limits.maximumOpslimit).contains(ops),
