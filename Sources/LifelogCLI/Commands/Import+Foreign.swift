@@ -8,6 +8,7 @@ extension LifelogCommand.Import {
     -> any ImportRecords
   {
     guard let source else {
+      if let sheet = try sheetRecords(from: input) { return sheet }
       return try (format ?? ExchangeFormat.detect(path: path, input: input)).records(from: input)
     }
     let foreign = ForeignImportContext(
@@ -17,11 +18,20 @@ extension LifelogCommand.Import {
 
   /// `--from` reads its own format; `--activity` only where every row is one sort.
   static func checkSource(
-    _ source: ForeignSource?, activity: String?, format: ExchangeFormat?
+    _ source: ForeignSource?, activity: String?, format: ExchangeFormat?, sheet: SheetOptions
   ) throws(UsageError) {
     guard let source else {
-      if activity != nil { throw UsageError("--activity needs --from; a CSV row names its own") }
+      if format == .jsonl, activity != nil || sheet.areGiven {
+        throw UsageError(
+          "--activity, --map, --date-format, --separator and --encoding read a sheet; JSON "
+            + "Lines names its own fields")
+      }
       return
+    }
+    if sheet.areGiven {
+      throw UsageError(
+        "--map, --date-format, --separator and --encoding read your own sheet; --from "
+          + "\(source.rawValue) reads that tool's own format")
     }
     if format != nil {
       throw UsageError(

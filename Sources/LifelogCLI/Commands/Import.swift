@@ -10,6 +10,9 @@ extension LifelogCommand {
       discussion: """
         CSV needs a header row naming its columns, from: id, at, activity, kind, duration, note,
         quantity, unit, tags (only at and activity are required; tags are separated by ';').
+        A sheet with other columns (a CSV as a spreadsheet saves it) is read through --map,
+        which says which column holds what; without it, lifelog proposes a mapping from the
+        columns' contents (exit 65). --dry-run shows the first rows as they would be imported.
         JSON Lines holds one object per line, as 'lifelog export --format jsonl' writes. A row with
         an id creates or updates that entry; a row without one gets an id derived from its
         content, so importing a file twice adds nothing. If any row is invalid, nothing is
@@ -30,16 +33,18 @@ extension LifelogCommand {
           completes: .choices(ForeignSource.allCases.map(\.rawValue))),
         OptionSpec(
           ["--activity"], value: "name",
-          help: "With --from timewarrior, watson or jrnl: put every entry under this activity.",
+          help: "Put every entry under this activity: a sheet without an activity column, or "
+            + "--from timewarrior, watson or jrnl.",
           completes: .activityName),
         OptionSpec(["--dry-run"], help: "Report what would be added and updated; write nothing."),
         OptionSpec(["--skip-invalid"], help: "Import the valid rows and list the invalid ones."),
         OptionSpec(
           ["--kind"], value: "kind", help: "Kind of new activities whose rows give none.",
           default: "other"),
-      ],
+      ] + SheetOptions.specs,
       examples: [
         "lifelog import meals.csv --dry-run",
+        "lifelog import dziennik.csv --map at=Data+Godzina --map activity=Posiłek --map note=\"Co zjadłem\"",
         "timew export | lifelog import --from timewarrior -",
         "lifelog import --from apple-health ~/Downloads/export.zip",
         "lifelog export --format jsonl | ssh other-machine lifelog import - --format jsonl",
@@ -54,6 +59,7 @@ extension LifelogCommand {
     let kind: ActivityKind
     let source: ForeignSource?
     let activity: String?
+    let sheet: SheetOptions
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       let named = try arguments.checkedPositionals(for: Self.configuration)["file"]?.first
@@ -65,7 +71,8 @@ extension LifelogCommand {
       kind = try ActivityKind(parsing: arguments.valueOrDefault("--kind") ?? "")
       source = try arguments.value("--from").map(ForeignSource.parse)
       activity = try arguments.value("--activity").map(ActivityName.validated)
-      try Self.checkSource(source, activity: activity, format: format)
+      sheet = try SheetOptions(arguments)
+      try Self.checkSource(source, activity: activity, format: format, sheet: sheet)
     }
 
     func run(in context: Context) throws {
@@ -89,6 +96,9 @@ extension LifelogCommand {
         let store = try context.store
         let name = path ?? "standard input"
         let records = try self.records(from: input, store: store, context: context)
+        if dryRun, let sheet = records as? SheetImportRecords {
+          context.output.write(Self.preview(sheet, parser: context.timeParser))
+        }
         summary = try store.recordingUndoStep({
           "import \(name): \($0.added) added, \($0.updated) updated"
         }) {

@@ -85,6 +85,14 @@ extension ChunkedReader {
   }
 }
 
+extension ChunkedReader {
+  /// The first chunk of the input, without consuming it (as ``firstByte()``).
+  public func firstChunk() throws(InputFileError) -> [UInt8] {
+    _ = try firstByte()
+    return Array(chunk[0..<heldCount])
+  }
+}
+
 /// An input file that cannot be read at all (as opposed to rows in it that are wrong).
 public enum InputFileError: Error, Equatable, CustomStringConvertible {
   /// The file does not exist (exit 66).
