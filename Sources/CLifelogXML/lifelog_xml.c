@@ -14,7 +14,8 @@ typedef void (*xml_reader_error)(void *arg, const char *message, int severity, v
 
 enum { XML_PARSE_NONET = 1 << 11, XML_PARSE_COMPACT = 1 << 16, XML_PARSE_BIG_LINES = 1 << 22 };
 enum { XML_PARSER_SEVERITY_ERROR = 4 };
-enum { NODE_ELEMENT = 1, NODE_END_ELEMENT = 15 };
+enum { NODE_ELEMENT = 1, NODE_TEXT = 3, NODE_CDATA = 4, NODE_DOCUMENT_TYPE = 10,
+       NODE_SIGNIFICANT_WHITESPACE = 14, NODE_END_ELEMENT = 15 };
 
 static struct {
   int loaded;
@@ -24,6 +25,7 @@ static struct {
   int (*is_empty)(xml_reader);
   int (*depth)(xml_reader);
   const unsigned char *(*name)(xml_reader);
+  const unsigned char *(*value)(xml_reader);
   unsigned char *(*attribute)(xml_reader, const unsigned char *);
   void *(*current_node)(xml_reader);
   long (*node_line)(void *);
@@ -38,6 +40,7 @@ static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 struct lifelog_xml_reader {
   xml_reader reader;
   int pending_end; /* an empty element's start was returned: its end comes next */
+  int reports_text; /* lifelog_xml_report_text was called */
   char error[512];
 };
 
@@ -50,7 +53,7 @@ int lifelog_xml_load(char *error, size_t error_length) {
   void *library = dlopen("libxml2.so.2", RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     snprintf(error, error_length,
-             "cannot load libxml2, which --from apple-health needs (install Debian's libxml2 package): %s",
+             "cannot load libxml2, which --from apple-health and xlsx import need (install Debian's libxml2 package): %s",
              dlerror());
     pthread_mutex_unlock(&load_lock);
     return -1;
@@ -68,6 +71,7 @@ int lifelog_xml_load(char *error, size_t error_length) {
   RESOLVE(is_empty, "xmlTextReaderIsEmptyElement")
   RESOLVE(depth, "xmlTextReaderDepth")
   RESOLVE(name, "xmlTextReaderConstName")
+  RESOLVE(value, "xmlTextReaderConstValue")
   RESOLVE(attribute, "xmlTextReaderGetAttribute")
   RESOLVE(current_node, "xmlTextReaderCurrentNode")
   RESOLVE(node_line, "xmlGetLineNo")
@@ -121,12 +125,22 @@ int lifelog_xml_next(lifelog_xml_reader *reader) {
       return 1;
     }
     if (type == NODE_END_ELEMENT) return 2;
+    if (!reader->reports_text) continue;
+    if (type == NODE_TEXT || type == NODE_CDATA || type == NODE_SIGNIFICANT_WHITESPACE) return 3;
+    if (type == NODE_DOCUMENT_TYPE) return 4;
   }
 }
 
 const char *lifelog_xml_name(lifelog_xml_reader *reader) {
   const unsigned char *name = xml.name(reader->reader);
   return name ? (const char *)name : "";
+}
+
+void lifelog_xml_report_text(lifelog_xml_reader *reader) { reader->reports_text = 1; }
+
+const char *lifelog_xml_value(lifelog_xml_reader *reader) {
+  const unsigned char *value = xml.value(reader->reader);
+  return value ? (const char *)value : "";
 }
 
 int lifelog_xml_depth(lifelog_xml_reader *reader) { return xml.depth(reader->reader); }

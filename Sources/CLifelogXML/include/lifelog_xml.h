@@ -25,6 +25,11 @@ lifelog_xml_reader *lifelog_xml_open(lifelog_xml_read_fn read, void *context);
 /// of an empty element), 0 at the end of the document, -1 on an error (see lifelog_xml_error).
 int lifelog_xml_next(lifelog_xml_reader *reader);
 
+/// From now on, lifelog_xml_next also returns 3 at a text node (text, CDATA or significant white
+/// space: its text is lifelog_xml_value) and 4 at a document type declaration (<!DOCTYPE ...>).
+void lifelog_xml_report_text(lifelog_xml_reader *reader);
+/// The current text node's text (valid until the next lifelog_xml_next).
+const char *lifelog_xml_value(lifelog_xml_reader *reader);
 /// The element's name (valid until the next lifelog_xml_next), its depth (the root is 0).
 const char *lifelog_xml_name(lifelog_xml_reader *reader);
 int lifelog_xml_depth(lifelog_xml_reader *reader);

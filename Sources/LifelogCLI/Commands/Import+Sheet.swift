@@ -9,6 +9,9 @@ struct SheetOptions {
       help: "Which column holds a field: at, activity, kind, duration, note, quantity, unit or "
         + "tags, by header or letter; at=Date+Time joins two columns.", repeatable: true),
     OptionSpec(
+      ["--sheet"], value: "name|number", help: "The sheet of an xlsx file to read.",
+      default: "the first"),
+    OptionSpec(
       ["--date-format"], value: "format",
       help: "How ambiguous dates are written: d/m/yyyy or m/d/yyyy.",
       default: "decided from the dates"),
@@ -22,6 +25,7 @@ struct SheetOptions {
   ]
 
   var mapping = SheetMapping()
+  var sheet: String?
   var dateOrder: SheetDateOrder?
   var separator: Character?
   var encoding: SheetEncoding?
@@ -34,6 +38,7 @@ struct SheetOptions {
     } catch {
       throw UsageError(error.message)
     }
+    sheet = arguments.value("--sheet")
     if let text = arguments.value("--separator") {
       let value = text.lowercased() == "tab" || text == "\\t" ? "\t" : text
       guard value.count == 1, let character = value.first, character.isASCII else {
@@ -45,7 +50,7 @@ struct SheetOptions {
 
   /// Whether any of them was given, which makes the input a sheet.
   var areGiven: Bool {
-    !mapping.isEmpty || dateOrder != nil || separator != nil || encoding != nil
+    !mapping.isEmpty || sheet != nil || dateOrder != nil || separator != nil || encoding != nil
   }
 }
 
@@ -54,15 +59,25 @@ extension LifelogCommand.Import {
   /// Lines (its header names only lifelog's columns, and no sheet option was given).
   func sheetRecords(from input: ChunkedReader) throws -> SheetImportRecords? {
     if format == .jsonl { return nil }
-    let given = sheet.areGiven || activity != nil
-    if !given {
-      if format == nil, try ExchangeFormat.detect(path: path, input: input) == .jsonl { return nil }
-      if Self.isOwnCSVHeader(try input.firstChunk()) { return nil }
-    }
-    let bytes = try input.readAll(limit: CSVSheet.byteLimit)
     let name = path.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? "stdin"
-    let table = try CSVSheet.read(
-      bytes, name: name, separator: sheet.separator, encoding: sheet.encoding)
+    let table: SheetTable
+    if try input.firstChunk().starts(with: [0x50, 0x4B, 0x03, 0x04]) {  // a zip: xlsx
+      guard let path else {
+        throw InputError("An xlsx file cannot be read from standard input; name the file")
+      }
+      table = try XLSXSheet.read(path: path, sheet: sheet.sheet)
+    } else {
+      let given = sheet.areGiven || activity != nil
+      if !given {
+        if format == nil, try ExchangeFormat.detect(path: path, input: input) == .jsonl {
+          return nil
+        }
+        if Self.isOwnCSVHeader(try input.firstChunk()) { return nil }
+      }
+      let bytes = try input.readAll(limit: CSVSheet.byteLimit)
+      table = try CSVSheet.read(
+        bytes, name: name, separator: sheet.separator, encoding: sheet.encoding)
+    }
     var settings = SheetImportSettings()
     settings.mapping = sheet.mapping
     settings.activity = activity

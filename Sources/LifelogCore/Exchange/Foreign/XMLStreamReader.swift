@@ -24,6 +24,7 @@ final class XMLStreamReader {
   private let context: Unmanaged<Input>
   private let reader: OpaquePointer
   private var attributeBuffer = [CChar](repeating: 0, count: 4096)
+  private var reportsText = false
 
   init(fill: @escaping Fill) throws {
     var error = [CChar](repeating: 0, count: 512)
@@ -79,6 +80,31 @@ final class XMLStreamReader {
   func isNamed(_ name: StaticString) -> Bool {
     strcmpStatic(lifelog_xml_name(reader), name)
   }
+
+  /// What ``nextNode()`` meets: an element's start or end, a text node, or a document type
+  /// declaration (which an xlsx or ods file never has: its entity declarations are refused).
+  enum Node: Equatable { case start, end, text, doctype }
+
+  /// Like ``next()``, with text nodes (their text is ``value``) and the document type too.
+  func nextNode() throws -> Node? {
+    if !reportsText {
+      lifelog_xml_report_text(reader)
+      reportsText = true
+    }
+    switch lifelog_xml_next(reader) {
+    case 1: return .start
+    case 2: return .end
+    case 3: return .text
+    case 4: return .doctype
+    case 0: return nil
+    default:
+      if let failure = input.failure { throw failure }
+      throw InputError("the XML is malformed: \(String(cString: lifelog_xml_error(reader)))")
+    }
+  }
+
+  /// The current text node's text.
+  var value: String { String(cString: lifelog_xml_value(reader)) }
 
   /// Attribute `name` of the current element (values longer than 4 KiB are cut to it).
   func attribute(_ name: String) -> String? {

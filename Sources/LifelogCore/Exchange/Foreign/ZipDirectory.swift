@@ -10,6 +10,8 @@ struct ZipDirectory {
     /// 0 stored, 8 deflated: the only methods read.
     var method: Int
     var compressedSize: Int64
+    /// What the directory claims the entry inflates to: a claim, checked against what it does.
+    var claimedSize: Int64
     /// Where the entry's compressed bytes start (after its local header).
     var dataOffset: Int64
   }
@@ -39,6 +41,7 @@ struct ZipDirectory {
       let method = bytes.le16(cursor + 10)
       var compressed = Int64(bytes.le32(cursor + 20))
       let uncompressedField = bytes.le32(cursor + 24)
+      var uncompressed = Int64(uncompressedField)
       let nameLength = bytes.le16(cursor + 28)
       let extraLength = bytes.le16(cursor + 30)
       let commentLength = bytes.le16(cursor + 32)
@@ -56,7 +59,10 @@ struct ZipDirectory {
           let dataLength = bytes.le16(extra + 2)
           if id == 1 {
             var field = extra + 4
-            if uncompressedField == 0xFFFF_FFFF { field += 8 }
+            if uncompressedField == 0xFFFF_FFFF, field + 8 <= extraEnd {
+              uncompressed = bytes.le64(field)
+              field += 8
+            }
             if compressed == 0xFFFF_FFFF, field + 8 <= extraEnd {
               compressed = bytes.le64(field)
               field += 8
@@ -76,7 +82,8 @@ struct ZipDirectory {
           throw damaged("says \(name) is larger than the file")
         }
         return Entry(
-          name: entryName, method: method, compressedSize: compressed, dataOffset: dataOffset)
+          name: entryName, method: method, compressedSize: compressed,
+          claimedSize: uncompressed, dataOffset: dataOffset)
       }
       cursor = next
     }

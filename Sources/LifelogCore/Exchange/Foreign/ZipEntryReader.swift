@@ -17,19 +17,27 @@ final class ZipEntryReader {
   private let path: String
   private var offset: Int64
   private var remaining: Int64
+  /// The entry's compressed size, and the size its directory record claims it inflates to.
+  let compressedSize: Int64
+  let claimedSize: Int64
+  /// The entry's name, for messages.
+  private let name: String
   private let inflater: OpaquePointer?
   private var chunk: [UInt8] = []
   private var chunkStart = 0
   private var finished = false
 
   /// Opens `path` and finds the entry whose name is `name` or ends in `/name`.
-  init(path: String, entry name: String) throws {
+  ///
+  /// `expected` names the file the zip should be, for the message when the entry is missing.
+  init(path: String, entry name: String, expected: String = "Apple Health's export.zip") throws {
     descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
       let reason = String(cString: strerror(errno))
       throw errno == ENOENT ? InputFileError.missing(path) : .unreadable(path, reason: reason)
     }
     self.path = path
+    self.name = name
     var found: ZipDirectory.Entry?
     do {
       found = try ZipDirectory(descriptor: descriptor, path: path).entry(named: name)
@@ -39,9 +47,10 @@ final class ZipEntryReader {
     }
     guard let entry = found else {
       close(descriptor)
-      throw InputError("'\(path)' is a zip file without \(name); is it Apple Health's export.zip?")
+      throw InputError("'\(path)' is a zip file without \(name); is it \(expected)?")
     }
     (offset, remaining) = (entry.dataOffset, entry.compressedSize)
+    (compressedSize, claimedSize) = (entry.compressedSize, entry.claimedSize)
     if entry.method == 8 {
       var error = [CChar](repeating: 0, count: 512)
       guard lifelog_zlib_load(&error, error.count) == 0, let inflater = lifelog_inflate_open()
@@ -72,7 +81,7 @@ final class ZipEntryReader {
     while !finished {
       if chunkStart == chunk.count {
         guard remaining > 0 else {
-          throw InputError("'\(path)': the compressed export.xml ends early; is the zip cut short?")
+          throw InputError("'\(path)': the compressed \(name) ends early; is the zip cut short?")
         }
         chunk = [UInt8](repeating: 0, count: Int(min(Int64(Self.chunkSize), remaining)))
         let got = try chunk.withUnsafeMutableBytes { bytes in
@@ -90,7 +99,7 @@ final class ZipEntryReader {
           &made)
       }
       guard status >= 0 else {
-        throw InputError("'\(path)': export.xml's compressed data is damaged")
+        throw InputError("'\(path)': \(name)'s compressed data is damaged")
       }
       chunkStart += Int(used)
       if status == 1 { finished = true }
@@ -109,7 +118,7 @@ final class ZipEntryReader {
         remaining -= Int64(got)
         return got
       }
-      if got == 0 { throw InputError("'\(path)' ends inside export.xml; is it cut short?") }
+      if got == 0 { throw InputError("'\(path)' ends inside \(name); is it cut short?") }
       if errno != EINTR {
         throw InputFileError.unreadable(path, reason: String(cString: strerror(errno)))
       }

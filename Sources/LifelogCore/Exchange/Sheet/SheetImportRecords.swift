@@ -132,7 +132,7 @@ public final class SheetImportRecords: ImportRecords {
       return text
     case .local(let date, let time): (day, clock) = (date, time)
     }
-    if at.count == 2 {
+    if at.count == 2, !(row[at[1]].isEmpty && clock != nil) {  // a date cell may hold the time
       let second = row[at[1]]
       guard !second.isEmpty else { throw InputError("The time ('\(header[at[1]])') is empty") }
       guard case .local(_, let time?)? = Self.moment(second, order: dateOrder) else {

@@ -53,6 +53,10 @@ enum SheetMappingGuess {
     guard !filled.isEmpty else { return .empty }
     var counts: [Content: Int] = [:]
     for cell in filled { counts[kind(cell), default: 0] += 1 }
+    let dates = counts[.date, default: 0] + counts[.moment, default: 0]
+    if dates * 5 >= filled.count * 4 {  // some dates with a time, some without: a date column
+      return counts[.date, default: 0] >= counts[.moment, default: 0] ? .date : .moment
+    }
     guard let (best, count) = counts.max(by: { $0.value < $1.value }) else { return .empty }
     return count * 5 >= filled.count * 4 ? best : .text
   }
