@@ -8,7 +8,9 @@ extension LifelogCommand.Import {
     -> any ImportRecords
   {
     guard let source else {
-      if let sheet = try sheetRecords(from: input) { return sheet }
+      if let sheet = try sheetRecords(from: input, zone: context.timeParser.zone) {
+        return sheet
+      }
       return try (format ?? ExchangeFormat.detect(path: path, input: input)).records(from: input)
     }
     let foreign = ForeignImportContext(

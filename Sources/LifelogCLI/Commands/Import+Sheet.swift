@@ -57,7 +57,9 @@ struct SheetOptions {
 extension LifelogCommand.Import {
   /// The reader of a sheet of any shape, or nil when the input is lifelog's own CSV or JSON
   /// Lines (its header names only lifelog's columns, and no sheet option was given).
-  func sheetRecords(from input: ChunkedReader) throws -> SheetImportRecords? {
+  func sheetRecords(
+    from input: ChunkedReader, zone: any TimeZoneRules
+  ) throws -> SheetImportRecords? {
     if format == .jsonl { return nil }
     let name = path.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? "stdin"
     let table: SheetTable
@@ -82,6 +84,7 @@ extension LifelogCommand.Import {
     settings.mapping = sheet.mapping
     settings.activity = activity
     settings.dateOrder = sheet.dateOrder
+    settings.zone = zone
     return try SheetImportRecords(table: table, settings: settings)
   }
 

@@ -6,6 +6,10 @@ public struct SheetImportSettings: Sendable {
   public var activity: String?
   /// `--date-format`: the order of `a/b/yyyy` dates; nil to decide it from the dates.
   public var dateOrder: SheetDateOrder?
+  /// The zone local times are read in: a time it shows once is handed on with its offset (the
+  /// import's fast path); one a DST change skips or repeats goes to lifelog's own parser, which
+  /// says what is wrong.
+  public var zone: (any TimeZoneRules)?
 
   public init() {}
 }
@@ -93,7 +97,8 @@ public final class SheetImportRecords: ImportRecords {
   /// with the offset the cell gave), its fields as lifelog's own CSV would have them.
   func importRow(_ row: SheetRow) throws(InputError) -> ImportRow {
     var result = ImportRow(line: row.number)
-    result.at = try at(row)
+    let (local, at) = try self.at(row)
+    result.at = at
     func cell(_ field: SheetMapping.Field) -> SheetCell {
       columns[field].map { row[$0[0]] } ?? .empty
     }
@@ -108,15 +113,16 @@ public final class SheetImportRecords: ImportRecords {
     result.quantity = try SheetNumber.quantity(cell(.quantity))
     result.duration = try SheetNumber.durationSeconds(cell(.duration)).map(String.init)
     result.tags = (text(.tags) ?? "").split { ",; ".contains($0) }.map(String.init)
-    let key = "\(result.at ?? "")\u{0}\(ActivityName.key(result.activity ?? ""))"
+    let key = "\(local)\u{0}\(ActivityName.key(result.activity ?? ""))"
     let occurrence = occurrences[key, default: 0] + 1
     occurrences[key] = occurrence
     result.id = SheetRecordID.make(key, occurrence: occurrence)
     return result
   }
 
-  /// The row's time: one date-and-time column, or a date column and a time column.
-  private func at(_ row: SheetRow) throws(InputError) -> String {
+  /// The row's time as written (`2026-12-06 07:30`, for its id) and as the import reads it:
+  /// from one date-and-time column, or a date column and a time column.
+  private func at(_ row: SheetRow) throws(InputError) -> (local: String, at: String) {
     let at = columns[.at] ?? []
     let first = row[at[0]]
     guard !first.isEmpty else { throw InputError("The date ('\(header[at[0]])') is empty") }
@@ -129,7 +135,7 @@ public final class SheetImportRecords: ImportRecords {
     switch moment {
     case .exact(let text):
       guard at.count == 1 else { throw InputError("'\(first.text)' is a whole time, not a date") }
-      return text
+      return (text, text)
     case .local(let date, let time): (day, clock) = (date, time)
     }
     if at.count == 2, !(row[at[1]].isEmpty && clock != nil) {  // a date cell may hold the time
@@ -148,7 +154,13 @@ public final class SheetImportRecords: ImportRecords {
       throw InputError(
         "'\(first.text)' has no time of day; map the time column too (--map at=Date+Time)")
     }
-    return "\(date) \(clock.text)"
+    let local = "\(date) \(clock.text)"
+    let wall = LocalDateTime(
+      date: date, hour: clock.hour, minute: clock.minute, second: clock.second)
+    if let zone = settings.zone, case .unique(let instant) = zone.resolve(wall) {
+      return (local, zone.loggedTime(at: instant).iso8601)
+    }
+    return (local, local)
   }
 
   static func moment(_ cell: SheetCell, order: SheetDateOrder?) -> SheetMoment? {
