@@ -29,16 +29,21 @@ struct XLSXRowReader {
     var held = 0
     var cell = Cell()
     var capturing = false
+    var prefixed: Bool?
+    /// Whether the node is `name`: compared in place, unless the document prefixes its names.
+    func named(_ name: StaticString) -> Bool {
+      prefixed == true ? xml.localName == name.description : xml.isNamed(name)
+    }
     while let node = try xml.nextNode() {
       switch node {
       case .doctype: throw xml.refuseDoctype(path: path, part: part)
       case .start:
-        switch xml.localName {
-        case "row":
+        if prefixed == nil { prefixed = xml.name.contains(":") }  // the root: x:worksheet?
+        if named("row") {
           rowNumber = try Self.number(xml.attribute("r"), after: rowNumber, path: path)
           cells.removeAll(keepingCapacity: true)
           cellCount = 0
-        case "c":
+        } else if named("c") {
           cellCount += 1
           guard cellCount <= SheetLimits.columns else {
             throw InputError(
@@ -50,11 +55,11 @@ struct XLSXRowReader {
             try xml.attribute("r").map { try Self.column($0, path: path) } ?? cells.count
           cell.type = xml.attribute("t") ?? "n"
           cell.style = xml.attribute("s").flatMap { Int($0) } ?? 0
-        case "v", "t":
+        } else if named("v") || named("t") {
           capturing = true
           cell.hasValue = true
-        case "f": cell.formula = true
-        default: continue
+        } else if named("f") {
+          cell.formula = true
         }
       case .text:
         guard capturing else { continue }
@@ -64,26 +69,22 @@ struct XLSXRowReader {
             "'\(path)': a cell of row \(rowNumber) holds more than \(SheetLimits.textBytes) bytes")
         }
       case .end:
-        switch xml.localName {
-        case "v", "t": capturing = false
-        case "c":
+        if named("v") || named("t") {
+          capturing = false
+        } else if named("c") {
           let value = try self.value(cell, row: rowNumber)
-          if value != .empty {
-            guard cell.column >= cells.count || cells[cell.column] == .empty else { continue }
-            if cell.column >= cells.count {
-              held += cell.column + 1 - cells.count
-              guard held <= SheetLimits.cells else {
-                throw SheetLimits.tooMany("cells", SheetLimits.cells, path: path)
-              }
-              cells.append(contentsOf: repeatElement(.empty, count: cell.column + 1 - cells.count))
+          guard value != .empty, cell.column >= cells.count || cells[cell.column] == .empty
+          else { continue }
+          if cell.column >= cells.count {
+            held += cell.column + 1 - cells.count
+            guard held <= SheetLimits.cells else {
+              throw SheetLimits.tooMany("cells", SheetLimits.cells, path: path)
             }
-            cells[cell.column] = value
+            cells.append(contentsOf: repeatElement(.empty, count: cell.column + 1 - cells.count))
           }
-        case "row":
-          if cells.contains(where: { !$0.isEmpty }) {
-            rows.append(SheetRow(number: rowNumber, cells: cells))
-          }
-        default: continue
+          cells[cell.column] = value
+        } else if named("row"), cells.contains(where: { !$0.isEmpty }) {
+          rows.append(SheetRow(number: rowNumber, cells: cells))
         }
       }
     }
