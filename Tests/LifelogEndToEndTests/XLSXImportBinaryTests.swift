@@ -24,15 +24,17 @@ import Testing
   }
 
   /// Runs a Python script (openpyxl from scripts/import-tools.sh) in the test's folder.
-  func python(_ script: String) throws {
+  func python(_ script: String) throws { try Self.runPython(script, in: folder) }
+
+  static func runPython(_ script: String, in folder: TemporaryDirectory) throws {
     #expect(
-      FileManager.default.isExecutableFile(atPath: Self.python),
-      "\(Self.python) is missing; run scripts/import-tools.sh (make test does)")
+      FileManager.default.isExecutableFile(atPath: python),
+      "\(python) is missing; run scripts/import-tools.sh (make test does)")
     let path = folder.file("make.py")
     try ("import os\nos.chdir(\(String(reflecting: folder.path)))\n" + script).write(
       toFile: path, atomically: true, encoding: .utf8)
     let output = try Subprocess.run(
-      Self.python, [path], environment: ["PATH": "/usr/bin:/bin", "HOME": folder.path])
+      python, [path], environment: ["PATH": "/usr/bin:/bin", "HOME": folder.path])
     try #require(output.status == 0, "\(output.stderr)")
   }
 

@@ -9,7 +9,7 @@ struct SheetOptions {
       help: "Which column holds a field: at, activity, kind, duration, note, quantity, unit or "
         + "tags, by header or letter; at=Date+Time joins two columns.", repeatable: true),
     OptionSpec(
-      ["--sheet"], value: "name|number", help: "The sheet of an xlsx file to read.",
+      ["--sheet"], value: "name|number", help: "The sheet of an xlsx or ods file to read.",
       default: "the first"),
     OptionSpec(
       ["--date-format"], value: "format",
@@ -63,11 +63,14 @@ extension LifelogCommand.Import {
     if format == .jsonl { return nil }
     let name = path.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? "stdin"
     let table: SheetTable
-    if try input.firstChunk().starts(with: [0x50, 0x4B, 0x03, 0x04]) {  // a zip: xlsx
+    if try input.firstChunk().starts(with: [0x50, 0x4B, 0x03, 0x04]) {  // a zip: xlsx or ods
       guard let path else {
-        throw InputError("An xlsx file cannot be read from standard input; name the file")
+        throw InputError("An xlsx or ods file cannot be read from standard input; name the file")
       }
-      table = try XLSXSheet.read(path: path, sheet: sheet.sheet)
+      table =
+        try ODSSheet.isODS(path: path)
+        ? try ODSSheet.read(path: path, sheet: sheet.sheet)
+        : try XLSXSheet.read(path: path, sheet: sheet.sheet)
     } else {
       let given = sheet.areGiven || activity != nil
       if !given {
