@@ -39,6 +39,8 @@ struct BenchmarkSuite {
     case exchange
     /// `lifelog import --from`: 100,000 timewarrior intervals and a 1 GB Apple Health export.
     case imports
+    /// `lifelog import FILE.xlsx --map …` of 100,000 rows (also run by `imports`).
+    case sheet
     /// Tab completion (`lifelog __complete`) and a script run through `lifelog shell`.
     case shell
     /// The server's stores under load: SQLite, PostgreSQL with one and with two servers.
@@ -84,6 +86,7 @@ struct BenchmarkSuite {
     case .crypto: try runCrypto(report: report)
     case .exchange: try runExchange(report: report)
     case .imports: try runImports(report: report)
+    case .sheet: try runSheetImport(report: report)
     case .shell: try runShell(report: report)
     case .postgres: try runPostgres(report: report)
     case .rhythm: try runRhythm(report: report)

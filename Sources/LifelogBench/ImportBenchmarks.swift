@@ -65,6 +65,7 @@ extension BenchmarkSuite {
         value: Double(Self.healthExportBytes) / 1_048_576 / health.seconds, unit: "MB/s",
         goal: .atLeast(10), decimals: 1))
     unlink(xml)
+    try runSheetImport(report: report)
   }
 
   private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
