@@ -73,13 +73,12 @@ public enum ColumnLetters {
 
   /// The column `letters` names (`B`, `aa`), or nil when it is not one to three letters.
   public static func index(_ letters: String) -> Int? {
-    guard (1...3).contains(letters.count), letters.allSatisfy(\.isASCIILetter) else { return nil }
+    let bytes = letters.utf8
+    guard (1...3).contains(bytes.count),
+      bytes.allSatisfy({ (65...90).contains($0) || (97...122).contains($0) })
+    else { return nil }
     var index = 0
     for byte in letters.uppercased().utf8 { index = index * 26 + Int(byte - 64) }
     return index - 1
   }
-}
-
-extension Character {
-  fileprivate var isASCIILetter: Bool { isASCII && isLetter }
 }

@@ -138,7 +138,7 @@ struct XLSXRowReader {
 
   /// The column of a cell reference (`B7` is 1).
   private static func column(_ reference: String, path: String) throws(InputError) -> Int {
-    let letters = String(reference.prefix { $0.isLetter })
+    let letters = String(decoding: reference.utf8.prefix { (65...90).contains($0) }, as: UTF8.self)
     guard let index = ColumnLetters.index(letters), index < SheetLimits.columns else {
       throw InputError(
         "'\(path)': cell '\(reference)' is outside the \(SheetLimits.columns) columns a sheet has")
