@@ -45,8 +45,12 @@ final class DAVClient {
     do {
       entries = try DAVMultistatus.parse(response.body)
     } catch {
+      // The parser quotes names from the answer: a piece of the password among them is masked.
       throw .remoteUnavailable(
-        location, reason: "its listing of '/\(path)' cannot be read: \(error.description)")
+        location,
+        reason:
+          "its listing of '/\(path)' cannot be read: "
+          + transport.scrubber.scrubbed(error.description))
     }
     var own = DAVClient.trimmedPath(DAVMultistatus.decodedPath(rootPath + "/" + path))
     if own.isEmpty { own = "/" }
