@@ -57,13 +57,17 @@ public final class SyncEngine {
     do {
       try run(record, remote: remote, options: options, deadline: deadline, report: &report)
       try store.recordOutcome(
-        remote: record.name, at: wallClock(), outcome: "ok", skipped: report.skipped,
+        remote: record.name, at: wallClock(), outcome: "ok",
+        skipped: report.skipped.map(remote.secrets.scrubbed),
         held: report.held,
         clockSkewMilliseconds: report.clockSkewMilliseconds ?? 0)
       return report
     } catch {
+      // Every path that builds a message from a server's words scrubs it; this keeps anything
+      // secret out of the log even so.
       try? store.recordOutcome(
-        remote: record.name, at: wallClock(), outcome: "failed: \(error)", skipped: report.skipped,
+        remote: record.name, at: wallClock(), outcome: remote.secrets.scrubbed("failed: \(error)"),
+        skipped: report.skipped.map(remote.secrets.scrubbed),
         held: report.held, clockSkewMilliseconds: report.clockSkewMilliseconds)
       throw error
     }
