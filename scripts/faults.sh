@@ -6,6 +6,10 @@
 #
 #   scripts/faults.sh LIFELOG_BINARY [RUNS] [SEED]     (make faults: FAULT_RUNS=1000)
 #
+# A third of the seeds (every scenario, every probability) also make malloc/calloc/realloc (libc/mm/*, 1 in 2,000) and mmap/munmap/
+# mprotect (posix/mm/*, 1 in 100) fail: Swift traps on a failed allocation, which is accepted
+# as long as it costs nothing stored.
+#
 # Each run gets its own seed (SEED + run number, printed in every violation) for libfiu's PRNG
 # (FIU_PRNG_SEED), its scenario and its fault probability; a run is replayed by the same seed.
 # The faults are injected exactly as `fiu-run -x -f '' -c 'enable_random name=posix/io/*,
@@ -59,9 +63,21 @@ faulty() {
   local seed=$1 probability=$2 out=$3 err=$4
   shift 4
   : >"$work/count"
-  FAULT_COUNT_FILE="$work/count" FIU_PRNG_SEED=$seed FIU_CTRL_FIFO="" \
-    FIU_ENABLE="enable_random name=posix/io/*,probability=$probability" LD_PRELOAD="$preload" \
+  local enable="enable_random name=posix/io/*,probability=$probability"
+  # Every third seed also fails allocations and mmap (a Swift trap may end the process then).
+  if [ $(((seed / 18) % 3)) -eq 2 ]; then
+    enable="$enable
+enable_random name=libc/mm/*,probability=0.0005
+enable_random name=posix/mm/*,probability=0.01"
+  fi
+  # SWIFT_BACKTRACE: no backtracer after a trap (it would run, faulted too, for up to 30 s).
+  # timeout: a command that hangs under faults is ended (exit 124, counted as "other").
+  # The subshell keeps bash's "Segmentation fault" line (a trap is expected) out of the report.
+  (timeout -k 5 120 env SWIFT_BACKTRACE=enable=no FAULT_COUNT_FILE="$work/count" \
+    FIU_PRNG_SEED="$seed" FIU_CTRL_FIFO="" FIU_ENABLE="$enable" LD_PRELOAD="$preload" \
     "$binary" "$@" >"$out" 2>"$err" </dev/null
+  status=$?
+  exit $status) 2>/dev/null
   rc=$?
   hit=$(stat -c %s "$work/count" 2>/dev/null || echo 0)
 }
@@ -285,6 +301,17 @@ else
   done
   umount "$full"
 fi
+
+# --- Standard output on a full device: /dev/full answers every write with ENOSPC ---------------
+scenarios+=(stdout-full)
+for arguments in "export --format jsonl" "report --from 2026-11-01 --to 2026-11-28" "list --format json"; do
+  hit=1
+  # shellcheck disable=SC2086
+  "$binary" --db "$base" $arguments >/dev/full 2>"$work/err" </dev/null
+  rc=$?
+  outcome stdout-full "$arguments" "74" "$work/err"
+  [ "$rc" -eq 0 ] && violate stdout-full complete-output "$arguments" "exit 0 though nothing could be written"
+done
 
 # --- The table -------------------------------------------------------------------------------
 printf '\n%-12s %5s %8s %7s %6s %5s %6s %7s' scenario runs faulted faults "exit0" 74 other crashed
