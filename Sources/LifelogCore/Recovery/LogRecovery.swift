@@ -5,9 +5,8 @@ import LifelogSQLite
 ///
 /// The damaged files are only read: a private copy of them is what SQLite opens. The new log is
 /// made by ``LogStore`` at the damaged log's schema version, then every table both have is copied
-/// row by row (``TableSalvage``) in one transaction, then it is migrated to this lifelog's schema
-/// and given a new sync identity (``LogStore/restartSync()``), and checked with `PRAGMA
-/// integrity_check`.
+/// row by row (``TableSalvage``), then it is migrated to this lifelog's schema and given a new
+/// sync identity (``LogStore/restartSync()``), and checked with `PRAGMA integrity_check`.
 public enum LogRecovery {
   /// Tables the new log makes for itself.
   static let ownTables: Set<String> = ["lifelog_migrations"]
@@ -42,7 +41,8 @@ public enum LogRecovery {
     }
   }
 
-  /// Copies every table the damaged log and the new one both have, in one transaction.
+  /// Copies every table the damaged log and the new one both have (the new log is private until
+  /// recovery ends, so a failure leaves only a file to delete).
   private static func salvage(
     _ schema: DamagedSchema, from path: String, into store: LogStore,
     report: inout RecoveryReport

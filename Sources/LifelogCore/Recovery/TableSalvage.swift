@@ -6,7 +6,8 @@ import LifelogSQLite
 /// Rows go over in runs of ``runLength``, each one `INSERT … SELECT`; a run that fails is copied
 /// row by row instead; where even finding the next rowid fails (the seek lands on a damaged page),
 /// the smallest rowid past the damage from which a seek succeeds is searched for (doubling, then
-/// bisecting): the rowids skipped are reported as an unreadable range.
+/// bisecting): the rowids skipped are reported as an unreadable range, and each of them is still
+/// looked up on its own, which reads only that row's leaf page.
 struct TableSalvage {
   static let runLength: Int64 = 256
   /// The widest skipped range whose rowids are each looked up (65,536 lookups take milliseconds).
@@ -69,8 +70,7 @@ struct TableSalvage {
   }
 
   /// Copies the rows with rowids in `first...last` in one statement, its own transaction (all or
-  /// none), and returns
-  /// how many there were.
+  /// none), and returns how many there were.
   private func copy(from first: Int64, through last: Int64) throws -> Int {
     try database.execute(
       sql:
