@@ -132,7 +132,7 @@ clean --db "$base" export --format jsonl >"$work/base.jsonl"
 mkdir -p "$work/usb"
 clean --db "$work/B-folder.db" remote add usb "$work/usb" --no-encrypt >/dev/null || exit 70
 clean serve user add faults --data "$work/srv" >"$work/token" 2>/dev/null || exit 70
-clean serve --listen 127.0.0.1:0 --data "$work/srv" --rate-limit 0 >"$work/srv.out" 2>"$work/srv.err" </dev/null &
+"$binary" serve --listen 127.0.0.1:0 --data "$work/srv" --rate-limit 0 >"$work/srv.out" 2>"$work/srv.err" </dev/null &
 server=$!
 for _ in $(seq 1 300); do grep -q "listening on" "$work/srv.out" 2>/dev/null && break; sleep 0.1; done
 url=$(sed -n 's/.*listening on \(http:\/\/127\.0\.0\.1:[0-9]*\).*/\1/p' "$work/srv.out")
