@@ -21,7 +21,8 @@ public enum LifelogCommand {
     subcommands: [
       Add.self, List.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self,
       Show.self, Again.self, Undo.self, Settings.self, Due.self, Remind.self, TimerGroup.self,
-      RemoteGroup.self, Sync.self, Status.self, Check.self, ReportGroup.self, Import.self,
+      RemoteGroup.self, Sync.self, Status.self, Check.self, Recover.self, ReportGroup.self,
+      Import.self,
       Export.self, Serve.self,
       Shell.self, Completion.self, Help.self, CompleteWords.self, ManualPageCommand.self,
     ],

@@ -165,7 +165,20 @@ enum CheckReportText {
       ? "No damage found\(complete ? "" : " in the log"): checked " + checked
       : "Damage found: \(grouped(count)) problem\(count == 1 ? "" : "s"); checked " + checked
     if let remote, !complete { text += "; '\(remote)' could not be checked" }
-    return text + "\n"
+    text += "\n"
+    if let advice = recoverAdvice(report) { text += advice + "\n" }
+    return text
+  }
+
+  /// Points at `lifelog recover` when SQLite itself found the file damaged or could not read it.
+  static func recoverAdvice(_ report: CheckReport) -> String? {
+    let damaged = report.problems.contains {
+      $0.place == "log" && ($0.code == "integrity" || $0.code == "unreadable")
+    }
+    return damaged
+      ? "The log's file is damaged: 'lifelog recover' builds a new log from every row that can "
+        + "still be read (add --from-remote NAME to pull what a remote holds); the damaged file is kept"
+      : nil
   }
 
   /// `{"ok":…,"checked":{…},"problems":[{"where","code","what"}],"omitted":{…},"remote":…}`.
@@ -188,6 +201,7 @@ enum CheckReportText {
     object.addRaw("problems", "[" + problems.joined(separator: ",") + "]")
     object.addRaw("omitted", omitted.result)
     if let error { object.add("error", error) }
+    if let advice = recoverAdvice(report) { object.add("advice", advice) }
     return object.result
   }
 
