@@ -17,7 +17,11 @@ public enum LifelogCommand {
     abstract: "Log meals and activities from the command line.",
     discussion:
       "Keeps a local SQLite log; every command takes --db PATH (or LIFELOG_DB) to use another log.",
-    options: [OptionSpec(["--version"], help: "Show the version.")],
+    options: [
+      OptionSpec(["--version"], help: "Show the version."),
+      OptionSpec(
+        ["--verbose"], help: "With an error, also show SQLite's own report."),
+    ],
     subcommands: [
       Add.self, List.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self,
       Show.self, Again.self, Undo.self, Settings.self, Due.self, Remind.self, TimerGroup.self,
@@ -49,7 +53,10 @@ public enum LifelogCommand {
     var rest = arguments
     // Options before the command name: --db, --version, --help.
     while let first = rest.first, first.hasPrefix("-") {
-      if first == "--version" {
+      if first == "--verbose" {
+        context.verbose = true
+        rest = rest.dropFirst()
+      } else if first == "--version" {
         context.output.write("lifelog \(version)\n")
         return
       } else if first == "-h" || first == "--help" {
@@ -127,9 +134,21 @@ public enum LifelogCommand {
     context.output.flush()
     // Failures already reported (the lines of a shell script) end with their code alone.
     if let status = error as? ExitStatus { return status.code }
-    let (code, message) = describe(error)
+    var (code, message) = describe(error)
+    var detail: String?
+    if let report = StorageFailureReport.make(error, context: context) {
+      (code, message, detail) = (report.code, report.message, report.detail)
+    } else if let cause = unexpectedSQLiteError(error) {
+      message =
+        "The log's database reported an unexpected error; nothing was changed. Run the command "
+        + "again with 'lifelog --verbose' to see it, and report it"
+      detail = cause.description
+    }
     // Messages quote outside text (a server's answer, a file's name): controls are shown escaped.
     context.errors.write("Error: \(TerminalText.visible(message, keepingNewlines: true))\n")
+    if context.verbose, let detail {
+      context.errors.write("  \(TerminalText.visible(detail, keepingNewlines: true))\n")
+    }
     if error is UsageError {
       let configuration = (try? command(at: path))?.configuration ?? configuration
       context.errors.write("Usage: \(HelpFormatter.usage(for: configuration, path: path))\n")
@@ -137,6 +156,15 @@ public enum LifelogCommand {
       context.errors.write("  See '\(target) --help' for more information.\n")
     }
     return code
+  }
+
+  /// The SQLite error behind `error` when it is one no other message explains.
+  private static func unexpectedSQLiteError(_ error: any Error) -> SQLiteError? {
+    switch error {
+    case StoreError.sqlite(let cause): return cause
+    case let cause as SQLiteError where !cause.isBusy: return cause
+    default: return nil
+    }
   }
 
   static func describe(_ error: any Error) -> (Int32, String) {
@@ -149,6 +177,7 @@ public enum LifelogCommand {
       switch error {
       case .newerSchema, .notADatabase, .cannotOpen:
         return (ExitCode.configuration, error.description)
+      case .storage, .commitFailed: return (ExitCode.ioError, error.description)
       case .busy: return (ExitCode.temporaryFailure, error.description)
       case .sqlite: return (ExitCode.failure, error.description)
       }
@@ -200,6 +229,10 @@ public enum ExitCode {
   public static let dataError: Int32 = 65
   public static let noInput: Int32 = 66
   public static let unavailable: Int32 = 69
+  /// A file that cannot be created or opened for writing (`EX_CANTCREAT`).
+  public static let cannotCreate: Int32 = 73
+  /// The disk failed: an I/O error, a full disk, an output that cannot be written (`EX_IOERR`).
+  public static let ioError: Int32 = 74
   public static let temporaryFailure: Int32 = 75
   public static let authentication: Int32 = 77
   public static let configuration: Int32 = 78
