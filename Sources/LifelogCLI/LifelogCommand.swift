@@ -41,6 +41,10 @@ public enum LifelogCommand {
     var path: [String] = []
     do {
       try dispatch(arguments[...], path: &path, context: context)
+      context.output.flush()
+      if let failure = context.output.writeFailure {
+        throw OutputWriteError(path: nil, code: failure)
+      }
       return ExitCode.success
     } catch {
       return present(error, path: path, context: context)
@@ -172,6 +176,7 @@ public enum LifelogCommand {
     case let error as UsageError: return (ExitCode.usage, error.message)
     case let error as InputError: return (ExitCode.dataError, error.message)
     case let error as InputFileError: return (ExitCode.noInput, error.description)
+    case let error as OutputWriteError: return (error.exitCode, error.description)
     case let error as ConfigurationError: return (ExitCode.configuration, error.description)
     case let error as StoreError:
       switch error {

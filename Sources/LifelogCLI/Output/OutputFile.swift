@@ -15,8 +15,9 @@ final class OutputFile {
 
   /// Starts writing `path` (`--output`).
   ///
-  /// - Throws: ``InputError`` naming a missing folder or a permission problem.
-  init(replacing path: String) throws(InputError) {
+  /// - Throws: ``InputError`` naming a missing folder, ``OutputWriteError`` when the file
+  ///   cannot be created.
+  init(replacing path: String) throws {
     try ReportFile.checkWritable(path)
     self.path = path
     var mode: mode_t = 0o600
@@ -26,9 +27,7 @@ final class OutputFile {
     temporary = ReportFile.folder(of: path) + "/.\(name).\(getpid()).tmp"
     descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
     guard descriptor >= 0 else {
-      throw InputError(
-        "Cannot write '\(path)': \(String(cString: strerror(errno))); check the folder's permissions"
-      )
+      throw OutputWriteError(path: path, code: errno, creating: errno != EIO && errno != ENOSPC)
     }
     fchmod(descriptor, mode)
   }
@@ -41,7 +40,7 @@ final class OutputFile {
   }
 
   /// Appends `bytes` to the file.
-  func write(_ bytes: [UInt8]) throws(InputError) {
+  func write(_ bytes: [UInt8]) throws(OutputWriteError) {
     var written = 0
     while written < bytes.count {
       let count = bytes.withUnsafeBytes { buffer in
@@ -57,7 +56,7 @@ final class OutputFile {
   }
 
   /// Flushes the file to disk and renames it over the target.
-  func commit() throws(InputError) {
+  func commit() throws(OutputWriteError) {
     var failure: Int32 = 0
     if fsync(descriptor) != 0 { failure = errno }
     if close(descriptor) != 0, failure == 0 { failure = errno }
@@ -69,7 +68,7 @@ final class OutputFile {
     }
   }
 
-  private func failure(_ code: Int32) -> InputError {
-    InputError("Cannot write '\(path)': \(String(cString: strerror(code)))")
+  private func failure(_ code: Int32) -> OutputWriteError {
+    OutputWriteError(path: path, code: code)
   }
 }
