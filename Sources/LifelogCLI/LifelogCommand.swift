@@ -138,15 +138,10 @@ public enum LifelogCommand {
     context.output.flush()
     // Failures already reported (the lines of a shell script) end with their code alone.
     if let status = error as? ExitStatus { return status.code }
-    var (code, message) = describe(error)
-    var detail: String?
-    if let report = StorageFailureReport.make(error, context: context) {
-      (code, message, detail) = (report.code, report.message, report.detail)
-    } else if let cause = unexpectedSQLiteError(error) {
-      message =
-        "The log's database reported an unexpected error; nothing was changed. Run the command "
-        + "again with 'lifelog --verbose' to see it, and report it"
-      detail = cause.description
+    var (code, message, detail) = explain(error, context: context)
+    if let progress = error as? SyncProgressError {
+      (code, message, detail) = explain(progress.cause, context: context)
+      message = SyncProgressError.withoutNothingChanged(message) + "; " + progress.done
     }
     // Messages quote outside text (a server's answer, a file's name): controls are shown escaped.
     context.errors.write("Error: \(TerminalText.visible(message, keepingNewlines: true))\n")
@@ -160,6 +155,25 @@ public enum LifelogCommand {
       context.errors.write("  See '\(target) --help' for more information.\n")
     }
     return code
+  }
+
+  /// The exit code and message for `error`, and SQLite's report for `--verbose` when it has one.
+  private static func explain(
+    _ error: any Error, context: Context
+  ) -> (Int32, String, String?) {
+    if let report = StorageFailureReport.make(error, context: context) {
+      return (report.code, report.message, report.detail)
+    }
+    let (code, message) = describe(error)
+    if let cause = unexpectedSQLiteError(error) {
+      return (
+        code,
+        "The log's database reported an unexpected error; nothing was changed. Run the command "
+          + "again with 'lifelog --verbose' to see it, and report it",
+        cause.description
+      )
+    }
+    return (code, message, nil)
   }
 
   /// The SQLite error behind `error` when it is one no other message explains.

@@ -61,4 +61,35 @@ struct ServerStorageFailureTests {
     let listed = try desktop.expectSuccess("list", "--from", "2026-12-01", "--format", "json")
     #expect(listed.stdout.components(separatedBy: "\"id\":").count - 1 == 20, "\(listed)")
   }
+
+  /// A sync that merged what it pulled and then could not push says so, and never "Nothing
+  /// was changed".
+  @Test func aSyncThatFailsAfterMergingSaysWhatItMerged() throws {
+    let disk = try SmallDisk()
+    let server = try ServerProcess(dataFolder: disk.path + "/data")
+    let token = try server.addUser("alice")
+    let tokenPath = folder.file("alice.token")
+    try Data((token + "\n").utf8).write(to: URL(fileURLWithPath: tokenPath))
+    let desktop = SyncMachine("desktop", in: folder)
+    _ = try desktop.add("lunch", "soup", "--at", "2026-12-01 12:30")
+    try desktop.expectSuccess("remote", "add", "home", server.baseURL, "--token-file", tokenPath)
+    try desktop.expectSuccess("sync")
+    let laptop = SyncMachine("laptop", in: folder)
+    try laptop.expectSuccess("remote", "add", "home", server.baseURL, "--token-file", tokenPath)
+    for index in 0..<20 {
+      _ = try laptop.add(
+        "snack", String(repeating: "apple \(index) ", count: 100), "--at", "2026-12-01 10:00")
+    }
+    try disk.fill()
+    let result = try laptop.run("sync", "--timeout", "3")
+    disk.empty()
+    #expect(result.exitCode == 69, "\(result)")
+    #expect(
+      result.stderr.contains(
+        "; before that, the sync with 'home' pulled and merged 1 batch, which is kept"),
+      "\(result)")
+    #expect(!result.stderr.lowercased().contains("nothing was changed"), "\(result)")
+    let listed = try laptop.expectSuccess("list", "--from", "2026-12-01", "--format", "json")
+    #expect(listed.stdout.contains("\"soup\""), "\(listed)")
+  }
 }
