@@ -189,7 +189,9 @@ public enum LifelogCommand {
     switch error {
     case let error as UsageError: return (ExitCode.usage, error.message)
     case let error as InputError: return (ExitCode.dataError, error.message)
-    case let error as InputFileError: return (ExitCode.noInput, error.description)
+    case let error as InputFileError:
+      if case .readFailed = error { return (ExitCode.ioError, error.description) }
+      return (ExitCode.noInput, error.description)
     case let error as OutputWriteError: return (error.exitCode, error.description)
     case let error as ConfigurationError: return (ExitCode.configuration, error.description)
     case let error as StoreError:

@@ -123,4 +123,19 @@ struct StorageFaultTests {
     #expect(result.stderr.contains("another lifelog (pid \(getpid()))"), "\(result)")
     #expect(result.stderr.contains("nothing was changed"), "\(result)")
   }
+
+  /// An import whose file cannot be read part way names the file (not "input") and exits 74.
+  @Test func anImportReadErrorNamesTheFile() throws {
+    _ = try run("list")
+    let file = folder.file("in.csv")
+    try "activity,at,note\nsnack,2026-11-01T10:00:00Z,apple\n".write(
+      toFile: file, atomically: true, encoding: .utf8)
+    let result = try faulted("posix/io/rw/read", "import", file)
+    #expect(result.exitCode == 74, "\(result)")
+    #expect(
+      result.stderr
+        == "Error: Reading '\(file)' failed part way (Input/output error); nothing was imported. "
+        + "Check the disk (see `dmesg`) and run again\n", "\(result)")
+    #expect(try notes() == [])
+  }
 }
