@@ -36,6 +36,36 @@ struct DiskFullTests {
     #expect(check.exitCode == 0, "\(check)")
   }
 
+  /// A sync whose merge fails for want of local space says so: the remote is not blamed.
+  @Test func aFullLocalDiskIsNotBlamedOnTheRemote() throws {
+    let elsewhere = TemporaryDirectory()
+    let remote = elsewhere.file("remote")
+    try FileManager.default.createDirectory(atPath: remote, withIntermediateDirectories: true)
+    var other = environment
+    other["LIFELOG_DB"] = elsewhere.file("desktop.db")
+    var csv = "activity,at,note\n"
+    for index in 0..<300 {
+      csv += "snack,2026-11-01T10:00:00Z,\(String(repeating: "a", count: 300)) \(index)\n"
+    }
+    try csv.write(toFile: elsewhere.file("in.csv"), atomically: true, encoding: .utf8)
+    for arguments in [
+      ["remote", "add", "r", remote], ["import", elsewhere.file("in.csv")], ["sync"],
+    ] {
+      let result = try LifelogProcess.run(arguments, environment: other)
+      #expect(result.exitCode == 0, "\(result)")
+    }
+    let joined = try LifelogProcess.run(["remote", "add", "r", remote], environment: environment)
+    #expect(joined.exitCode == 0, "\(joined)")
+    try disk.fill()
+    let result = try LifelogProcess.run(["sync"], environment: environment)
+    #expect(result.exitCode == 74, "\(result)")
+    #expect(result.stderr.hasPrefix("Error: The disk holding the log '"), "\(result)")
+    #expect(!result.stderr.contains("reachable") && !result.stderr.contains("SQLite"), "\(result)")
+    disk.empty()
+    let again = try LifelogProcess.run(["sync"], environment: environment)
+    #expect(again.exitCode == 0, "\(again)")
+  }
+
   @Test func anOutputFileOnAFullDiskIsAnIOErrorNotBadInput() throws {
     let elsewhere = TemporaryDirectory()
     var environment = environment

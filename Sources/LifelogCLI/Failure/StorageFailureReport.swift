@@ -47,6 +47,7 @@ struct StorageFailureReport {
   ) -> StorageFailureReport {
     let what = StorageFailureWords(cause, path: path)
     guard let mark, let saved = try? mark.isInLog(at: path) else {
+      if cause.isDiskFull { return diskFull(path: path, cause: cause, nothingWritten: false) }
       return StorageFailureReport(
         code: ExitCode.ioError,
         message:
@@ -104,12 +105,20 @@ struct StorageFailureReport {
       detail: detail)
   }
 
-  private static func diskFull(path: String, cause: SQLiteError) -> StorageFailureReport {
+  /// - Parameter nothingWritten: whether the write is known to have left nothing; when it is
+  ///   not (a failed `COMMIT` with nothing to read back), the message says to look first.
+  private static func diskFull(
+    path: String, cause: SQLiteError, nothingWritten: Bool = true
+  ) -> StorageFailureReport {
     let free = FreeSpace.kilobytes(near: path).map { ", \($0) KB free" } ?? ""
+    let outcome =
+      nothingWritten
+      ? "nothing was written"
+      : "its last change may or may not have been saved: look with 'lifelog list' before adding again"
     return StorageFailureReport(
       code: ExitCode.ioError,
       message:
-        "The disk holding the log '\(path)' is full\(free): free space and run again; nothing was written",
+        "The disk holding the log '\(path)' is full\(free): free space and run again; \(outcome)",
       detail: cause.description)
   }
 
