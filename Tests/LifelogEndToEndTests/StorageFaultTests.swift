@@ -138,4 +138,19 @@ struct StorageFaultTests {
         + "Check the disk (see `dmesg`) and run again\n", "\(result)")
     #expect(try notes() == [])
   }
+
+  /// An `open` the system fails with an I/O error is told as one (74), not as a path or a
+  /// permission problem (78, "check the path and its permissions").
+  @Test func aFailedOpenIsAnIOErrorNotABadPath() throws {
+    _ = try run("add", "snack", "apple")
+    let result = try faulted("posix/io/oc/open", "add", "snack", "pear")
+    #expect(result.exitCode == 74, "\(result)")
+    #expect(
+      result.stderr.hasPrefix(
+        "Error: The disk reported an error (Input/output error) while opening '\(database)'"),
+      "\(result)")
+    #expect(!result.stderr.contains("permissions"), "\(result)")
+    expectNoSQLiteText(result)
+    #expect(try notes() == ["apple"])
+  }
 }
