@@ -154,3 +154,39 @@ struct StorageFaultTests {
     #expect(try notes() == ["apple"])
   }
 }
+
+/// A log that is really damaged (pages overwritten) is called damaged, confirmed by
+/// `quick_check`, and points at `lifelog check` and `lifelog recover` (65), without SQLite's text.
+@Suite struct DamagedLogMessageTests {
+  let folder = TemporaryDirectory()
+
+  @Test func aDamagedLogPointsAtCheckAndRecover() throws {
+    let database = folder.file("lifelog.db")
+    let environment = ["LIFELOG_DB": database, "TZ": "UTC"]
+    var csv = "activity,at,note\n"
+    for index in 0..<300 {
+      csv += "snack,2026-11-01T10:00:00Z,\(String(repeating: "a", count: 300)) \(index)\n"
+    }
+    try csv.write(toFile: folder.file("in.csv"), atomically: true, encoding: .utf8)
+    let imported = try LifelogProcess.run(
+      ["import", folder.file("in.csv")], environment: environment)
+    #expect(imported.exitCode == 0, "\(imported)")
+    do {
+      let connection = try Database(path: database, mode: .readWrite)
+      try connection.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+    let handle = try #require(FileHandle(forUpdatingAtPath: database))
+    let pages = Int(try handle.seekToEnd()) / 4096
+    for page in 3..<(pages - 1) {
+      try handle.seek(toOffset: UInt64(page * 4096 + 100))
+      handle.write(Data(repeating: 0xFF, count: 200))
+    }
+    try handle.close()
+    let result = try LifelogProcess.run(["list"], environment: environment)
+    #expect(result.exitCode == 65, "\(result)")
+    #expect(
+      result.stderr
+        == "Error: The log '\(database)' is damaged; run 'lifelog check' to see what is damaged, "
+        + "and 'lifelog recover' to build a new log from what can still be read\n", "\(result)")
+  }
+}
