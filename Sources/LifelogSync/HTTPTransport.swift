@@ -87,12 +87,12 @@ final class HTTPTransport {
     -> Response
   {
     var attempt = 0
-    var lastProblem = "no answer"
+    var lastReason = HTTPTransport.unreachable("no answer")
     while true {
       let remaining = deadline - now()
       guard remaining > 0 else {
         throw .remoteUnavailable(
-          location, reason: "the server could not be reached in time (\(lastProblem))")
+          location, reason: lastReason)
       }
       switch exchange(
         method, path, body: body, contentType: contentType, headers: headers,
@@ -119,10 +119,16 @@ final class HTTPTransport {
               + "again at its new address")
         }
         if response.status == 429 || response.status == 503 {
-          lastProblem = "the server is busy (\(response.status))"
+          lastReason = HTTPTransport.unreachable("the server is busy (\(response.status))")
           // At least 100 ms, so a Retry-After of 0 or a date gone by cannot make a busy loop.
           let wait = max(100, response.retryAfter?.milliseconds(now: now()) ?? 1000)
-          try pause(wait, attempt: attempt, problem: lastProblem)
+          try pause(wait, reason: lastReason)
+        } else if HTTPTransport.retriedFailures.contains(response.status) {
+          // A failure the server (or a proxy before it) may get past: asked again with backoff.
+          lastReason =
+            "the server kept failing until the timeout (its last answer: \(response.status))"
+          let wait = response.retryAfter.map { max(100, $0.milliseconds(now: now())) }
+          try pause(wait ?? HTTPTransport.backoff(attempt: attempt), reason: lastReason)
         } else {
           return response
         }
@@ -133,21 +139,29 @@ final class HTTPTransport {
       case .tlsFailure(let message):
         throw .remoteUnavailable(location, reason: "the TLS connection failed: \(message)")
       case .networkFailure(let message):
-        lastProblem = message
-        try pause(HTTPTransport.backoff(attempt: attempt), attempt: attempt, problem: message)
+        lastReason = HTTPTransport.unreachable(message)
+        try pause(HTTPTransport.backoff(attempt: attempt), reason: lastReason)
       }
       attempt += 1
     }
   }
 
   /// Waits `milliseconds` (never past the deadline; giving up if the wait would cross it).
-  private func pause(_ milliseconds: Int64, attempt: Int, problem: String) throws(SyncError) {
+  private func pause(_ milliseconds: Int64, reason: String) throws(SyncError) {
     guard milliseconds < deadline - now() else {
-      throw .remoteUnavailable(
-        location, reason: "the server could not be reached in time (\(problem))")
+      throw .remoteUnavailable(location, reason: reason)
     }
     usleep(UInt32(clamping: min(milliseconds, 4_000_000) * 1000))
   }
+
+  /// Why the deadline came first, when the last try did not reach the server or found it busy.
+  static func unreachable(_ problem: String) -> String {
+    "the server could not be reached in time (\(problem))"
+  }
+
+  /// Server failures asked again within the deadline (docs/http-api.md): an internal error, a bad
+  /// gateway, a gateway timeout; 429 and 503 are waited out after their `Retry-After`.
+  static let retriedFailures: Set<Int> = [500, 502, 504]
 
   /// 100 ms doubling per attempt up to 5 s, with ±50% jitter so clients do not retry in step.
   static func backoff(attempt: Int) -> Int64 {

@@ -21,6 +21,10 @@ public final class SyncEngine {
 
   public init(store: SyncStore) { self.store = store }
 
+  /// What the last ``sync(_:with:options:)`` did, also when it failed part way: the batches it
+  /// merged and pushed before the failure are kept, and a message should say so.
+  public private(set) var lastReport: Report?
+
   public struct Options: Sendable {
     public var compact = false
     /// Seconds the whole sync may take; nil for no limit.
@@ -63,6 +67,7 @@ public final class SyncEngine {
         clockSkewMilliseconds: report.clockSkewMilliseconds ?? 0)
       return report
     } catch {
+      lastReport = report
       // Every path that builds a message from a server's words scrubs it; this keeps anything
       // secret out of the log even so.
       try? store.recordOutcome(

@@ -118,7 +118,7 @@ extension LifelogCommand {
       do {
         let timeout = context.environment["LIFELOG_BUSY_TIMEOUT_MS"].flatMap(Int32.init) ?? 10_000
         return try LogStore(path: path, busyTimeoutMilliseconds: timeout, readOnly: true)
-      } catch StoreError.sqlite(let error) where error.primaryCode == 11 {  // SQLITE_CORRUPT
+      } catch StoreError.storage(_, let error) where error.isCorruption {
         report.add("log", "integrity", "the file is too damaged to open: \(error.message)")
         return nil
       }

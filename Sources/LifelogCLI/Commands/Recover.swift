@@ -38,9 +38,6 @@ extension LifelogCommand {
         "lifelog recover --output ~/rescued.db --format json",
       ])
 
-    /// EX_IOERR: a file could not be read or written.
-    static let ioErrorCode: Int32 = 74
-
     let remoteName: String?
     let output: String?
     let timeout: Int
@@ -78,7 +75,7 @@ extension LifelogCommand {
         context.errors.write(
           "Error: cannot recover: \(TerminalText.visible(error.description)); nothing was changed\n"
         )
-        throw ExitStatus(code: Self.ioErrorCode)
+        throw ExitStatus(code: ExitCode.ioError)
       } catch {
         Self.remove(target)
         throw error
