@@ -11,6 +11,8 @@
 #   make demo     build, then log a day of meals and activities in a temporary database
 #   make bench    build, then print benchmark figures as JSON lines (see docs/benchmarks.md)
 #   make soak     the sync convergence simulation over many more seeds (SEEDS=5000)
+#   make faults   the fault-injection campaign (libfiu, a full tmpfs) over FAULT_RUNS=1000 runs
+#                 against the release binary (docs/reliability.md); make test runs 150 of them
 #   make fuzz     every parser's libFuzzer harness for FUZZ_SECONDS (30) each (docs/testing.md)
 #   make sanitize the in-process test suites under ThreadSanitizer, then AddressSanitizer
 #   make install  install the binary, the man page and the bash/zsh/fish completions under $(PREFIX)
@@ -32,8 +34,8 @@ DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodi
 # the Debian package, and time (/usr/bin/time, the peak memory of the reports in make bench),
 # and Apache httpd (mod_dav) and rclone, the WebDAV servers of the WebDAV tests. Python's icalendar
 # (the ics export tests) goes into .build/venv too
-# (scripts/python-tools.sh).
-TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior taskwarrior lintian libxml2 time apache2 apache2-utils rclone
+# (scripts/python-tools.sh). libfiu (fiu-utils, libfiu-dev) injects the faults of make faults.
+TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior taskwarrior lintian libxml2 time apache2 apache2-utils rclone fiu-utils libfiu-dev
 # make deb: dpkg-shlibdeps (for Depends) and chrpath (to drop the toolchain's RUNPATH).
 DEB_PACKAGES := dpkg-dev chrpath binutils
 POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)|LifelogServerTests\.(AdmissionTests|WireRangeRouteTests|InfoRouteTests|BatchRouteTests|ChangesRouteTests|SnapshotRouteTests|KeyRouteTests|RouteGoldenTests)
@@ -53,7 +55,7 @@ install-missing = missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || m
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-.PHONY: deps test-deps build test contract contract-run demo bench soak fuzz sanitize install man golden format lint clean \
+.PHONY: faults faults-run deps test-deps build test contract contract-run demo bench soak fuzz sanitize install man golden format lint clean \
 	deb deb-run
 
 deps:
@@ -74,6 +76,7 @@ test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 	$(SWIFT) test --skip-build --parallel
+	@$(MAKE) --no-print-directory faults-run FAULT_RUNS=$(FAULT_RUNS_TEST)
 	LIFELOG_TEST_STORE=postgres $(SWIFT) test --skip-build --filter '$(POSTGRES_SUITES)'
 	@$(MAKE) --no-print-directory contract-run
 	@$(MAKE) --no-print-directory deb-run TEST_DEB=1
@@ -95,6 +98,19 @@ bench: deps test-deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog-bench
 	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; "$$bin/lifelog-bench" "$$bin/lifelog" && \
 	  scripts/ics-bench.sh "$$bin/lifelog"
+
+# The fault campaign (scripts/faults.sh): FAULT_RUNS runs from seed FAULT_SEED; FAULT_HONEST=1
+# also fails on the honesty invariants (what a failing command says; docs/reliability.md).
+FAULT_RUNS ?= 1000
+FAULT_RUNS_TEST ?= 150
+FAULT_SEED ?= 24000
+faults: deps test-deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
+	@$(MAKE) --no-print-directory faults-run
+
+# The campaign against the release binary already built.
+faults-run:
+	FAULT_SEED=$(FAULT_SEED) scripts/faults.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/lifelog" $(FAULT_RUNS)
 
 SEEDS ?= 5000
 soak: deps

@@ -16,6 +16,16 @@ enum { XML_PARSE_NONET = 1 << 11, XML_PARSE_COMPACT = 1 << 16, XML_PARSE_BIG_LIN
 enum { XML_PARSER_SEVERITY_ERROR = 4 };
 enum { NODE_ELEMENT = 1, NODE_TEXT = 3, NODE_CDATA = 4, NODE_DOCUMENT_TYPE = 10,
        NODE_SIGNIFICANT_WHITESPACE = 14, NODE_END_ELEMENT = 15 };
+enum { XML_ENTITY_DECL = 17 };
+
+/* The fields every libxml2 tree node starts with (struct _xmlNode, _xmlDtd, _xmlEntity alike). */
+struct xml_node_head {
+  void *private_data;
+  int type;
+  const char *name;
+  struct xml_node_head *children, *last, *parent, *next, *prev;
+  void *doc;
+};
 
 static struct {
   int loaded;
@@ -107,6 +117,18 @@ lifelog_xml_reader *lifelog_xml_open(lifelog_xml_read_fn read, void *context) {
   return reader;
 }
 
+/* Whether the document type the reader is on declares an entity (<!ENTITY ...>), general or
+   parameter: libxml2 links each declaration into the DTD's children. Read before any element. */
+static int declares_entity(lifelog_xml_reader *reader) {
+  struct xml_node_head *dtd = xml.current_node(reader->reader);
+  for (struct xml_node_head *child = dtd ? dtd->children : NULL; child; child = child->next) {
+    if (child->type != XML_ENTITY_DECL) continue;
+    snprintf(reader->error, sizeof reader->error, "%s", child->name ? child->name : "");
+    return 1;
+  }
+  return 0;
+}
+
 int lifelog_xml_next(lifelog_xml_reader *reader) {
   if (reader->pending_end) {
     reader->pending_end = 0;
@@ -120,6 +142,7 @@ int lifelog_xml_next(lifelog_xml_reader *reader) {
       return -1;
     }
     int type = xml.node_type(reader->reader);
+    if (type == NODE_DOCUMENT_TYPE && declares_entity(reader)) return -2;
     if (type == NODE_ELEMENT) {
       reader->pending_end = xml.is_empty(reader->reader) == 1;
       return 1;

@@ -17,11 +17,16 @@ public enum LifelogCommand {
     abstract: "Log meals and activities from the command line.",
     discussion:
       "Keeps a local SQLite log; every command takes --db PATH (or LIFELOG_DB) to use another log.",
-    options: [OptionSpec(["--version"], help: "Show the version.")],
+    options: [
+      OptionSpec(["--version"], help: "Show the version."),
+      OptionSpec(
+        ["--verbose"], help: "With an error, also show SQLite's own report."),
+    ],
     subcommands: [
       Add.self, List.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self,
       Show.self, Again.self, Undo.self, Settings.self, Due.self, Remind.self, TimerGroup.self,
-      RemoteGroup.self, Sync.self, Status.self, Check.self, ReportGroup.self, Import.self,
+      RemoteGroup.self, Sync.self, Status.self, Check.self, Recover.self, ReportGroup.self,
+      Import.self,
       Export.self, Serve.self,
       Shell.self, Completion.self, Help.self, CompleteWords.self, ManualPageCommand.self,
     ],
@@ -37,6 +42,10 @@ public enum LifelogCommand {
     var path: [String] = []
     do {
       try dispatch(arguments[...], path: &path, context: context)
+      context.output.flush()
+      if let failure = context.output.writeFailure {
+        throw OutputWriteError(path: nil, code: failure)
+      }
       return ExitCode.success
     } catch {
       return present(error, path: path, context: context)
@@ -49,7 +58,10 @@ public enum LifelogCommand {
     var rest = arguments
     // Options before the command name: --db, --version, --help.
     while let first = rest.first, first.hasPrefix("-") {
-      if first == "--version" {
+      if first == "--verbose" {
+        context.verbose = true
+        rest = rest.dropFirst()
+      } else if first == "--version" {
         context.output.write("lifelog \(version)\n")
         return
       } else if first == "-h" || first == "--help" {
@@ -127,9 +139,16 @@ public enum LifelogCommand {
     context.output.flush()
     // Failures already reported (the lines of a shell script) end with their code alone.
     if let status = error as? ExitStatus { return status.code }
-    let (code, message) = describe(error)
+    var (code, message, detail) = explain(error, context: context)
+    if let progress = error as? SyncProgressError {
+      (code, message, detail) = explain(progress.cause, context: context)
+      message = SyncProgressError.withoutNothingChanged(message) + "; " + progress.done
+    }
     // Messages quote outside text (a server's answer, a file's name): controls are shown escaped.
     context.errors.write("Error: \(TerminalText.visible(message, keepingNewlines: true))\n")
+    if context.verbose, let detail {
+      context.errors.write("  \(TerminalText.visible(detail, keepingNewlines: true))\n")
+    }
     if error is UsageError {
       let configuration = (try? command(at: path))?.configuration ?? configuration
       context.errors.write("Usage: \(HelpFormatter.usage(for: configuration, path: path))\n")
@@ -139,16 +158,48 @@ public enum LifelogCommand {
     return code
   }
 
+  /// The exit code and message for `error`, and SQLite's report for `--verbose` when it has one.
+  private static func explain(
+    _ error: any Error, context: Context
+  ) -> (Int32, String, String?) {
+    if let report = StorageFailureReport.make(error, context: context) {
+      return (report.code, report.message, report.detail)
+    }
+    let (code, message) = describe(error)
+    if let cause = unexpectedSQLiteError(error) {
+      return (
+        code,
+        "The log's database reported an unexpected error; nothing was changed. Run the command "
+          + "again with 'lifelog --verbose' to see it, and report it",
+        cause.description
+      )
+    }
+    return (code, message, nil)
+  }
+
+  /// The SQLite error behind `error` when it is one no other message explains.
+  private static func unexpectedSQLiteError(_ error: any Error) -> SQLiteError? {
+    switch error {
+    case StoreError.sqlite(let cause): return cause
+    case let cause as SQLiteError where !cause.isBusy: return cause
+    default: return nil
+    }
+  }
+
   static func describe(_ error: any Error) -> (Int32, String) {
     switch error {
     case let error as UsageError: return (ExitCode.usage, error.message)
     case let error as InputError: return (ExitCode.dataError, error.message)
-    case let error as InputFileError: return (ExitCode.noInput, error.description)
+    case let error as InputFileError:
+      if case .readFailed = error { return (ExitCode.ioError, error.description) }
+      return (ExitCode.noInput, error.description)
+    case let error as OutputWriteError: return (error.exitCode, error.description)
     case let error as ConfigurationError: return (ExitCode.configuration, error.description)
     case let error as StoreError:
       switch error {
       case .newerSchema, .notADatabase, .cannotOpen:
         return (ExitCode.configuration, error.description)
+      case .storage, .commitFailed: return (ExitCode.ioError, error.description)
       case .busy: return (ExitCode.temporaryFailure, error.description)
       case .sqlite: return (ExitCode.failure, error.description)
       }
@@ -200,6 +251,10 @@ public enum ExitCode {
   public static let dataError: Int32 = 65
   public static let noInput: Int32 = 66
   public static let unavailable: Int32 = 69
+  /// A file that cannot be created or opened for writing (`EX_CANTCREAT`).
+  public static let cannotCreate: Int32 = 73
+  /// The disk failed: an I/O error, a full disk, an output that cannot be written (`EX_IOERR`).
+  public static let ioError: Int32 = 74
   public static let temporaryFailure: Int32 = 75
   public static let authentication: Int32 = 77
   public static let configuration: Int32 = 78

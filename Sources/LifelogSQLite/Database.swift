@@ -12,6 +12,9 @@ public final class Database {
   private var statementCache: [String: Statement] = [:]
   var transactionDepth = 0
 
+  /// Whether a transaction started by ``inTransaction(_:)`` or ``inReadTransaction(_:)`` is open.
+  public var isInTransaction: Bool { transactionDepth > 0 }
+
   /// How a connection may use its file.
   public enum OpenMode: Sendable {
     case readOnly
@@ -45,8 +48,10 @@ public final class Database {
     let code = sqlite3_open_v2(path, &handle, flags, nil)
     guard code == SQLITE_OK, let handle else {
       let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      let systemErrno =
+        SQLiteError.reportsSystemErrno(code) ? handle.map { sqlite3_system_errno($0) } ?? 0 : 0
       sqlite3_close_v2(handle)
-      throw SQLiteError(code: code, message: message)
+      throw SQLiteError(code: code, message: message, systemErrno: systemErrno)
     }
     self.handle = handle
     self.path = path
@@ -135,6 +140,8 @@ public final class Database {
   }
 
   func error(code: Int32, sql: String?) -> SQLiteError {
-    SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    SQLiteError(
+      code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql,
+      systemErrno: SQLiteError.reportsSystemErrno(code) ? sqlite3_system_errno(handle) : 0)
   }
 }

@@ -230,6 +230,9 @@ public final class SyncServer: HTTPHandling {
 
   // MARK: - Errors
 
+  static let storageFailed =
+    "The server's storage failed (a full disk or an I/O error); nothing was stored, try again shortly"
+
   func response(for error: any Error) -> HTTPResponse {
     switch error {
     case let error as HTTPError:
@@ -239,6 +242,14 @@ public final class SyncServer: HTTPHandling {
     case let error as PostgresError where error.isTransient:
       log("\(RequestLogTime.now()) database: \(error)")
       return .error(.unavailable("The server's database is busy; try again shortly"))
+    // A full disk or an I/O error rolled the request back; the same request may pass once the
+    // operator frees space or the disk recovers, so it is "try again", not a bug.
+    case let error as SQLiteError where error.isDiskFull || error.isIOError:
+      log("\(RequestLogTime.now()) storage: \(error)")
+      return .error(.unavailable(SyncServer.storageFailed))
+    case let error as PostgresError where error.isStorageFailure:
+      log("\(RequestLogTime.now()) storage: \(error)")
+      return .error(.unavailable(SyncServer.storageFailed))
     default:
       log("\(RequestLogTime.now()) error: \(error)")
       return .error(HTTPError(500, APIErrorCode.internal, "The server failed; its log says why"))

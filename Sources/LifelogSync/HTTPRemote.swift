@@ -10,6 +10,7 @@ public final class HTTPRemote: Remote {
   public var location: String { transport.location }
   public var envelope: BatchEnvelope = .plain
   let transport: HTTPTransport
+  public var secrets: SecretScrubber { transport.scrubber }
 
   /// - Parameters:
   ///   - url: `http://host:port` or `https://host:port`.

@@ -42,7 +42,10 @@ public struct HTTPResponseParser: Sendable {
     public var body: [UInt8]
     /// `Retry-After`, when the server sent one that reads.
     public var retryAfter: RetryAfter?
-    /// `Location` (of a redirect), printable ASCII only, at most 200 characters.
+    /// `Location`, of a redirect.
+    ///
+    /// Printable ASCII only, at most 200 characters, as this parser reads it; whole as libcurl
+    /// gives it. Shown only through ``SecretScrubber/shown(_:limit:printable:)``.
     public var location: String?
     /// `Date`, as seconds since 1970, when it reads: the server's clock (the WebDAV remote judges
     /// by it whether a folder's modification time is old enough to trust).

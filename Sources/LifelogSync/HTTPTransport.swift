@@ -46,6 +46,8 @@ final class HTTPTransport {
   /// The remote's address as people know it, for messages (`dav://…` for a WebDAV remote).
   let location: String
   let credentials: Credentials
+  /// Keeps the token or password out of every message made of the server's words.
+  let scrubber: SecretScrubber
   /// Certificates to trust instead of the system's (`LIFELOG_CA_FILE`), for a private server.
   let caFile: String?
   /// Milliseconds since 1970 by which every request, retries included, must be done.
@@ -61,6 +63,10 @@ final class HTTPTransport {
     self.baseURL = base
     self.location = location ?? base
     self.credentials = credentials
+    switch credentials {
+    case .bearer(let token): scrubber = SecretScrubber(secrets: token.map { [$0] } ?? [])
+    case .basic(let user, let password): scrubber = SecretScrubber(secrets: [password], user: user)
+    }
     self.caFile = caFile
     self.deadline = deadline
     self.now = now
@@ -81,12 +87,12 @@ final class HTTPTransport {
     -> Response
   {
     var attempt = 0
-    var lastProblem = "no answer"
+    var lastReason = HTTPTransport.unreachable("no answer")
     while true {
       let remaining = deadline - now()
       guard remaining > 0 else {
         throw .remoteUnavailable(
-          location, reason: "the server could not be reached in time (\(lastProblem))")
+          location, reason: lastReason)
       }
       switch exchange(
         method, path, body: body, contentType: contentType, headers: headers,
@@ -104,7 +110,7 @@ final class HTTPTransport {
           if response.status == 401 { throw .passwordRefused(location, user: user) }
         }
         if (300...399).contains(response.status) {
-          let target = response.location.map { " to '\($0)'" } ?? ""
+          let target = response.location.map(redirectTarget) ?? ""
           throw .remoteUnavailable(
             location,
             reason:
@@ -113,10 +119,16 @@ final class HTTPTransport {
               + "again at its new address")
         }
         if response.status == 429 || response.status == 503 {
-          lastProblem = "the server is busy (\(response.status))"
+          lastReason = HTTPTransport.unreachable("the server is busy (\(response.status))")
           // At least 100 ms, so a Retry-After of 0 or a date gone by cannot make a busy loop.
           let wait = max(100, response.retryAfter?.milliseconds(now: now()) ?? 1000)
-          try pause(wait, attempt: attempt, problem: lastProblem)
+          try pause(wait, reason: lastReason)
+        } else if HTTPTransport.retriedFailures.contains(response.status) {
+          // A failure the server (or a proxy before it) may get past: asked again with backoff.
+          lastReason =
+            "the server kept failing until the timeout (its last answer: \(response.status))"
+          let wait = response.retryAfter.map { max(100, $0.milliseconds(now: now())) }
+          try pause(wait ?? HTTPTransport.backoff(attempt: attempt), reason: lastReason)
         } else {
           return response
         }
@@ -127,21 +139,29 @@ final class HTTPTransport {
       case .tlsFailure(let message):
         throw .remoteUnavailable(location, reason: "the TLS connection failed: \(message)")
       case .networkFailure(let message):
-        lastProblem = message
-        try pause(HTTPTransport.backoff(attempt: attempt), attempt: attempt, problem: message)
+        lastReason = HTTPTransport.unreachable(message)
+        try pause(HTTPTransport.backoff(attempt: attempt), reason: lastReason)
       }
       attempt += 1
     }
   }
 
   /// Waits `milliseconds` (never past the deadline; giving up if the wait would cross it).
-  private func pause(_ milliseconds: Int64, attempt: Int, problem: String) throws(SyncError) {
+  private func pause(_ milliseconds: Int64, reason: String) throws(SyncError) {
     guard milliseconds < deadline - now() else {
-      throw .remoteUnavailable(
-        location, reason: "the server could not be reached in time (\(problem))")
+      throw .remoteUnavailable(location, reason: reason)
     }
     usleep(UInt32(clamping: min(milliseconds, 4_000_000) * 1000))
   }
+
+  /// Why the deadline came first, when the last try did not reach the server or found it busy.
+  static func unreachable(_ problem: String) -> String {
+    "the server could not be reached in time (\(problem))"
+  }
+
+  /// Server failures asked again within the deadline (docs/http-api.md): an internal error, a bad
+  /// gateway, a gateway timeout; 429 and 503 are waited out after their `Retry-After`.
+  static let retriedFailures: Set<Int> = [500, 502, 504]
 
   /// 100 ms doubling per attempt up to 5 s, with ±50% jitter so clients do not retry in step.
   static func backoff(attempt: Int) -> Int64 {
@@ -159,43 +179,12 @@ final class HTTPTransport {
     case tlsFailure(String)
   }
 
-  /// Whether `text` (a server's words, about to go into a message) holds the secret these
-  /// requests carry: the password or token, or the header value that encodes it.
-  ///
-  /// A server may echo the request back in an error page; what it says must not carry the
-  /// secret into a terminal, a cron mail or a log.
-  func revealsSecret(_ text: String) -> Bool {
-    let secret: String?
-    switch credentials {
-    case .bearer(let token): secret = token
-    case .basic(_, let password): secret = password
-    }
-    guard let secret, !secret.isEmpty else { return false }
-    let encoded = authorization.map { String($0.drop { $0 != " " }.dropFirst()) } ?? ""
-    return HTTPTransport.quotes(secret, in: text)
-      || (!encoded.isEmpty && HTTPTransport.quotes(encoded, in: text))
-  }
-
-  /// Whether `text` holds `secret`: anywhere when it is long enough to be no accident, else
-  /// only as a word of its own, so a short secret ("t") is not found inside every word that
-  /// holds its letters ("token refused") and the server's words are not withheld for nothing.
-  static func quotes(_ secret: String, in text: String) -> Bool {
-    let secretBytes = Array(secret.utf8)
-    let textBytes = Array(text.utf8)
-    guard secretBytes.count < 8 else { return text.contains(secret) }
-    guard textBytes.count >= secretBytes.count else { return false }
-    func isWordByte(_ byte: UInt8) -> Bool {
-      (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
-        || (byte >= 0x61 && byte <= 0x7A) || byte >= 0x80
-    }
-    for start in 0...(textBytes.count - secretBytes.count)
-    where textBytes[start..<start + secretBytes.count].elementsEqual(secretBytes) {
-      let end = start + secretBytes.count
-      let before = start == 0 || !isWordByte(textBytes[start - 1])
-      let after = end == textBytes.count || !isWordByte(textBytes[end])
-      if before && after { return true }
-    }
-    return false
+  /// ` to 'LOCATION'` for a redirect's message, unless `location` (whole, or as shown: printable
+  /// and cut to 200 bytes) holds a piece of the credentials.
+  private func redirectTarget(_ location: String) -> String {
+    guard let shown = scrubber.shown(Array(location.utf8), limit: 200, printable: 0x21...0x7E)
+    else { return " (its target is left out: it quotes the credentials)" }
+    return " to '\(shown)'"
   }
 
   /// The `Authorization` header's value, if any.
@@ -258,14 +247,13 @@ final class HTTPTransport {
       return raw.tls_failure != 0 ? .tlsFailure(error) : .networkFailure(error)
     }
     let bytes = raw.body.map { Array(UnsafeBufferPointer(start: $0, count: raw.body_length)) } ?? []
-    let location = Array(HTTPTransport.text(raw.location).utf8).prefix(200).filter {
-      (0x21...0x7E).contains($0)
-    }
+    // Whole: the redirect's message checks it for the credentials, then cuts and filters it.
+    let location = HTTPTransport.text(raw.location)
     return .response(
       Response(
         status: raw.status, body: bytes,
         retryAfter: HTTPResponseParser.retryAfter(HTTPTransport.text(raw.retry_after)),
-        location: location.isEmpty ? nil : String(decoding: location, as: UTF8.self),
+        location: location.isEmpty ? nil : location,
         date: HTTPResponseParser.httpDate(
           Array(HTTPResponseParser.trimmed(Array(HTTPTransport.text(raw.date).utf8)[...])))))
   }
@@ -287,11 +275,12 @@ final class HTTPTransport {
     }
   }
 
-  /// What the server said in `body` (``errorMessage(_:)``), unless it quotes the token or
-  /// password these requests carry (``revealsSecret(_:)``): then only that it was withheld.
+  /// What the server said in `body` (``errorMessage(_:)``), unless the body, or the message
+  /// taken from it, holds a piece of the token or password these requests carry
+  /// (``SecretScrubber``): then only that it was withheld.
   func serverMessage(_ body: [UInt8]) -> String {
     let message = HTTPTransport.errorMessage(body)
-    return revealsSecret(message) ? "(its words are left out: they quote the credentials)" : message
+    return scrubber.reveals(body) || scrubber.reveals(message) ? SecretScrubber.withheld : message
   }
 
   /// The `message` of a JSON error body, or a short form of the body.

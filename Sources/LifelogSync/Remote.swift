@@ -71,6 +71,10 @@ public protocol Remote: AnyObject {
   /// Stores the next version of the key envelope. Throws ``SyncError/keysChanged(_:)`` when that
   /// version is already taken (another machine changed the passphrase at the same moment).
   func putKeys(_ keys: RemoteKeys) throws
+
+  /// Finds the remote's token or password in text about to be shown or stored (a sync's
+  /// outcome); ``SecretScrubber/none`` for a remote without one.
+  var secrets: SecretScrubber { get }
 }
 
 /// What a remote's manifest says (`lifelog-remote.json` in a folder remote).
@@ -102,6 +106,8 @@ public struct PulledSnapshot: Sendable {
 }
 
 extension Remote {
+  public var secrets: SecretScrubber { .none }
+
   public func snapshot(
     beyond cursor: String, excluding device: String, passing: Set<String>,
     skipped: inout [String]

@@ -21,6 +21,10 @@ public final class SyncEngine {
 
   public init(store: SyncStore) { self.store = store }
 
+  /// What the last ``sync(_:with:options:)`` did, also when it failed part way: the batches it
+  /// merged and pushed before the failure are kept, and a message should say so.
+  public private(set) var lastReport: Report?
+
   public struct Options: Sendable {
     public var compact = false
     /// Seconds the whole sync may take; nil for no limit.
@@ -57,13 +61,18 @@ public final class SyncEngine {
     do {
       try run(record, remote: remote, options: options, deadline: deadline, report: &report)
       try store.recordOutcome(
-        remote: record.name, at: wallClock(), outcome: "ok", skipped: report.skipped,
+        remote: record.name, at: wallClock(), outcome: "ok",
+        skipped: report.skipped.map(remote.secrets.scrubbed),
         held: report.held,
         clockSkewMilliseconds: report.clockSkewMilliseconds ?? 0)
       return report
     } catch {
+      lastReport = report
+      // Every path that builds a message from a server's words scrubs it; this keeps anything
+      // secret out of the log even so.
       try? store.recordOutcome(
-        remote: record.name, at: wallClock(), outcome: "failed: \(error)", skipped: report.skipped,
+        remote: record.name, at: wallClock(), outcome: remote.secrets.scrubbed("failed: \(error)"),
+        skipped: report.skipped.map(remote.secrets.scrubbed),
         held: report.held, clockSkewMilliseconds: report.clockSkewMilliseconds)
       throw error
     }

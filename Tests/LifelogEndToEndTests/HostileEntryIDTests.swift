@@ -167,4 +167,35 @@ import Testing
     #expect(try laptop.entries()[braces]?["note"] as? String == "by its full id")
     #expect(try laptop.entries()[evil]?["note"] as? String == "from afar")
   }
+
+  /// A stranger's entry whose whole id is the short id of an entry of this log: `delete <short>`
+  /// names both and deletes neither (an ambiguous id, exit 65), and the full id still reaches the
+  /// log's own entry.
+  @Test func aSyncedIdEqualToAShortIdIsAmbiguousNotATakeover() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    try laptop.expectSuccess("add", "lunch", "soup", "--at", "2026-12-01 12:30")
+    try laptop.expectSuccess("remote", "add", "usb", remote)
+    let own = try #require(try laptop.entries().keys.first)
+    let short = String(own.prefix(8))
+    let row = Self.row(
+      .entry, short,
+      [
+        .text(ActivityName.derivedID(for: "lunch")),
+        .time(LoggedTime(instant: 1_796_140_800, offsetMinutes: 60)), .null, .text("planted"),
+        .null, .tags([]), .null, .flag(false),
+      ], 0)
+    try write(Self.batch(1, [row]), seq: 1)
+    try laptop.expectSuccess("sync")
+    #expect(try laptop.entries().count == 2)
+    let refused = try laptop.run("delete", short)
+    #expect(refused.exitCode == 65, "\(refused)")
+    #expect(refused.stderr.hasPrefix("Error: Id '\(short)' is ambiguous"), "\(refused)")
+    #expect(refused.stderr.contains(own.prefix(13)), "\(refused)")
+    #expect(refused.stderr.contains("\(short) (lunch"), "\(refused)")
+    #expect(refused.stdout.isEmpty)
+    let live = try laptop.entries()
+    #expect(live.count == 2 && live[short] != nil && live[own] != nil, "\(live.keys)")
+    try laptop.expectSuccess("delete", own)
+    #expect(try laptop.entries().keys.sorted() == [short])
+  }
 }

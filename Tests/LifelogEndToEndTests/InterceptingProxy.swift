@@ -21,6 +21,9 @@ final class InterceptingProxy: @unchecked Sendable {
     /// The next answer to a batch push is dropped and its connection closed (as a network failure
     /// shows it); then everything passes.
     case dropNextPushAnswer
+    /// Every request is answered these bytes by the proxy itself (a hostile server's words);
+    /// nothing reaches the server.
+    case answer([UInt8])
   }
 
   /// Where the proxy listens, on 127.0.0.1.
@@ -82,6 +85,10 @@ final class InterceptingProxy: @unchecked Sendable {
 
     /// Connects `client` to the server and copies bytes both ways until either side ends.
     func relay(_ client: Int32) {
+      if case .answer(let bytes) = state.withLock({ $0.mode }) {
+        InterceptingProxy.answer(client, with: bytes)
+        return
+      }
       let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
       var address = LoopbackServer.loopback(port: targetPort)
       let connected = withUnsafePointer(to: &address) {
@@ -129,7 +136,7 @@ final class InterceptingProxy: @unchecked Sendable {
           let action = state.withLock { state -> Mode in
             let mode = state.mode
             switch mode {
-            case .pass: break
+            case .pass, .answer: break
             case .holdPushAnswers: state.dropped += 1
             case .dropNextPushAnswer:
               state.dropped += 1
@@ -158,5 +165,23 @@ final class InterceptingProxy: @unchecked Sendable {
       close(link.client)
       close(link.server)
     }
+  }
+
+  /// Reads one request's head from `client`, answers `bytes`, and closes once the client has
+  /// stopped sending (what it sends is read and dropped, for at most 2 s).
+  private static func answer(_ client: Int32, with bytes: [UInt8]) {
+    var head: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    var timeout = timeval(tv_sec: 2, tv_usec: 0)
+    setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    while head.count < 1 << 16, !head.suffix(4).elementsEqual("\r\n\r\n".utf8) {
+      let count = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, 1, 0) }
+      guard count > 0 else { break }
+      head.append(buffer[0])
+    }
+    _ = LoopbackServer.sendAll(bytes[...], to: client)
+    shutdown(client, Int32(SHUT_WR))
+    while buffer.withUnsafeMutableBytes({ recv(client, $0.baseAddress, $0.count, 0) }) > 0 {}
+    close(client)
   }
 }

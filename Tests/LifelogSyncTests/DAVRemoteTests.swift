@@ -95,7 +95,7 @@ import Testing
         body: Array("bad request: Authorization: Basic YWxpY2U6c2VjcmV0 (secret)".utf8))
     }
     #expect {
-      try remote(echoing).manifest()
+      try remote(echoing, seconds: 2).manifest()
     } throws: { error in
       let text = "\(error)"
       return text.contains("500") && !text.contains("secret") && !text.contains("YWxpY2U6c2VjcmV0")

@@ -17,12 +17,15 @@ typedef struct lifelog_xml_reader lifelog_xml_reader;
 /// Loads libxml2; 0, or -1 with a message in `error`.
 int lifelog_xml_load(char *error, size_t error_length);
 
-/// A reader of the document `read` returns; never fetches anything from the network and never
-/// expands entities. NULL when out of memory. Call only after a successful load.
+/// A reader of the document `read` returns; never fetches anything from the network, never
+/// substitutes entities into text, and keeps libxml2's limits for huge documents. NULL when out of memory. Call only after a successful load.
 lifelog_xml_reader *lifelog_xml_open(lifelog_xml_read_fn read, void *context);
 
 /// Moves to the next element: 1 at an element's start, 2 at its end (also right after the start
-/// of an empty element), 0 at the end of the document, -1 on an error (see lifelog_xml_error).
+/// of an empty element), 0 at the end of the document, -1 on an error (see lifelog_xml_error),
+/// -2 when the document type declares an entity (lifelog_xml_error then holds its name): the
+/// document is refused before any element is read, as expanding a declared entity into every
+/// attribute that names it costs time out of all proportion to the input.
 int lifelog_xml_next(lifelog_xml_reader *reader);
 
 /// From now on, lifelog_xml_next also returns 3 at a text node (text, CDATA or significant white

@@ -118,7 +118,7 @@ extension LifelogCommand {
       do {
         let timeout = context.environment["LIFELOG_BUSY_TIMEOUT_MS"].flatMap(Int32.init) ?? 10_000
         return try LogStore(path: path, busyTimeoutMilliseconds: timeout, readOnly: true)
-      } catch StoreError.sqlite(let error) where error.primaryCode == 11 {  // SQLITE_CORRUPT
+      } catch StoreError.storage(_, let error) where error.isCorruption {
         report.add("log", "integrity", "the file is too damaged to open: \(error.message)")
         return nil
       }
@@ -165,7 +165,20 @@ enum CheckReportText {
       ? "No damage found\(complete ? "" : " in the log"): checked " + checked
       : "Damage found: \(grouped(count)) problem\(count == 1 ? "" : "s"); checked " + checked
     if let remote, !complete { text += "; '\(remote)' could not be checked" }
-    return text + "\n"
+    text += "\n"
+    if let advice = recoverAdvice(report) { text += advice + "\n" }
+    return text
+  }
+
+  /// Points at `lifelog recover` when SQLite itself found the file damaged or could not read it.
+  static func recoverAdvice(_ report: CheckReport) -> String? {
+    let damaged = report.problems.contains {
+      $0.place == "log" && ($0.code == "integrity" || $0.code == "unreadable")
+    }
+    return damaged
+      ? "The log's file is damaged: 'lifelog recover' builds a new log from every row that can "
+        + "still be read (add --from-remote NAME to pull what a remote holds); the damaged file is kept"
+      : nil
   }
 
   /// `{"ok":…,"checked":{…},"problems":[{"where","code","what"}],"omitted":{…},"remote":…}`.
@@ -188,6 +201,7 @@ enum CheckReportText {
     object.addRaw("problems", "[" + problems.joined(separator: ",") + "]")
     object.addRaw("omitted", omitted.result)
     if let error { object.add("error", error) }
+    if let advice = recoverAdvice(report) { object.add("advice", advice) }
     return object.result
   }
 

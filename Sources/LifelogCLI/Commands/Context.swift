@@ -22,6 +22,8 @@ public final class Context {
   /// may end.
   public var isWholeProcess = false
   var databasePathOverride: String?
+  /// `lifelog --verbose`: an error also shows SQLite's own report.
+  var verbose = false
   private var openedStore: LogStore?
 
   public init(
@@ -85,6 +87,7 @@ public final class Context {
       now: (try? ProcessEnvironment.now(environment)) ?? now, zone: zone, zoneName: zoneName,
       inputIsTerminal: inputIsTerminal)
     context.databasePathOverride = databasePathOverride
+    context.verbose = verbose
     context.prompt = prompt
     return context
   }

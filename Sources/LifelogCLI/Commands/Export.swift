@@ -45,7 +45,7 @@ extension LifelogCommand {
 
     func run(in context: Context) throws {
       let store = try context.store
-      let file = try outputPath.map { path throws(InputError) in try OutputFile(replacing: path) }
+      let file = try outputPath.map { path in try OutputFile(replacing: path) }
       let sink: ([UInt8]) throws -> Void = { bytes in
         if let file {
           try file.write(bytes)

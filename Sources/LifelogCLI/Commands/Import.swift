@@ -166,10 +166,6 @@ extension ExchangeFormat {
   }
 }
 
-extension String {
-  fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
-}
-
 /// The progress line a long import (or check) shows on standard error, only when that is a terminal.
 final class ImportProgress {
   private let errors: (any TextOutput)?

@@ -166,7 +166,7 @@ struct ReportRequest: Sendable {
     let reader = ReportEntryReader(
       store: store, range: range, settings: settings, fields: fields,
       partEntries: try Self.partEntries(in: context))
-    let file = try outputPath.map { path throws(InputError) in try OutputFile(replacing: path) }
+    let file = try outputPath.map { path in try OutputFile(replacing: path) }
     let sink = ReportSink(output: context.output, file: file)
     if streamsDays {
       try reader.reading { try stream(reader, store: store, to: sink, zone: context.zone) }

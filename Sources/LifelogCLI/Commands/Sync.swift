@@ -63,11 +63,20 @@ extension LifelogCommand {
       let watchdog = context.isWholeProcess ? Self.watchdog(seconds: timeout) : nil
       defer { watchdog?.cancel() }
       for record in remotes {
-        let report = try engine.sync(
-          record,
-          with: try context.remote(
-            record.url, token: record.token, deadline: deadline, envelope: record.envelope),
-          options: .init(compact: compact, deadline: deadline))
+        let report: SyncEngine.Report
+        do {
+          report = try engine.sync(
+            record,
+            with: try context.remote(
+              record.url, token: record.token, deadline: deadline, envelope: record.envelope),
+            options: .init(compact: compact, deadline: deadline))
+        } catch {
+          guard let done = engine.lastReport, done.pulled > 0 || done.pushed > 0 else {
+            throw error
+          }
+          throw SyncProgressError(
+            remote: record.name, pulled: done.pulled, pushed: done.pushed, cause: error)
+        }
         for skipped in report.skipped {
           context.errors.write(
             "Warning: skipped \(TerminalText.visible(skipped)); it will be read again on the next sync\n"

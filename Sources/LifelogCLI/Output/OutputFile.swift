@@ -12,8 +12,9 @@ final class OutputFile {
 
   /// Starts writing `path` (`--output`).
   ///
-  /// - Throws: ``InputError`` naming a missing folder or a permission problem.
-  init(replacing path: String) throws(InputError) {
+  /// - Throws: ``InputError`` naming a missing folder, ``OutputWriteError`` when the file
+  ///   cannot be created.
+  init(replacing path: String) throws {
     try ReportFile.checkWritable(path)
     self.path = path
     var mode: mode_t = 0o600
@@ -22,21 +23,22 @@ final class OutputFile {
     do {
       file = try AtomicFile(replacing: path, mode: mode)
     } catch {
-      throw InputError("Cannot write '\(path)': \(error.reason); check the folder's permissions")
+      let code = error.systemErrno ?? EIO
+      throw OutputWriteError(path: path, code: code, creating: code != EIO && code != ENOSPC)
     }
   }
 
   /// Appends `bytes` to the file.
-  func write(_ bytes: [UInt8]) throws(InputError) {
+  func write(_ bytes: [UInt8]) throws(OutputWriteError) {
     do { try file.write(bytes) } catch { throw failure(error) }
   }
 
   /// Flushes the file to disk and renames it over the target.
-  func commit() throws(InputError) {
+  func commit() throws(OutputWriteError) {
     do { try file.commit() } catch { throw failure(error) }
   }
 
-  private func failure(_ error: LocalFileError) -> InputError {
-    InputError("Cannot write '\(path)': \(error.reason)")
+  private func failure(_ error: LocalFileError) -> OutputWriteError {
+    OutputWriteError(path: path, code: error.systemErrno ?? EIO)
   }
 }

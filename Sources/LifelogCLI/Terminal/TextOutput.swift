@@ -4,12 +4,20 @@
 public protocol TextOutput: AnyObject {
   func write(_ text: String)
   func flush()
+  /// The `errno` of the first write that failed for another reason than a closed pipe; nil
+  /// while every write succeeded.
+  var writeFailure: Int32? { get }
+}
+
+extension TextOutput {
+  public var writeFailure: Int32? { nil }
 }
 
 /// A file descriptor, written in large blocks (a 100,000-entry listing is one `write` per 64 KiB).
 public final class FileOutput: TextOutput {
   private let descriptor: Int32
   private var buffer: [UInt8] = []
+  public private(set) var writeFailure: Int32?
 
   public init(descriptor: Int32) {
     self.descriptor = descriptor
@@ -29,7 +37,9 @@ public final class FileOutput: TextOutput {
       }
       if written < 0 {
         if errno == EINTR { continue }
-        break  // a closed pipe (`lifelog list | head`): nothing more can be written
+        // A closed pipe (`lifelog list | head`) is no failure: the reader has what it wanted.
+        if errno != EPIPE, writeFailure == nil { writeFailure = errno }
+        break  // nothing more can be written
       }
       offset += written
     }

@@ -11,6 +11,8 @@ public final class ChunkedReader {
   public private(set) var count = 0
   private let descriptor: Int32
   private let ownsDescriptor: Bool
+  /// What the input is called in an error: the file's path, or `standard input`.
+  private let name: String
   /// Whether the end of the input has been reached.
   public private(set) var isAtEnd = false
   /// Whether ``chunk`` was read by ``firstByte()`` and not yet handed out by ``refill()``.
@@ -18,9 +20,12 @@ public final class ChunkedReader {
   private var heldCount = 0
 
   /// Reads from `descriptor`; `closing` says whether to close it when done.
-  public init(descriptor: Int32, closing: Bool, chunkSize: Int = 1 << 20) {
+  public init(
+    descriptor: Int32, closing: Bool, chunkSize: Int = 1 << 20, name: String = "standard input"
+  ) {
     self.descriptor = descriptor
     ownsDescriptor = closing
+    self.name = name
     chunk = .allocate(capacity: chunkSize)
   }
 
@@ -38,7 +43,7 @@ public final class ChunkedReader {
       close(descriptor)
       throw .unreadable(path, reason: "it is a folder")
     }
-    self.init(descriptor: descriptor, closing: true)
+    self.init(descriptor: descriptor, closing: true, name: path)
   }
 
   deinit {
@@ -65,7 +70,7 @@ public final class ChunkedReader {
         isAtEnd = true
         return false
       }
-      if errno != EINTR { throw .unreadable("input", reason: String(cString: strerror(errno))) }
+      if errno != EINTR { throw .readFailed(name, reason: String(cString: strerror(errno))) }
     }
   }
 }
@@ -99,11 +104,16 @@ public enum InputFileError: Error, Equatable, CustomStringConvertible {
   case missing(String)
   /// The file exists but cannot be read.
   case unreadable(String, reason: String)
+  /// A read failed part way (an I/O error): nothing was imported (exit 74).
+  case readFailed(String, reason: String)
 
   public var description: String {
     switch self {
     case .missing(let path): "Cannot read '\(path)': no such file; check the path"
     case .unreadable(let path, let reason): "Cannot read '\(path)': \(reason)"
+    case .readFailed(let path, let reason):
+      "Reading '\(path)' failed part way (\(reason)); nothing was imported. Check the disk (see "
+        + "`dmesg`) and run again"
     }
   }
 }

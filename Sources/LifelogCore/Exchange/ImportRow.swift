@@ -94,7 +94,11 @@ public struct ValidImportRow: Sendable {
   /// A SHA-256 of the normalized fields (activity name case-folded, the instant and its offset,
   /// duration, note, quantity, tags) shaped as a version 8 UUID. Its leading hex digits are as
   /// random-looking as a UUIDv4's, so short ids stay short (docs/design.md §2).
-  public var derivedID: String {
+  ///
+  /// Rows of one file equal in all those fields are told apart by `ordinal`, their place among
+  /// their equals: the first keeps the id earlier versions gave every one of them (so a log that
+  /// imported the file before still matches it), the others mix the ordinal in.
+  public func derivedID(ordinal: Int = 1) -> String {
     var seed: [UInt8] = []
     seed.reserveCapacity(160)
     seed.append(contentsOf: "lifelog-import".utf8)
@@ -114,6 +118,7 @@ public struct ValidImportRow: Sendable {
     add(note ?? "")
     add(quantity.map { Int64(bitPattern: $0.bitPattern) } ?? -1)
     add(tags.joined(separator: " "))
+    if ordinal > 1 { add(Int64(ordinal)) }
     var bytes = Array(SHA256.hash(seed).prefix(16))
     bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8: custom, content-derived
     bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant

@@ -115,6 +115,8 @@ private final class EntryImporter {
   var activitiesByName: [String: Activity] = [:]
   /// The integer key of each activity id used so far (`entry.activity`).
   var activityKeys: [String: Int64] = [:]
+  /// The entries earlier rows of the file took.
+  let claims = ImportClaims()
 
   init(store: LogStore, options: ImportOptions) throws {
     self.store = store
@@ -127,23 +129,56 @@ private final class EntryImporter {
   }
 
   /// Adds or updates the entry of one checked row.
-  func apply(_ valid: ValidImportRow, id: String, to summary: inout ImportSummary) throws {
+  ///
+  /// A row never takes an entry an earlier row of the file took: a row without an id moves on to
+  /// the next ordinal among its equals; a row repeating another's id is refused.
+  func apply(_ valid: ValidImportRow, id plainID: String, to summary: inout ImportSummary) throws {
     let activity = try resolveActivity(valid, summary: &summary)
     let source = valid.source ?? options.source
     let key = try activityKey(for: activity.id)
-    try LogStore.runEntryInsert(
-      insert,
-      NewEntry(
-        id: id, activityID: activity.id, time: valid.time, duration: valid.duration,
-        note: valid.note, quantity: valid.quantity, tags: valid.tags, source: source),
-      activityKey: key, stamp: stamp)
-    if store.database.changes > 0 {
-      summary.added += 1  // queued for sync by queueAddedEntries(), in the same transaction
-    } else if try update(id: id, activityID: activity.id, key: key, with: valid) {
+    var ordinal = valid.id == nil ? claims.firstOrdinal(for: plainID) : 1
+    var id = ordinal == 1 ? plainID : valid.derivedID(ordinal: ordinal)
+    while true {
+      try LogStore.runEntryInsert(
+        insert,
+        NewEntry(
+          id: id, activityID: activity.id, time: valid.time, duration: valid.duration,
+          note: valid.note, quantity: valid.quantity, tags: valid.tags, source: source),
+        activityKey: key, stamp: stamp)
+      let added = store.database.changes > 0
+      let taken = try !added && takenByThisImport(id)
+      guard !taken else {
+        guard valid.id == nil else {
+          throw InputError(
+            "id '\(id)' is on an earlier row of the file too; give each row its own id")
+        }
+        ordinal += 1
+        id = valid.derivedID(ordinal: ordinal)
+        continue
+      }
+      if valid.id == nil { claims.took(ordinal, for: plainID) }
+      if added {
+        summary.added += 1  // queued for sync by queueAddedEntries(), in the same transaction
+        return
+      }
+      claims.match(id)
+      break
+    }
+    if try update(id: id, activityID: activity.id, key: key, with: valid) {
       summary.updated += 1
     } else {
       summary.unchanged += 1
     }
+  }
+
+  /// Whether a row of this import already took the entry `id`: added it (its rowid is above
+  /// every rowid from before the import) or matched it.
+  private func takenByThisImport(_ id: String) throws -> Bool {
+    if claims.isMatched(id) { return true }
+    let rowID = try store.database.cachedStatement(
+      sql: "SELECT rowid FROM entry WHERE \(SyncedEntity.entry.idMatch())"
+    ).first([id]) { $0[0] as Int64 }
+    return (rowID ?? 0) > lastRowIDBefore
   }
 
   /// Queues every entry the import added to be sent on the next sync, with one statement instead of

@@ -123,7 +123,7 @@ final class RowPipeline: @unchecked Sendable {
       case .success(let row):
         do throws(InputError) {
           let valid = try row.validated(parser: parser)
-          batch.append(.valid(valid, id: valid.id ?? valid.derivedID, line: row.line))
+          batch.append(.valid(valid, id: valid.id ?? valid.derivedID(), line: row.line))
         } catch {
           batch.append(.invalid(RowError(line: row.line, message: error.message)))
         }

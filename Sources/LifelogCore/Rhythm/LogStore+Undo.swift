@@ -50,6 +50,7 @@ extension LogStore {
       if let bulk { try revertBulkCreation(stamp: bulk.stamp, with: stamp) }
       try database.execute(sql: "DELETE FROM local_undo_row WHERE step = ?", arguments: [step.seq])
       try database.execute(sql: "DELETE FROM local_undo_step WHERE seq = ?", arguments: [step.seq])
+      pendingWriteMark = .stepUndone(seq: step.seq, description: step.description)
       return step
     }
   }

@@ -103,6 +103,7 @@ extension LogStore {
       ])
     let step: Int64 =
       try database.cachedStatement(sql: "SELECT last_insert_rowid()").first { $0[0] } ?? 0
+    pendingWriteMark = .stepRecorded(seq: step, description: description)
     let insert = try database.cachedStatement(
       sql: """
         INSERT INTO local_undo_row (step, entity, id, created, fields, before, before_stamps, after_stamps)

@@ -6,17 +6,21 @@ extension LogStore {
   /// Finds the one entry whose id is `prefix`, or else the one whose id starts with it (dashes
   /// and case ignored).
   ///
+  /// An id typed in full names that entry, whatever its form: the one way to name an id another
+  /// program sent by sync that is not hex digits (`{…}`), or that a prefix cannot tell apart from
+  /// ids alike but for case. But when the text is also the start of another entry's id (a synced
+  /// id `1a2b3c4d`, the short id of an entry of this log), it is refused as ambiguous: a short id
+  /// never silently picks one of two entries.
+  ///
   /// - Throws: ``InputError`` when the prefix is malformed, matches nothing, or matches several
   ///   entries (the message lists them so the person can type more digits).
   public func resolveEntryID(_ prefix: String) throws -> String {
-    // An id typed in full is that entry, whatever its form: the one way to name an id another
-    // program sent by sync that is not hex digits (`{…}`), or that a prefix cannot tell apart
-    // from ids alike but for case.
-    if try entry(id: prefix) != nil { return prefix }
+    let exact = try entry(id: prefix) != nil
     let digits = prefix.lowercased().filter { $0 != "-" }
     guard digits.count >= LogStore.minimumPrefixLength,
       let stored = StoredEntryID.range(ofPrefix: digits)
     else {
+      if exact { return prefix }
       throw InputError(
         "'\(prefix)' is not an entry id; give at least \(LogStore.minimumPrefixLength) hex digits "
           + "of an id shown by 'lifelog list', such as '1a2b3c4d'")
@@ -24,7 +28,7 @@ extension LogStore {
     // Ids stored as 16 bytes are found by their byte range; an id kept as text (one not in UUID
     // form, from sync: rare) among the text ids, which sort before every blob, dashes and case
     // ignored as for the others (`LIKE` ignores ASCII case; the digits hold no wildcard).
-    let matches: [String] = try read {
+    var matches: [String] = try read {
       try database.cachedStatement(
         sql: """
           SELECT \(StoredEntryID.text(of: "id")) FROM entry WHERE id >= ? AND id < ?
@@ -33,6 +37,12 @@ extension LogStore {
           """
       )
       .map([stored.from, stored.below, digits + "%"]) { $0[0] }
+    }
+    if exact {
+      // Ids that are the same digits but for case and dashes are what typing in full tells apart.
+      let others = matches.filter { $0.lowercased().filter { $0 != "-" } != digits }
+      if others.isEmpty { return prefix }
+      matches = [prefix] + others
     }
     switch matches.count {
     case 0:

@@ -19,6 +19,8 @@ public final class LogStore {
   var undoCapture: RowChangeCapture?
   /// The stamp of the rows the recording step created in bulk (an import), nil when none.
   var undoBulkStamp: String?
+  /// What the write transaction now running leaves for a read-back after a failed `COMMIT`.
+  var pendingWriteMark: WriteMark?
   /// Whether this connection keeps the WAL on close: every read-write connection to a file, once
   /// it has opened the log (a log refused on opening is closed as SQLite always closes).
   private var keepsWAL = false
@@ -79,7 +81,7 @@ public final class LogStore {
       }
       if applied.count < schemaVersion { try migrator.migrate(upTo: schemaVersion) }
     } catch let error as SQLiteError {
-      throw StoreError.wrapping(error, path: path)
+      throw StoreError.wrapping(error, path: path, opening: true)
     }
   }
 
@@ -106,10 +108,15 @@ public final class LogStore {
   /// The identifiers of every migration this lifelog knows, oldest first.
   public static var knownMigrations: [String] { Migration.all.map(\.identifier) }
 
-  /// Runs `body` in one write transaction, turning a lock held too long into ``StoreError/busy(path:)``.
+  /// Runs `body` in one write transaction, turning a lock held too long into ``StoreError/busy(path:)``
+  /// and a failed `COMMIT` into ``StoreError/commitFailed(path:cause:mark:)``.
   func write<T>(_ body: () throws -> T) throws -> T {
+    let outermost = !database.isInTransaction
+    if outermost { pendingWriteMark = nil }
     do {
       return try database.inTransaction(body)
+    } catch let error as SQLiteError where outermost && error.sql == "COMMIT" {
+      throw StoreError.commitFailed(path: path, cause: error, mark: pendingWriteMark)
     } catch let error as SQLiteError {
       throw StoreError.wrapping(error, path: path)
     }
@@ -138,7 +145,17 @@ public final class LogStore {
     if descriptor >= 0 {
       close(descriptor)
     } else if errno != EEXIST {
-      throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+      let code = errno
+      guard StoreError.diskErrnos.contains(code) else {
+        throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(code)))
+      }
+      // The disk or a permission failed, not the path: told as SQLite tells it, an I/O error
+      // (10), a full disk (13) or a file it cannot open (14).
+      let sqliteCode: Int32 = code == EIO ? 10 : code == ENOSPC ? 13 : 14
+      throw StoreError.storage(
+        path: path,
+        cause: SQLiteError(
+          code: sqliteCode, message: String(cString: strerror(code)), systemErrno: code))
     }
   }
 

@@ -1,3 +1,4 @@
+@preconcurrency import Glibc
 import LifelogSQLite
 
 /// Why the log could not be opened or used, as opposed to bad input (``InputError``).
@@ -10,6 +11,14 @@ public enum StoreError: Error, CustomStringConvertible {
   case cannotOpen(path: String, reason: String)
   /// Another process held the database lock for longer than the busy timeout.
   case busy(path: String)
+  /// The disk or the file system failed the log: it is full, an I/O error, a read-only file, or
+  /// content SQLite reads as damaged (a passing read error does that too). The command line
+  /// tells these apart for people, reading the log back when it must (`StorageFailureReport`).
+  case storage(path: String, cause: SQLiteError)
+  /// The `COMMIT` of a write failed after its pages reached the WAL: the change may be in the
+  /// log (SQLite's recovery keeps frames written before a failed sync) or not. `mark` names what
+  /// a fresh connection finds when it is in (``WriteMark``); nil for a write that leaves none.
+  case commitFailed(path: String, cause: SQLiteError, mark: WriteMark?)
   /// Anything else SQLite reported.
   case sqlite(SQLiteError)
 
@@ -27,18 +36,52 @@ public enum StoreError: Error, CustomStringConvertible {
     case .busy(let path):
       return "The database '\(path)' is busy: another process has held its lock too long; "
         + "try again in a moment"
+    case .storage(let path, let cause):
+      return StoreError.storageSummary(cause, path: path)
+    case .commitFailed(let path, let cause, _):
+      return "Saving to the log '\(path)' failed at its last step ("
+        + StoreError.storageSummary(cause, path: path)
+        + "); the change may or may not be in the log"
     case .sqlite(let error):
       return error.description
     }
   }
 
-  /// Wraps an SQLite error, naming the common cases (busy, not a database) for people.
-  static func wrapping(_ error: SQLiteError, path: String) -> StoreError {
+  /// Wraps an SQLite error, naming the common cases (busy, not a database, the disk) for people.
+  ///
+  /// - Parameter opening: whether the error came while opening the log, where SQLite's "not a
+  ///   database" means the file is something else, not a damaged log.
+  public static func wrapping(
+    _ error: SQLiteError, path: String, opening: Bool = false
+  ) -> StoreError {
     if error.isBusy { return .busy(path: path) }
-    // 26 is SQLITE_NOTADB.
-    if error.primaryCode == 26 { return .notADatabase(path: path, reason: error.message) }
-    // 14 is SQLITE_CANTOPEN.
-    if error.primaryCode == 14 { return .cannotOpen(path: path, reason: error.message) }
+    if opening, error.primaryCode == 26 {  // SQLITE_NOTADB
+      return .notADatabase(path: path, reason: error.message)
+    }
+    if error.isCannotOpen, !StoreError.diskErrnos.contains(error.systemErrno) {
+      let reason =
+        error.systemErrno != 0 ? String(cString: strerror(error.systemErrno)) : error.message
+      return .cannotOpen(path: path, reason: reason)
+    }
+    if error.isDiskFull || error.isIOError || error.isCorruption || error.isReadOnly
+      || error.isCannotOpen
+    {
+      return .storage(path: path, cause: error)
+    }
     return .sqlite(error)
+  }
+
+  /// The `errno`s of a failed open or create that the disk or its permissions explain, not the
+  /// path: an I/O error, a full disk, a read-only file, folder or file system.
+  public static let diskErrnos: Set<Int32> = [EIO, ENOSPC, EACCES, EPERM, EROFS]
+
+  /// The failure in words, without SQLite's codes: what a server log or a library user reads (the
+  /// command line builds its own, longer message).
+  static func storageSummary(_ cause: SQLiteError, path: String) -> String {
+    let reason = cause.systemErrno != 0 ? ": " + String(cString: strerror(cause.systemErrno)) : ""
+    if cause.isDiskFull { return "the disk holding '\(path)' is full" }
+    if cause.isCorruption { return "'\(path)' reads as damaged" }
+    if cause.isReadOnly { return "'\(path)' cannot be written\(reason)" }
+    return "an I/O error on '\(path)'\(reason)"
   }
 }

@@ -30,6 +30,12 @@ public struct LocalFileError: Error, CustomStringConvertible, Sendable, Equatabl
   }
 
   public var description: String { "'\(path)': \(reason)" }
+
+  /// The C library's `errno`, when it refused.
+  public var systemErrno: Int32? {
+    if case .system(let code) = kind { return code }
+    return nil
+  }
 }
 
 /// The local files lifelog reads and writes itself (a token or passphrase file, a TLS key, unit

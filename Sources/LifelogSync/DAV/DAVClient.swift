@@ -45,8 +45,12 @@ final class DAVClient {
     do {
       entries = try DAVMultistatus.parse(response.body)
     } catch {
+      // The parser quotes names from the answer: a piece of the password among them is masked.
       throw .remoteUnavailable(
-        location, reason: "its listing of '/\(path)' cannot be read: \(error.description)")
+        location,
+        reason:
+          "its listing of '/\(path)' cannot be read: "
+          + transport.scrubber.scrubbed(error.description))
     }
     var own = DAVClient.trimmedPath(DAVMultistatus.decodedPath(rootPath + "/" + path))
     if own.isEmpty { own = "/" }
@@ -146,10 +150,9 @@ final class DAVClient {
     case 403:
       what = "403 Forbidden: the account may not do this here; check its permissions on the folder"
     default:
-      // The server's own words, printable only, and none that echo the password.
-      let detail = String(
-        decoding: response.body.prefix(120).filter { (0x20...0x7E).contains($0) }, as: UTF8.self)
-      let shown = detail.isEmpty || transport.revealsSecret(detail) ? "" : " (\(detail))"
+      // The server's own words, printable only, and none if any of the body echoes the password.
+      let detail = transport.scrubber.shown(response.body, limit: 120) ?? ""
+      let shown = detail.isEmpty ? "" : " (\(detail))"
       what = "\(response.status)" + shown
     }
     return .remoteUnavailable(location, reason: "\(method) /\(path) was answered \(what)")

@@ -19,6 +19,7 @@ public final class DAVRemote: Remote {
   public var location: String { client.location }
   public var envelope: BatchEnvelope = .plain
   let client: DAVClient
+  public var secrets: SecretScrubber { client.transport.scrubber }
 
   typealias Limit = FileRemote.Limit
 

@@ -32,7 +32,7 @@ import Testing
 
   @Test func optionsAndTheirValuesFollowTheCommandReached() {
     #expect(candidates("add", "snack", "--d") == ["--duration", "--db"])
-    #expect(candidates("--") == ["--version", "--db", "--help"])
+    #expect(candidates("--") == ["--version", "--verbose", "--db", "--help"])
     #expect(candidates("list", "--format", "") == ["table", "json", "csv"])
     #expect(candidates("report", "--format", "h") == ["html"])
     #expect(candidates("report", "activity", "--by", "") == ["day", "week", "month"])

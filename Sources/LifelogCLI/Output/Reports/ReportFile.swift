@@ -30,7 +30,7 @@ enum ReportFile {
   }
 
   /// Writes `text` to `path`, replacing it whole.
-  static func write(_ text: String, to path: String) throws(InputError) {
+  static func write(_ text: String, to path: String) throws {
     let file = try OutputFile(replacing: path)
     try file.write(Array(text.utf8))
     try file.commit()

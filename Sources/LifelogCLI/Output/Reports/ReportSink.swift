@@ -13,7 +13,7 @@ final class ReportSink {
   private let output: any TextOutput
   private let file: OutputFile?
   private var text = TextBytes(capacity: ReportSink.pieceBytes + 4096)
-  private var failure: InputError?
+  private var failure: OutputWriteError?
 
   /// - Parameter file: the `--output` file; nil for standard output.
   init(output: any TextOutput, file: OutputFile?) {
@@ -35,8 +35,8 @@ final class ReportSink {
 
   /// Writes what is left and, for a file, flushes it to disk and renames it into place.
   ///
-  /// - Throws: ``InputError`` when a write to the file failed.
-  func finish() throws(InputError) {
+  /// - Throws: ``OutputWriteError`` when a write to the file failed.
+  func finish() throws(OutputWriteError) {
     flush()
     if let failure { throw failure }
     try file?.commit()

@@ -16,6 +16,7 @@ final class AppleHealthRecords: ForeignRecords {
 
   private let reader: XMLStreamReader
   private let context: ForeignImportContext
+  private let ids = ForeignRecordIDs(.appleHealth)
   /// Keeps the zip's reader alive while libxml2 reads from it.
   private let zip: ZipEntryReader?
   private var ready: [Result<ImportRow, RowError>] = []
@@ -182,7 +183,7 @@ final class AppleHealthRecords: ForeignRecords {
 
   private func finish(_ night: Night) {
     var row = ImportRow(line: night.line)
-    row.id = ForeignRecordID.make(.appleHealth, "sleep", String(night.start.instant))
+    row.id = ids.next("sleep", String(night.start.instant))
     row.at = night.start.iso8601
     row.activity = "sleep"
     row.kind = ActivityKind.sleep.rawValue
@@ -194,7 +195,7 @@ final class AppleHealthRecords: ForeignRecords {
   private func row(_ workout: Workout) -> ImportRow {
     var row = ImportRow(line: workout.line)
     let activity = Self.activityName(workout.type)
-    row.id = ForeignRecordID.make(.appleHealth, workout.type, String(workout.start.instant))
+    row.id = ids.next(workout.type, String(workout.start.instant))
     row.at = workout.start.iso8601
     row.activity = activity
     row.kind = ActivityKind.exercise.rawValue
@@ -208,8 +209,7 @@ final class AppleHealthRecords: ForeignRecords {
 
   private func row(_ food: Food) -> ImportRow {
     var row = ImportRow(line: food.line)
-    row.id = ForeignRecordID.make(
-      .appleHealth, "food", String(food.start.instant), food.names.joined(separator: "\n"))
+    row.id = ids.next("food", String(food.start.instant), food.names.joined(separator: "\n"))
     row.at = food.start.iso8601
     row.activity = "meal"
     row.kind = ActivityKind.meal.rawValue

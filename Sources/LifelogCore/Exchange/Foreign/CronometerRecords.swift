@@ -4,7 +4,8 @@
 /// One meal entry per day, time and group: the servings of one meal are consecutive rows of the
 /// export, so a run of rows with the same day, time and group is one entry, its foods the note
 /// (`Oats (1.00 cup); Milk (250 ml)`) and its kcal the quantity when the activity is counted in
-/// kcal (an activity the import creates is). The id comes from the day, group and time.
+/// kcal (an activity the import creates is). The id comes from the day, group and time, and the
+/// meal's ordinal among the runs of the file with the same three (``ForeignRecordIDs``).
 final class CronometerRecords: ForeignRecords {
   /// When a serving has no time: the hour the group is usually eaten at.
   static let defaultTimes = [
@@ -14,6 +15,7 @@ final class CronometerRecords: ForeignRecords {
 
   private let reader: CSVReader
   private let context: ForeignImportContext
+  private let ids = ForeignRecordIDs(.cronometer)
   private var columns: [Column: Int]?
   private var meal: Meal?
   private var ended = false
@@ -103,7 +105,7 @@ final class CronometerRecords: ForeignRecords {
       lowered.hasPrefix("snack")
       ? "snack" : Self.groups[lowered] ?? (lowered.isEmpty ? "meal" : lowered)
     var row = ImportRow(line: meal.line)
-    row.id = ForeignRecordID.make(.cronometer, meal.day, meal.group, meal.time)
+    row.id = ids.next(meal.day, meal.group, meal.time)
     let time = meal.time.isEmpty ? Self.defaultTimes[activity] ?? "12:00" : meal.time
     row.at = "\(meal.day) \(time)"
     row.activity = activity

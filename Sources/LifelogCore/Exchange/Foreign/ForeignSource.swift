@@ -53,23 +53,6 @@ public struct ForeignImportContext: Sendable {
   func timeText(_ instant: Int64) -> String { parser.zone.loggedTime(at: instant).iso8601 }
 }
 
-/// The id of an entry imported from another tool: derived from what identifies the record there
-/// (a timewarrior interval's start, a Watson frame's id), so the same record imported again, or
-/// changed in a newer export, finds the same entry.
-enum ForeignRecordID {
-  static func make(_ source: ForeignSource, _ parts: String...) -> String {
-    var seed = Array("lifelog-import:\(source.rawValue)".utf8)
-    for part in parts {
-      seed.append(contentsOf: "\(part.utf8.count):".utf8)  // length first: parts never run together
-      seed.append(contentsOf: part.utf8)
-    }
-    var bytes = Array(SHA256.hash(seed).prefix(16))
-    bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8: custom, derived from the source record
-    bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant
-    return UUIDText.format(bytes)
-  }
-}
-
 /// Turns tool-specific words into what lifelog stores.
 enum ForeignText {
   /// A tag of another tool as a lifelog tag: one word, so spaces, commas and semicolons become '-'.
@@ -102,11 +85,13 @@ enum ForeignText {
 class JSONSourceRecords: ForeignRecords {
   let elements: JSONElementReader
   let context: ForeignImportContext
+  let ids: ForeignRecordIDs
   var notices: [String] = []
 
-  init(_ elements: JSONElementReader, context: ForeignImportContext) {
+  init(_ elements: JSONElementReader, source: ForeignSource, context: ForeignImportContext) {
     self.elements = elements
     self.context = context
+    ids = ForeignRecordIDs(source)
   }
 
   func next() throws -> Result<ImportRow, RowError>? {

@@ -2,13 +2,14 @@
 /// (`2023-10-01`), `time` (`21:10`, local, no offset), `title`, `body` and `tags` (`@dog`).
 ///
 /// Each journal entry becomes a note entry of the activity `--activity` names (default
-/// `journal`). jrnl keeps no id: the entry's id comes from its date, time and title, so an entry
-/// whose body was edited in a newer export is updated, not added twice.
+/// `journal`). jrnl keeps no id: the entry's id comes from its date, time and title (and its
+/// ordinal among entries alike in those, ``ForeignRecordIDs``), so an entry whose body was edited
+/// in a newer export is updated, not added twice.
 final class JrnlRecords: JSONSourceRecords {
   static let defaultActivity = "journal"
 
   init(_ input: ChunkedReader, context: ForeignImportContext) {
-    super.init(JSONElementReader(input, member: "entries"), context: context)
+    super.init(JSONElementReader(input, member: "entries"), source: .jrnl, context: context)
   }
 
   override func row(from element: JSONValue, line: Int) throws(InputError) -> ImportRow? {
@@ -19,7 +20,7 @@ final class JrnlRecords: JSONSourceRecords {
     let title = try ForeignText.string(element, "title") ?? ""
     let body = try ForeignText.string(element, "body") ?? ""
     var row = ImportRow(line: line)
-    row.id = ForeignRecordID.make(.jrnl, date, time, title)
+    row.id = ids.next(date, time, title)
     row.at = "\(date) \(time)"
     row.activity = context.activity ?? Self.defaultActivity
     let note = body.isEmpty ? title : title + "\n" + body

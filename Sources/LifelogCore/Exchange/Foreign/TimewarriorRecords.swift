@@ -6,7 +6,7 @@
 /// one. An open interval (still running, no `end`) is skipped and noted.
 final class TimewarriorRecords: JSONSourceRecords {
   init(_ input: ChunkedReader, context: ForeignImportContext) {
-    super.init(JSONElementReader(input), context: context)
+    super.init(JSONElementReader(input), source: .timewarrior, context: context)
   }
 
   override func row(from element: JSONValue, line: Int) throws(InputError) -> ImportRow? {
@@ -23,7 +23,7 @@ final class TimewarriorRecords: JSONSourceRecords {
     guard end >= start else { throw InputError("the interval ends (\(endText)) before it starts") }
     let tags = try ForeignText.strings(element, "tags")
     var row = ImportRow(line: line)
-    row.id = ForeignRecordID.make(.timewarrior, String(start))
+    row.id = ids.next(String(start))
     row.at = context.timeText(start)
     row.duration = String(end - start)
     let activity: String

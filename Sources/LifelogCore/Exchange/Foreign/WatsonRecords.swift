@@ -5,7 +5,7 @@
 /// Both carry the frame's id, which the entry's id comes from.
 final class WatsonRecords: JSONSourceRecords {
   init(_ input: ChunkedReader, context: ForeignImportContext) {
-    super.init(JSONElementReader(input), context: context)
+    super.init(JSONElementReader(input), source: .watson, context: context)
   }
 
   override func row(from element: JSONValue, line: Int) throws(InputError) -> ImportRow? {
@@ -40,7 +40,7 @@ final class WatsonRecords: JSONSourceRecords {
       throw InputError("the frame stops before it starts")
     }
     var row = ImportRow(line: line)
-    row.id = ForeignRecordID.make(.watson, frameID)
+    row.id = ids.next(frameID)
     row.at = start.iso8601
     row.duration = String(stop.instant - start.instant)
     row.activity = context.activity ?? project

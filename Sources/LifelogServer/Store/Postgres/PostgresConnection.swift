@@ -151,6 +151,9 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
   /// Two transactions got in each other's way (serialization failure, deadlock): try again.
   public var isTransient: Bool { state == "40001" || state == "40P01" || connectionLost }
 
+  /// The database's disk failed: `disk_full` (53100) or a system error (class 58, `io_error`).
+  public var isStorageFailure: Bool { state == "53100" || state.hasPrefix("58") }
+
   public var description: String {
     var text = "PostgreSQL error\(state.isEmpty ? "" : " " + state): \(message)"
     if let sql { text += " - while preparing `\(sql)`" }
