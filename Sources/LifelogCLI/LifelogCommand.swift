@@ -19,7 +19,7 @@ public enum LifelogCommand {
       "Keeps a local SQLite log; every command takes --db PATH (or LIFELOG_DB) to use another log.",
     options: [OptionSpec(["--version"], help: "Show the version.")],
     subcommands: [
-      Add.self, List.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self,
+      Add.self, List.self, Today.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self,
       Show.self, Again.self, Undo.self, Settings.self, Due.self, Remind.self, TimerGroup.self,
       RemoteGroup.self, Sync.self, Status.self, Check.self, ReportGroup.self, Import.self,
       Export.self, Serve.self,

@@ -50,7 +50,9 @@ extension LogStore {
       if let bulk { try revertBulkCreation(stamp: bulk.stamp, with: stamp) }
       try database.execute(sql: "DELETE FROM local_undo_row WHERE step = ?", arguments: [step.seq])
       try database.execute(sql: "DELETE FROM local_undo_step WHERE seq = ?", arguments: [step.seq])
-      return step
+      var undone = step
+      undone.restoredEntryIDs = rows.filter { $0.entity == .entry && !$0.created }.map(\.id)
+      return undone
     }
   }
 

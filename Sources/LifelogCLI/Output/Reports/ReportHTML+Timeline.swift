@@ -34,7 +34,7 @@ extension ReportHTML {
         html += "height=\"\(Self.rowHeight)\"/>\n"
       }
       html += "<text class=\"day\" x=\"\(Self.labelWidth - 10)\" y=\"\(middle + 4)\">"
-      html += "\(ReportText.day(day.date))</text>\n"
+      html += "\(ReportText.day(day.date, settings))</text>\n"
       if day.meals.isEmpty {
         html += "<text class=\"nomeals\" x=\"\(Self.x(720))\" y=\"\(middle + 4)\">no meals</text>\n"
         continue

@@ -62,7 +62,7 @@ struct ReportMarkdown {
   /// One day of the meal diary: a line, then a table of its meals.
   func mealDay(_ closed: ClosedMealDay) -> String {
     let day = closed.day
-    var text = "\n## \(ReportText.day(day.date))\n\n"
+    var text = "\n## \(ReportText.day(day.date, settings))\n\n"
     guard let first = day.firstMeal, let last = day.lastMeal else { return text + "No meals.\n" }
     text += "\(day.meals.count) meal\(day.meals.count == 1 ? "" : "s"), "
     text += "\(ReportText.clock(first.time)) to \(ReportText.clock(last.time))"
