@@ -121,4 +121,21 @@ import Testing
     let loud = try run(["sync"])
     #expect(loud.exitCode == 75 && loud.stderr.contains("another sync is running"), "\(loud)")
   }
+
+  @Test func markdownPutsTheSummaryBeforeTheDays() throws {
+    #expect(try run(["add", "breakfast", "--at", "yesterday 08:00"]).exitCode == 0)
+    #expect(try run(["add", "lunch", "--at", "yesterday 13:00"]).exitCode == 0)
+    for arguments in [["report", "meals"], ["report"]] {
+      let markdown = try run(arguments + ["--format", "md", "--from", "-1d"])
+      #expect(markdown.exitCode == 0, "\(markdown)")
+      let text = markdown.stdout
+      let summary = text.range(of: arguments.count == 2 ? "## Summary" : "meals per day")
+      let firstDay = text.range(
+        of: arguments.count == 2 ? "### Tue 2026-12-01" : "| Tue 2026-12-01")
+      #expect(summary != nil && firstDay != nil, "\(text)")
+      if let summary, let firstDay {
+        #expect(summary.lowerBound < firstDay.lowerBound, "the summary comes first:\n\(text)")
+      }
+    }
+  }
 }

@@ -250,12 +250,17 @@ struct ReportRequest: Sendable {
     if format == .md {
       let markdown = ReportMarkdown(
         content: .init(kind: kind, range: reader.range, settings: reader.settings))
+      let request = ReportAggregator.Request(meals: true, activities: nil, grouping: grouping)
+      // The summary goes first, where a reader looks; it is known only once every day is read,
+      // so the days are read twice (in one read transaction, so both passes see the same log),
+      // which keeps the memory of one day instead of holding the whole diary.
+      let counted = try ReportAggregator.stream(request, from: reader, zone: zone) { _ in }
       sink.write(markdown.mealsHeading())
-      let streamed = try ReportAggregator.stream(
-        ReportAggregator.Request(meals: true, activities: nil, grouping: grouping),
-        from: reader, zone: zone
-      ) { day in sink.write { $0.append(markdown.mealDay(day)) } }
-      sink.write(markdown.mealsSummary(streamed.summary, offsets: streamed.offsets))
+      sink.write(markdown.mealsSummary(counted.summary, offsets: counted.offsets))
+      sink.write("\n## Days\n")
+      _ = try ReportAggregator.stream(request, from: reader, zone: zone) { day in
+        sink.write { $0.append(markdown.mealDay(day)) }
+      }
       return
     }
     guard format == .json else {
