@@ -138,4 +138,16 @@ import Testing
       }
     }
   }
+
+  @Test func theTimelineLegendExplainsOnlyTheMarksThePageShows() throws {
+    #expect(try run(["add", "breakfast", "--at", "yesterday 08:00"]).exitCode == 0)
+    #expect(try run(["add", "lunch", "--at", "yesterday 10:30"]).exitCode == 0)
+    let calm = try run(["report", "meals", "--format", "html", "--from", "-1d"])
+    #expect(calm.exitCode == 0, "\(calm)")
+    #expect(!calm.stdout.contains("logged away from home</span>"), "no meal was away")
+    #expect(!calm.stdout.contains("gap over 3h</span>"), "no gap was flagged")
+    #expect(try run(["add", "dinner", "--at", "yesterday 18:00"]).exitCode == 0)
+    let flagged = try run(["report", "meals", "--format", "html", "--from", "-1d"])
+    #expect(flagged.stdout.contains("gap over 3h</span>"), "a gap was flagged")
+  }
 }
