@@ -13,8 +13,10 @@ extension BenchmarkSuite {
     let bytes = try Self.writeSampleCSV(to: csv, rows: Self.exchangeRows)
     Log.info("exchange: wrote \(Self.exchangeRows) rows to \(csv) (\(bytes >> 20) MiB)")
     sync()
-    let (seconds, cpu, peak) = try lifelogCommand(["import", csv], database: database)
-      .timedRunWithUsage()
+    let (seconds, cpu, peak) = try lifelogCommand(
+      ["import", csv, "--kind", "other"], database: database
+    )
+    .timedRunWithUsage()
     let count = try LogStore(path: database).entryCount()
     guard count == Self.exchangeRows else {
       throw BenchmarkError(

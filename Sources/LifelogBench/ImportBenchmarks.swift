@@ -27,7 +27,7 @@ extension BenchmarkSuite {
     sync()
     let database = folder + "/timew-100k.db"
     let (seconds, cpu, peak) = try lifelogCommand(
-      ["import", "--from", "timewarrior", export], database: database
+      ["import", "--from", "timewarrior", "--kind", "other", export], database: database
     ).timedRunWithUsage()
     let count = try LogStore(path: database).entryCount()
     guard count == Self.timewarriorIntervals else {

@@ -23,7 +23,7 @@ public enum LifelogCommand {
         ["--verbose"], help: "With an error, also show SQLite's own report."),
     ],
     subcommands: [
-      Add.self, List.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self,
+      Add.self, List.self, Today.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self,
       Show.self, Again.self, Undo.self, Settings.self, Due.self, Remind.self, TimerGroup.self,
       RemoteGroup.self, Sync.self, Status.self, Check.self, Recover.self, ReportGroup.self,
       Import.self,

@@ -120,6 +120,35 @@ enum RowCodec {
     return changed ? merged : nil
   }
 
+  /// The fields of `existing` written on this machine (stamp device part `here`) whose value a
+  /// later `incoming` write replaces with a different one: the edits a merge drops.
+  static func replacedLocalFields(
+    _ incoming: RowChange, existing: RowChange, here: String
+  ) -> [(index: Int, field: String)] {
+    let fields = incoming.entity.fields
+    return incoming.values.indices.compactMap { index in
+      let local = existing.stamps[index]
+      guard index < fields.count, index < existing.values.count, local != Stamp.never,
+        local.hasSuffix(here), incoming.stamps[index] > local,
+        incoming.values[index] != existing.values[index]
+      else { return nil }
+      return (index, fields[index])
+    }
+  }
+
+  /// A value as a person reads it: text as is, a time in ISO 8601, tags space-separated, none empty.
+  static func shown(_ value: FieldValue) -> String {
+    switch value {
+    case .null: ""
+    case .text(let text): text
+    case .integer(let number): String(number)
+    case .real(let number): String(number)
+    case .flag(let flag): flag ? "yes" : "no"
+    case .time(let time): time.iso8601
+    case .tags(let tags): tags.joined(separator: " ")
+    }
+  }
+
   private static func text(_ value: FieldValue) -> String? {
     if case .text(let text) = value { return text }
     return nil

@@ -17,10 +17,12 @@ import Testing
 
   let folder = TemporaryDirectory()
   var database: String { folder.file("log.db") }
-  /// The clock and zone the fixture script ran 0.3.0 with.
+  /// The zone the fixture script ran 0.3.0 with, and the morning after its clock (21:00 on
+  /// 2026-11-30): the report range ends that day, which a report made the same evening now
+  /// shows as not over yet, as 0.3.0 did not.
   var environment: [String: String] {
     [
-      "LIFELOG_DB": database, "TZ": "Europe/Warsaw", "LIFELOG_NOW": "2026-11-30T21:00:00+01:00",
+      "LIFELOG_DB": database, "TZ": "Europe/Warsaw", "LIFELOG_NOW": "2026-12-01T09:00:00+01:00",
       "NO_COLOR": "1",
     ]
   }

@@ -14,7 +14,10 @@ extension LifelogCommand {
       options: [
         OptionSpec.format(["text", "json"]),
         OptionSpec(
-          ["--short"], help: "Print one token for a shell prompt: 1h40m, due, or +25m overdue."),
+          ["--short"],
+          help:
+            "Print one token for a shell prompt: 1h40m, due, or +25m overdue (nothing in quiet hours)."
+        ),
       ],
       examples: ["lifelog due", "lifelog due --short", "lifelog due --format json"])
 
@@ -30,7 +33,15 @@ extension LifelogCommand {
 
     func run(in context: Context) throws {
       let text = try DueText.current(in: context)
-      context.output.write(short ? text.short + "\n" : json ? text.json + "\n" : text.lines)
+      if short {
+        // A prompt at 03:30 shows nothing, as `remind` says nothing in quiet hours.
+        let quiet =
+          (try? QuietHours(parsing: text.values[.remindQuietHours] ?? "")) ?? .defaultHours
+        let inQuietHours = quiet.contains(context.zone.loggedTime(at: context.now))
+        context.output.write(inQuietHours ? "\n" : text.short + "\n")
+        return
+      }
+      context.output.write(json ? text.json + "\n" : text.lines)
     }
   }
 }

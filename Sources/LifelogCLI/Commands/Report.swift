@@ -95,6 +95,33 @@ struct ReportRequest: Sendable {
   let format: ReportFormat
   let outputPath: String?
 
+  /// A day as `--from` and `--to` take it: what ``TimeParser/parseDay(_:)`` reads, or days or
+  /// weeks back from today, as `add --at` takes times back (`-14d`, `-2w`).
+  static func day(_ text: String, parser: TimeParser) throws -> CivilDate {
+    guard text.hasPrefix("-") else { return try parser.parseDay(text) }
+    return parser.today.adding(days: -(try days(inSpan: String(text.dropFirst()))))
+  }
+
+  /// The days in a span of whole days or weeks: `14d`, `2w`, `3 weeks` (at most 100 years).
+  static func days(inSpan text: String) throws(InputError) -> Int {
+    let span = text.lowercased().trimmingSpaces()
+    let digits = span.prefix { $0.isASCII && $0.isNumber }
+    let unit = String(span.dropFirst(digits.count)).trimmingSpaces()
+    guard digits.count <= 5, let count = Int(digits), count > 0 else {
+      throw InputError("Cannot read '\(text)' as days or weeks; write it as '14d' or '2w'")
+    }
+    let days: Int
+    switch unit {
+    case "d", "day", "days": days = count
+    case "w", "wk", "week", "weeks": days = count * 7
+    default: throw InputError("Cannot read '\(text)' as days or weeks; write it as '14d' or '2w'")
+    }
+    guard days <= 36_600 else {
+      throw InputError("'\(text)' reaches back more than 100 years; give a shorter span")
+    }
+    return days
+  }
+
   /// How many days the default range covers, today included.
   static let defaultDays = 7
 
@@ -102,10 +129,12 @@ struct ReportRequest: Sendable {
     var options = [
       OptionSpec(
         ["--from"], value: "day",
-        help: "First day of the report (YYYY-MM-DD, today, yesterday, mon).",
+        help: "First day of the report (YYYY-MM-DD, today, yesterday, mon, -14d, -2w).",
         default: "6 days before --to"),
       OptionSpec(
         ["--to"], value: "day", help: "Last day of the report, included.", default: "today"),
+      OptionSpec(
+        ["--last"], value: "span", help: "The last days or weeks, today included: 14d, 2w."),
     ]
     if grouping {
       options.append(
@@ -128,8 +157,17 @@ struct ReportRequest: Sendable {
     self.kind = kind
     format = try ReportFormat(parsing: arguments.value("--format"))
     let parser = context.timeParser
-    from = try arguments.value("--from").map(parser.parseDay)
-    to = try arguments.value("--to").map(parser.parseDay)
+    let to = try arguments.value("--to").map { try Self.day($0, parser: parser) }
+    if let span = arguments.value("--last") {
+      guard arguments.value("--from") == nil else {
+        throw UsageError("Give either --last or --from, not both")
+      }
+      let days = try Self.days(inSpan: span)
+      from = (to ?? parser.today).adding(days: 1 - days)
+    } else {
+      from = try arguments.value("--from").map { try Self.day($0, parser: parser) }
+    }
+    self.to = to
     if let from, let to { _ = try ReportRange(from: from, to: to) }
     switch arguments.value("--by")?.lowercased() {
     case nil, "week", "weekly", "w": grouping = .week
@@ -161,7 +199,8 @@ struct ReportRequest: Sendable {
     if let outputPath { try ReportFile.checkWritable(outputPath) }
     let store = try context.store
     try LifelogCommand.Settings.warnAboutIgnoredValues(in: store, context: context)
-    let settings = try store.reportSettings()
+    var settings = try store.reportSettings()
+    settings.today = settings.day(of: context.zone.loggedTime(at: context.now))
     let range = try range(settings: settings, context: context)
     let reader = ReportEntryReader(
       store: store, range: range, settings: settings, fields: fields,
@@ -211,12 +250,17 @@ struct ReportRequest: Sendable {
     if format == .md {
       let markdown = ReportMarkdown(
         content: .init(kind: kind, range: reader.range, settings: reader.settings))
+      let request = ReportAggregator.Request(meals: true, activities: nil, grouping: grouping)
+      // The summary goes first, where a reader looks; it is known only once every day is read,
+      // so the days are read twice (in one read transaction, so both passes see the same log),
+      // which keeps the memory of one day instead of holding the whole diary.
+      let counted = try ReportAggregator.stream(request, from: reader, zone: zone) { _ in }
       sink.write(markdown.mealsHeading())
-      let streamed = try ReportAggregator.stream(
-        ReportAggregator.Request(meals: true, activities: nil, grouping: grouping),
-        from: reader, zone: zone
-      ) { day in sink.write { $0.append(markdown.mealDay(day)) } }
-      sink.write(markdown.mealsSummary(streamed.summary, offsets: streamed.offsets))
+      sink.write(markdown.mealsSummary(counted.summary, offsets: counted.offsets))
+      sink.write("\n## Days\n")
+      _ = try ReportAggregator.stream(request, from: reader, zone: zone) { day in
+        sink.write { $0.append(markdown.mealDay(day)) }
+      }
       return
     }
     guard format == .json else {

@@ -60,7 +60,7 @@ public struct MealReport: Sendable {
       previous = (position, last)
     }
     self.days = MealDays(range: range, withMeals: days, positions: positions)
-    summary = MealSummary(days: self.days)
+    summary = MealSummary(days: self.days, unfinishedFrom: settings.today)
   }
 }
 

@@ -13,6 +13,11 @@ public struct ReportSettings: Hashable, Sendable {
   public var weekStartsOn: Int
   /// The person's name for report titles; empty when not set.
   public var name: String
+  /// The report day under way when the report is made (nil: every day is over).
+  ///
+  /// It and any later day are unfinished: shown as such and left out of the summary, so a
+  /// morning's report does not count today, one breakfast so far, as a day off the rhythm.
+  public var today: CivilDate?
 
   public init(
     mealGapHours: Double = 3, dayStartsAtMinutes: Int = 240, weekStartsOn: Int = 1,

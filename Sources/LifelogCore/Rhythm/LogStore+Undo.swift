@@ -51,7 +51,9 @@ extension LogStore {
       try database.execute(sql: "DELETE FROM local_undo_row WHERE step = ?", arguments: [step.seq])
       try database.execute(sql: "DELETE FROM local_undo_step WHERE seq = ?", arguments: [step.seq])
       pendingWriteMark = .stepUndone(seq: step.seq, description: step.description)
-      return step
+      var undone = step
+      undone.restoredEntryIDs = rows.filter { $0.entity == .entry && !$0.created }.map(\.id)
+      return undone
     }
   }
 

@@ -9,6 +9,9 @@ public struct UndoStep: Hashable, Sendable {
   public let description: String
   /// How many rows it changed or created.
   public let rowCount: Int
+  /// Once undone: the entries it put back to an earlier state (not the ones it removed), so
+  /// `undo` can show the state it restored rather than the one it left.
+  public var restoredEntryIDs: [String] = []
 }
 
 /// Undo, recording side: a command that writes runs its transaction through

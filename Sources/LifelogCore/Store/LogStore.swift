@@ -24,6 +24,8 @@ public final class LogStore {
   /// Whether this connection keeps the WAL on close: every read-write connection to a file, once
   /// it has opened the log (a log refused on opening is closed as SQLite always closes).
   private var keepsWAL = false
+  /// Whether this open created the log (no migration had run): a first run may still name it.
+  public private(set) var isNewLog = false
 
   /// The page cache (KiB): 64 MiB, allocated only as pages are used, keeps bulk writes in memory.
   static let cacheKiB = 65536
@@ -68,6 +70,7 @@ public final class LogStore {
       let applied = try migrator.appliedIdentifiers()
       try migrator.checkNotNewer(applied: applied)
       if readOnly { return }
+      isNewLog = applied.isEmpty
       // `synchronous = FULL`: each commit `fdatasync`s the WAL before `COMMIT` returns, so what
       // a command reports done is on disk. The WAL outlives the connection (see `deinit`); a
       // bulk write that grows it past `journal_size_limit` has it cut back when it restarts.

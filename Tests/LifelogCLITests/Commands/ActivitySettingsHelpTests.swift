@@ -92,10 +92,11 @@ import Testing
     for line in [
       "  add                     Add an entry to the log.",
       "  list                    List entries, oldest first.",
+      "  today                   List today's entries (as 'lifelog list today').",
       "  edit                    Change an entry.",
       "  delete                  Delete entries (they can be restored).",
       "  restore                 Restore deleted entries.",
-      "  activity                Add, list, rename and archive activities.",
+      "  activity                Add, list, rename, merge and archive activities.",
       "  settings                Show or change settings.",
       "  help                    Show help for a command.",
       "  See 'lifelog help <subcommand>' for detailed help.",

@@ -61,8 +61,11 @@ import Testing
       databasePath: folder.file("empty.db"), now: ReportSampleLog.now, zone: ReportSampleLog.zone)
     let result = cli.run(["report"])
     #expect(result.exitCode == 0, "\(result)")
-    #expect(result.stdout.contains("Wed 2026-10-21      0  no meals\n"))
-    #expect(result.stdout.contains("0 meals per day; 0 of 7 days on rhythm."))
+    #expect(result.stdout.contains("Wed 2026-10-21               0  no meals\n"))
+    #expect(result.stdout.contains("Tue 2026-10-27 (so far)      0  no meals\n"))
+    #expect(
+      result.stdout.contains(
+        "0 meals per day; 0 of 6 days on rhythm (today not counted: not over yet)."))
     #expect(result.stdout.contains("Activities (totals over the range)\n"))
     let meals = cli.run(["report", "meals"]).stdout
     #expect(meals.components(separatedBy: ": no meals\n").count == 8)

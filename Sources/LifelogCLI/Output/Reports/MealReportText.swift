@@ -57,7 +57,7 @@ struct MealReportText {
   }
 
   private func dayHeader(_ day: MealDay) -> String {
-    let label = style.bold(ReportText.day(day.date))
+    let label = style.bold(ReportText.day(day.date, settings))
     guard let first = day.firstMeal, let last = day.lastMeal else {
       return label + ": " + style.warning("no meals")
     }
@@ -172,9 +172,15 @@ struct MealReportText {
     let limit = ReportText.gapLimit(settings)
     var days = "\(summary.days)"
     if summary.daysWithoutMeals > 0 { days += ", \(summary.daysWithoutMeals) without meals" }
+    if summary.unfinishedDays > 0 { days += ReportText.unfinishedNote(summary) }
     var rows = [
       ("Days", days),
-      ("Meals", "\(summary.meals), \(ReportText.number(summary.mealsPerDay, decimals: 1)) per day"),
+      (
+        "Meals",
+        summary.days == 0
+          ? "\(summary.meals) so far"
+          : "\(summary.meals), \(ReportText.number(summary.mealsPerDay, decimals: 1)) per day"
+      ),
     ]
     if let median = summary.medianGapMinutes, let average = summary.averageGapMinutes,
       let longest = summary.longestGapMinutes, let date = summary.longestGapDate
@@ -231,18 +237,19 @@ struct MealReportText {
       flagged.insert(position + 1)
     }
     let rows = LazyRows(count: days.count + 1) { row in
-      row == 0 ? header : Self.compactRow(days[row - 1])
+      row == 0 ? header : Self.compactRow(days[row - 1], settings: settings)
     }
     return (rows, flagged)
   }
 
   /// The compact table's row of `day`.
-  private static func compactRow(_ day: MealDay) -> [String] {
+  private static func compactRow(_ day: MealDay, settings: ReportSettings) -> [String] {
+    let label = ReportText.day(day.date, settings)
     guard let first = day.firstMeal, let last = day.lastMeal else {
-      return [ReportText.day(day.date), "0", "no meals", "", "", "", ""]
+      return [label, "0", "no meals", "", "", "", ""]
     }
     return [
-      ReportText.day(day.date), "\(day.meals.count)",
+      label, "\(day.meals.count)",
       ReportText.clock(first.time, marked: first.isAway),
       ReportText.clock(last.time, marked: last.isAway),
       day.overnightGapMinutes.map(ReportText.minutes) ?? "",
@@ -264,7 +271,9 @@ struct MealReportText {
         "typical first meal \(ReportText.clock(minuteOfDay: first, settings)), last \(ReportText.clock(minuteOfDay: last, settings))"
       )
     }
-    parts.append("\(summary.daysOnRhythm) of \(summary.days) days on rhythm")
+    parts.append(
+      "\(summary.daysOnRhythm) of \(summary.days) days on rhythm"
+        + (summary.unfinishedDays > 0 ? ReportText.unfinishedNote(summary) : ""))
     return parts.joined(separator: "; ") + "."
   }
 }

@@ -40,7 +40,7 @@ extension ReportHTML {
   }
 
   func dayTable(_ day: MealDay, _ report: MealReport, into html: inout ReportBytes) {
-    html += "<div class=\"day\">\n<h3>\(ReportText.day(day.date))</h3>\n"
+    html += "<div class=\"day\">\n<h3>\(ReportText.day(day.date, settings))</h3>\n"
     guard let first = day.firstMeal, let last = day.lastMeal else {
       html += "<p class=\"none\">No meals logged.</p>\n</div>\n"
       return
@@ -96,7 +96,8 @@ extension ReportHTML {
     for day in report.days {
       flush(&html)
       html += day.flaggedGaps.isEmpty ? "<tr>" : "<tr class=\"flagged\">"
-      html += "<td>\(ReportText.day(day.date))</td><td class=\"n\">\(day.meals.count)</td>"
+      html +=
+        "<td>\(ReportText.day(day.date, settings))</td><td class=\"n\">\(day.meals.count)</td>"
       guard let first = day.firstMeal, let last = day.lastMeal else {
         html += "<td class=\"none\" colspan=\"5\">no meals</td></tr>\n"
         continue

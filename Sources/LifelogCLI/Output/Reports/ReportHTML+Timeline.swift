@@ -24,6 +24,7 @@ extension ReportHTML {
     html += "viewBox=\"0 0 \(width) \(height)\" width=\"100%\" role=\"img\" "
     html += "aria-label=\"Meal timeline, a row per day\">\n"
     axis(top: top, bottom: height - 8, into: &html)
+    var used = LegendKeys()
     for (row, day) in days.enumerated() {
       flush(&html)
       let y = top + row * Self.rowHeight
@@ -34,15 +35,17 @@ extension ReportHTML {
         html += "height=\"\(Self.rowHeight)\"/>\n"
       }
       html += "<text class=\"day\" x=\"\(Self.labelWidth - 10)\" y=\"\(middle + 4)\">"
-      html += "\(ReportText.day(day.date))</text>\n"
+      html += "\(ReportText.day(day.date, settings))</text>\n"
       if day.meals.isEmpty {
         html += "<text class=\"nomeals\" x=\"\(Self.x(720))\" y=\"\(middle + 4)\">no meals</text>\n"
         continue
       }
       for gap in day.flaggedGaps { gapBand(gap, day, y: y, into: &html) }
+      used.gaps = used.gaps || !day.flaggedGaps.isEmpty
       html += "<line class=\"span\" x1=\"\(Self.x(day.meals[0].minuteOfDay))\" y1=\"\(middle)\" "
       html += "x2=\"\(Self.x(day.meals[day.meals.count - 1].minuteOfDay))\" y2=\"\(middle)\"/>\n"
       for meal in day.meals {
+        used.away = used.away || meal.isAway
         html += meal.isAway ? "<circle class=\"meal away\" cx=\"" : "<circle class=\"meal\" cx=\""
         html.number(Self.x(meal.minuteOfDay))
         html += "\" cy=\""
@@ -59,7 +62,7 @@ extension ReportHTML {
       }
     }
     html += "</svg>\n"
-    legend(into: &html)
+    legend(used, into: &html)
     html += "</figure>\n"
   }
 
@@ -94,16 +97,28 @@ extension ReportHTML {
     }
   }
 
-  func legend(into html: inout ReportBytes) {
+  /// The marks a timeline drew beyond plain meals: its legend explains only those.
+  struct LegendKeys {
+    var away = false
+    var gaps = false
+  }
+
+  /// The key to the timeline's marks, only those it uses: a legend entry for a mark the page
+  /// never shows only has the reader look for it.
+  func legend(_ used: LegendKeys, into html: inout ReportBytes) {
     html += "<figcaption class=\"legend\">"
     html += "<span><svg class=\"key\" viewBox=\"0 0 12 12\" width=\"12\" height=\"12\">"
     html += "<circle class=\"key-meal\" cx=\"6\" cy=\"6\" r=\"4.5\"/></svg> meal</span>"
-    html += "<span><svg class=\"key\" viewBox=\"0 0 12 12\" width=\"12\" height=\"12\">"
-    html +=
-      "<circle class=\"key-away\" cx=\"6\" cy=\"6\" r=\"4\"/></svg> logged away from home</span>"
-    html += "<span><svg class=\"key\" viewBox=\"0 0 22 12\" width=\"22\" height=\"12\">"
-    html += "<rect class=\"key-gap\" x=\"1\" y=\"1\" width=\"20\" height=\"10\" rx=\"3\"/></svg> "
-    html += "gap over \(ReportText.gapLimit(settings))</span>"
+    if used.away {
+      html += "<span><svg class=\"key\" viewBox=\"0 0 12 12\" width=\"12\" height=\"12\">"
+      html +=
+        "<circle class=\"key-away\" cx=\"6\" cy=\"6\" r=\"4\"/></svg> logged away from home</span>"
+    }
+    if used.gaps {
+      html += "<span><svg class=\"key\" viewBox=\"0 0 22 12\" width=\"22\" height=\"12\">"
+      html += "<rect class=\"key-gap\" x=\"1\" y=\"1\" width=\"20\" height=\"10\" rx=\"3\"/></svg> "
+      html += "gap over \(ReportText.gapLimit(settings))</span>"
+    }
     html +=
       "<span>Each row is one day, \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes))"
     html += " to \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)); "

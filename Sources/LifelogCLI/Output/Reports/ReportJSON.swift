@@ -113,6 +113,8 @@ struct ReportJSON {
   private func summary(_ summary: MealSummary, _ settings: ReportSettings) -> String {
     var object = JSONObjectWriter()
     object.add("days", summary.days)
+    // Only when there are any, so a report of past days reads as it always has.
+    if summary.unfinishedDays > 0 { object.add("unfinishedDays", summary.unfinishedDays) }
     object.add("daysWithMeals", summary.daysWithMeals)
     object.add("daysWithoutMeals", summary.daysWithoutMeals)
     object.add("meals", summary.meals)

@@ -62,7 +62,7 @@ struct ReportMarkdown {
   /// One day of the meal diary: a line, then a table of its meals.
   func mealDay(_ closed: ClosedMealDay) -> String {
     let day = closed.day
-    var text = "\n## \(ReportText.day(day.date))\n\n"
+    var text = "\n### \(ReportText.day(day.date, settings))\n\n"
     guard let first = day.firstMeal, let last = day.lastMeal else { return text + "No meals.\n" }
     text += "\(day.meals.count) meal\(day.meals.count == 1 ? "" : "s"), "
     text += "\(ReportText.clock(first.time)) to \(ReportText.clock(last.time))"
@@ -88,7 +88,7 @@ struct ReportMarkdown {
     return text
   }
 
-  /// The meal diary's summary, after its days.
+  /// The meal diary's summary, before its days.
   func mealsSummary(_ summary: MealSummary, offsets: [LoggedOffset]) -> String {
     let rows = MealReportText.summaryRows(summary, settings: settings, offsets: offsets)
     return "\n## Summary\n\n"
@@ -139,9 +139,10 @@ struct ReportMarkdown {
       text +=
         "\n## Meals\n\nDays start at \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)); "
       text += "gaps over \(ReportText.gapLimit(settings)) flagged.\n\n"
+      text += renderer.summaryLine() + "\n\n"  // the summary first, where a reader looks
       write(text)
       table(renderer.compactRows().rows, rightAligned: [1, 4, 5, 6], write: write)
-      text = "\n" + renderer.summaryLine() + "\n"
+      text = ""
     }
     if let report = content.activity {
       let renderer = ActivityReportText(report: report, style: plain)

@@ -35,6 +35,20 @@ enum ReportText {
     "\(CivilDate.weekdayAbbreviations[date.weekday]) \(date)"
   }
 
+  /// A day of a meal diary: `Tue 2026-12-01`, or `Tue 2026-12-01 (so far)` while it is not over
+  /// (``ReportSettings/today``), so its few meals do not read as a poor day.
+  static func day(_ date: CivilDate, _ settings: ReportSettings) -> String {
+    guard let today = settings.today, date >= today else { return day(date) }
+    return day(date) + (date == today ? " (so far)" : " (not yet)")
+  }
+
+  /// `; today not counted`, after the summary's day count when the range reaches an unfinished day.
+  static func unfinishedNote(_ summary: MealSummary) -> String {
+    summary.unfinishedDays == 1
+      ? " (today not counted: not over yet)"
+      : " (\(summary.unfinishedDays) days not counted: not over yet)"
+  }
+
   /// Weekday names, Sunday first.
   static let weekdayNames = [
     "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
