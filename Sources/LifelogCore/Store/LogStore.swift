@@ -22,6 +22,9 @@ public final class LogStore {
   /// Whether this connection keeps the WAL on close: every read-write connection to a file, once
   /// it has opened the log (a log refused on opening is closed as SQLite always closes).
   private var keepsWAL = false
+  /// The WAL as found before the connection read it, when it already held frames: its folder is
+  /// not synced again (``SyncedWAL``).
+  private var syncedWAL: SyncedWAL?
 
   /// The page cache (KiB): 64 MiB, allocated only as pages are used, keeps bulk writes in memory.
   static let cacheKiB = 65536
@@ -60,8 +63,11 @@ public final class LogStore {
       let migrator = Migrator(database: database, path: path)
       // A log refused below (written by a newer lifelog) is left as it was found: with a WAL,
       // closing the connection would otherwise copy the WAL into the log file and delete it.
-      if !readOnly, path != ":memory:", access(path + "-wal", F_OK) == 0 {
+      var wal = stat()
+      if !readOnly, path != ":memory:", stat(path + "-wal", &wal) == 0 {
         try database.keepWriteAheadLogOnClose()
+        syncedWAL = SyncedWAL(
+          device: UInt64(wal.st_dev), inode: UInt64(wal.st_ino), bytes: Int64(wal.st_size))
       }
       let applied = try migrator.appliedIdentifiers()
       try migrator.checkNotNewer(applied: applied)
