@@ -31,8 +31,8 @@ public final class LogStore {
 
   /// Past this size (bytes) a closing read-write connection empties the WAL into the log file.
   ///
-  /// The WAL is kept between commands (an `add` then costs two `fdatasync`s, of the WAL and of
-  /// its folder, not five), but the first process to open the log reads every frame of it back
+  /// The WAL is kept between commands (an `add` then costs one `fdatasync`, of the WAL, not five;
+  /// see ``SyncedWAL`` for its folder), but the first process to open the log reads every frame of it back
   /// to rebuild its index, about 2–3 µs of CPU per 4 KB frame (0.3–0.6 ms for 170 frames):
   /// 512 KiB (about 10 `add`s on a 100,000-entry log) keeps that read near 0.15 ms on average,
   /// and the two `fdatasync`s of the checkpoint are paid once per that many commands.
