@@ -35,7 +35,7 @@ DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodi
 # and Apache httpd (mod_dav) and rclone, the WebDAV servers of the WebDAV tests. Python's icalendar
 # (the ics export tests) goes into .build/venv too
 # (scripts/python-tools.sh). libfiu (fiu-utils, libfiu-dev) injects the faults of make faults.
-TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior taskwarrior lintian libxml2 time apache2 apache2-utils rclone fiu-utils libfiu-dev
+TEST_PACKAGES := strace tmux zsh fish groff-base postgresql python3-venv timewarrior taskwarrior lintian libxml2 time apache2 apache2-utils rclone fiu-utils libfiu-dev
 # make deb: dpkg-shlibdeps (for Depends) and chrpath (to drop the toolchain's RUNPATH).
 DEB_PACKAGES := dpkg-dev chrpath binutils
 POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)|LifelogServerTests\.(AdmissionTests|WireRangeRouteTests|InfoRouteTests|BatchRouteTests|ChangesRouteTests|SnapshotRouteTests|KeyRouteTests|RouteGoldenTests)

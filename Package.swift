@@ -28,8 +28,11 @@ let package = Package(
     // libpq through dlopen, so only a server on a PostgreSQL store loads it
     .target(name: "CLifelogPQ", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
 
+    // The unix VFS's folder sync skipped for a WAL already on disk (docs/schema.md)
+    .target(name: "CLifelogFolderSync", linkerSettings: [.linkedLibrary("pthread")]),
+
     // Libraries (all logic lives here)
-    .target(name: "LifelogSQLite", dependencies: ["CSQLite"]),
+    .target(name: "LifelogSQLite", dependencies: ["CSQLite", "CLifelogFolderSync"]),
     .target(
       name: "LifelogCore", dependencies: ["LifelogSQLite", "CLifelogXML", "CLifelogZlib"]),
     // The wire format client and server share (docs/architecture.md): no networking, no crypto
