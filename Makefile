@@ -17,13 +17,14 @@
 #   make deb      build .build/deb/lifelog_<version>_amd64.deb with dpkg-deb (packaging/deb)
 #   make man      regenerate docs/lifelog.1 from the command configurations
 #   make golden   rewrite the golden files (every --help, the report snapshots, docs/lifelog.1)
-#   make format   rewrite sources with swift format;  make lint  check them, and the module
-#                 graph (scripts/check-imports.sh: no module imports one it may not)
+#   make format   rewrite sources with swift format;  make lint  check them, the module
+#                 graph (scripts/check-imports.sh: no module imports one it may not), and that
+#                 the web app built into the binary is Web/ as it is (scripts/web-embed.sh)
 #   make clean    remove build products
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodium-dev libreadline-dev libpq-dev zlib1g-dev pkg-config
+DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodium-dev libreadline-dev libpq-dev zlib1g-dev libqrencode-dev pkg-config
 # Only the tests need these: a terminal for the shell, the shells the completions are for, groff,
 # PostgreSQL's server for throwaway clusters (also for make bench), Python's venv for the API
 # contract tools (scripts/api-contract.sh installs them, pinned, into .build/venv), and
@@ -32,11 +33,12 @@ DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodi
 # the Debian package, and time (/usr/bin/time, the peak memory of the reports in make bench),
 # and Apache httpd (mod_dav) and rclone, the WebDAV servers of the WebDAV tests. Python's icalendar
 # (the ics export tests) goes into .build/venv too
-# (scripts/python-tools.sh).
-TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior taskwarrior lintian libxml2 time apache2 apache2-utils rclone
+# (scripts/python-tools.sh). Node.js runs the web app's sync core under test (node --test Web/test/,
+# docs/web.md).
+TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior taskwarrior lintian libxml2 time apache2 apache2-utils rclone nodejs
 # make deb: dpkg-shlibdeps (for Depends) and chrpath (to drop the toolchain's RUNPATH).
 DEB_PACKAGES := dpkg-dev chrpath binutils
-POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)|LifelogServerTests\.(AdmissionTests|InfoRouteTests|BatchRouteTests|ChangesRouteTests|SnapshotRouteTests|KeyRouteTests|RouteGoldenTests)
+POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)|LifelogServerTests\.(AdmissionTests|InfoRouteTests|BatchRouteTests|ChangesRouteTests|SnapshotRouteTests|KeyRouteTests|RouteGoldenTests|DeviceRouteTests)
 # --disable-local-rpath: no RUNPATH $ORIGIN, which made every start of lifelog look for each of
 # its five libraries in the binary's folder first (25 failing openat/stat calls; docs/benchmarks.md).
 # -L$(STATIC_CXX): libstdc++ linked statically, one library fewer to load and bind at every start
@@ -74,6 +76,7 @@ test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 	$(SWIFT) test --skip-build --parallel
+	node --test Web/test/
 	LIFELOG_TEST_STORE=postgres $(SWIFT) test --skip-build --filter '$(POSTGRES_SUITES)'
 	@$(MAKE) --no-print-directory contract-run
 	@$(MAKE) --no-print-directory deb-run TEST_DEB=1
@@ -190,6 +193,7 @@ format:
 
 lint:
 	scripts/check-imports.sh
+	scripts/web-embed.sh --check
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 
 clean:

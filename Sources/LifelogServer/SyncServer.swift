@@ -158,6 +158,11 @@ public final class SyncServer: HTTPHandling {
     case .snapshot(let name): return try snapshot(named: name, request: request, user: user)
     case .keys: return try keys(user: user)
     case .putKeys(let version): return try putKeys(version: version, request: request, user: user)
+    case .createPairing: return try createPairing(request: request, user: user)
+    case .redeemPairing: return try redeemPairing(request: request)
+    case .devices: return try devices(request: request, user: user)
+    case .revokeDevice(let name): return try revokeDevice(name: name, request: request, user: user)
+    case .webFile(let path): return WebApp.response(for: path)
     }
   }
 
@@ -220,7 +225,7 @@ public final class SyncServer: HTTPHandling {
       } else {
         try pool.withStore { try $0.user(tokenSHA256: hash) }
       }
-    guard let user = found else {
+    guard let user = try found ?? deviceUser(tokenSHA256: hash, store: store) else {
       throw HTTPError(
         401, APIErrorCode.unauthorized,
         "The token is not valid; ask the server's admin for a new one ('lifelog serve user token')")

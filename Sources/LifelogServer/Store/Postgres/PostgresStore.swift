@@ -110,6 +110,8 @@ public final class PostgresStore: ServerStorage {
       PRIMARY KEY (user_id, version)
     );
     """,
+    // 3: paired devices and their one-time pairing codes
+    DeviceSQL.tables(integer: "bigint", strict: ""),
   ]
 
   public var isBroken: Bool { connection.isBroken }

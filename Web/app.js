@@ -1,0 +1,1 @@
+// The page: a thin view on the sync core (docs/web.md).
