@@ -38,6 +38,7 @@ function parseArguments(argv) {
   return { positionals, options };
 }
 
+/** Now for entry times: LIFELOG_NOW when set, as the CLI reads it (stamps use the real clock). */
 function now() {
   const fixed = process.env.LIFELOG_NOW;
   if (fixed) {
@@ -102,7 +103,7 @@ async function run(argv) {
     case 'add': {
       if (rest.length < 1 || rest.length > 2) throw new UsageError('add takes ACTIVITY [NOTE]');
       const state = load(folder);
-      const id = addEntry(state, { activity: rest[0], note: rest[1] ?? null, at: time(options.at) }, now());
+      const id = addEntry(state, { activity: rest[0], note: rest[1] ?? null, at: time(options.at) }, Date.now());
       save(folder, state);
       process.stdout.write(`${id}\n`);
       return;
@@ -114,14 +115,14 @@ async function run(argv) {
       if (options.note !== undefined) changes.note = options.note;
       if (options.at !== undefined) changes.at = time(options.at);
       if (options.activity !== undefined) changes.activity = options.activity;
-      editEntry(state, entryID(state, rest[0]), changes, now());
+      editEntry(state, entryID(state, rest[0]), changes, Date.now());
       save(folder, state);
       return;
     }
     case 'delete': {
       if (rest.length !== 1) throw new UsageError('delete takes ID');
       const state = load(folder);
-      deleteEntry(state, entryID(state, rest[0]), now());
+      deleteEntry(state, entryID(state, rest[0]), Date.now());
       save(folder, state);
       return;
     }
@@ -129,9 +130,10 @@ async function run(argv) {
       const state = load(folder);
       const envelope = state.dataKey ? await openEnvelope(state) : null;
       const result = await sync(state, new SyncClient(state.server, state.token), {
-        envelope, now, save: async (s) => save(folder, s),
+        envelope, now: Date.now, save: async (s) => save(folder, s),
       });
-      process.stdout.write(`Synced: ${result.merged} merged, ${result.pushed} pushed${result.held.length ? `, ${result.held.length} held` : ''}\n`);
+      process.stdout.write(`Synced: ${result.merged} merged, ${result.pushed} pushed\n`);
+      for (const held of result.held) process.stdout.write(`Held: batch ${held.seq} of ${held.device} (${held.why})\n`);
       return;
     }
     case 'list': {
