@@ -34,8 +34,8 @@ DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodi
 # and Apache httpd (mod_dav) and rclone, the WebDAV servers of the WebDAV tests. Python's icalendar
 # (the ics export tests) goes into .build/venv too
 # (scripts/python-tools.sh). Node.js runs the web app's sync core under test (node --test Web/test/,
-# docs/web.md).
-TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior taskwarrior lintian libxml2 time apache2 apache2-utils rclone nodejs
+# docs/web.md); chromium and chromium-driver run the page itself, driven by selenium (in .build/venv).
+TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior taskwarrior lintian libxml2 time apache2 apache2-utils rclone nodejs chromium chromium-driver
 # make deb: dpkg-shlibdeps (for Depends) and chrpath (to drop the toolchain's RUNPATH).
 DEB_PACKAGES := dpkg-dev chrpath binutils
 POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)|LifelogServerTests\.(AdmissionTests|InfoRouteTests|BatchRouteTests|ChangesRouteTests|SnapshotRouteTests|KeyRouteTests|RouteGoldenTests|DeviceRouteTests)

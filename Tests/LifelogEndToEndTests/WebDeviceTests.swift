@@ -19,14 +19,14 @@ import Testing
 
     func run(_ arguments: String...) throws -> Subprocess.Output { try run(arguments) }
 
-    func run(_ arguments: [String]) throws -> Subprocess.Output {
+    func run(_ arguments: [String], now: String? = nil) throws -> Subprocess.Output {
       let tool = WebDeviceTests.repository.appendingPathComponent("Web/tools/device.mjs").path
       return try Subprocess.run(
         "node", [tool, "--state", state] + arguments,
         environment: [
           "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
           "TZ": "Europe/Warsaw",
-        ])
+        ].merging(now.map { ["LIFELOG_NOW": $0] } ?? [:]) { $1 })
     }
 
     @discardableResult
@@ -159,6 +159,33 @@ import Testing
         try Self.entries(try phone.expectSuccess("list", "--format", "json").stdout) == reference,
         "\(phone.name), seed \(seed)")
     }
+    // The page's countdown: the numbers of `lifelog due`, later today and on a later day.
+    for now in [Self.inAnHour(), "2099-01-01T12:00:00+01:00"] {
+      let cli = try LifelogProcess.run(
+        ["due", "--format", "json"],
+        environment: laptop.environment.merging(["LIFELOG_NOW": now]) { $1 })
+      let web = try phones[0].run(["due"], now: now)
+      #expect(cli.exitCode == 0 && web.status == 0, "\(cli) \(web.stderr)")
+      #expect(
+        try Self.object(web.stdout) == Self.object(cli.stdout),
+        "\(now): \(web.stdout) \(cli.stdout)")
+    }
+  }
+
+  /// An hour from now in Warsaw, as LIFELOG_NOW takes it.
+  static func inAnHour() -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.timeZone = TimeZone(identifier: "Europe/Warsaw")
+    formatter.formatOptions = [.withInternetDateTime, .withColonSeparatorInTimeZone]
+    return formatter.string(from: Date().addingTimeInterval(3600))
+  }
+
+  /// A JSON object in one spelling.
+  static func object(_ json: String) throws -> String {
+    let object = try JSONSerialization.jsonObject(with: Data(json.utf8))
+    return String(
+      decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
+      as: UTF8.self)
   }
 
   /// The entries of `list --format json`, by id, each in one spelling.

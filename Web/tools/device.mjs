@@ -9,6 +9,7 @@
 //   node Web/tools/device.mjs --state DIR delete ID
 //   node Web/tools/device.mjs --state DIR sync
 //   node Web/tools/device.mjs --state DIR list [--format json]
+//   node Web/tools/device.mjs --state DIR due          (as `lifelog due --format json`)
 //
 // TIME is ISO 8601 with an offset, or HH:MM today in this machine's zone. Exit codes as the CLI's:
 // 64 usage, 65 bad input, 69 server unavailable, 77 token refused.
@@ -20,6 +21,7 @@ import { addEntry, deleteEntry, editEntry, entries, newReplica } from '../core/r
 import { sync } from '../core/sync.js';
 import { isoTime, localISO, localOffset, normalizedTime, parseTime } from '../core/time.js';
 import { openEnvelope } from '../core/envelope-loader.js';
+import { mealDue } from '../core/due.js';
 
 class UsageError extends Error {}
 class InputError extends Error {}
@@ -141,6 +143,17 @@ async function run(argv) {
       const list = entries(state);
       if (options.format === 'json') process.stdout.write(`${JSON.stringify(list, null, 0)}\n`);
       else for (const e of list) process.stdout.write(`${e.id.slice(0, 8)} ${e.at} ${e.activity}${e.note ? ` ${e.note}` : ''}\n`);
+      return;
+    }
+    case 'due': {
+      const due = mealDue(load(folder), now());
+      process.stdout.write(`${JSON.stringify({
+        lastMeal: due.lastMeal && { ...due.lastMeal, at: normalizedTime(due.lastMeal.at) },
+        sinceMinutes: due.sinceMinutes,
+        dueAt: due.dueAt === null ? null : localISO(due.dueAt),
+        overdueMinutes: due.overdueMinutes,
+        mealGapHours: due.mealGapHours,
+      })}\n`);
       return;
     }
     default:

@@ -7,13 +7,331 @@ enum WebFiles {
     "/app.css": WebFile(
       type: "text/css; charset=utf-8",
       text: ####"""
-body{font-family:system-ui,sans-serif;margin:0;padding:0 1rem}
+:root { --accent: #2f6f4f; --line: #8884; font-family: system-ui, sans-serif; }
+body { margin: 0 auto; max-width: 40rem; padding: 0 0.75rem 2rem; line-height: 1.4; }
+header { display: flex; align-items: center; justify-content: space-between; gap: 0.5rem; }
+h1 { font-size: 1.3rem; margin: 0.6rem 0; color: var(--accent); }
+h2 { font-size: 1.15rem; } h3 { font-size: 1rem; margin: 1rem 0 0.4rem; }
+button, input { font: inherit; min-height: 2.75rem; }
+button { border: 1px solid var(--accent); border-radius: 0.5rem; background: transparent; color: inherit; padding: 0 0.8rem; }
+button[aria-pressed="true"], #meal-buttons button { background: var(--accent); color: #fff; }
+button:focus-visible, input:focus-visible { outline: 3px solid #e9a23b; outline-offset: 2px; }
+button:disabled { opacity: 0.5; }
+.buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
+#meal-buttons button { flex: 1 1 40%; font-size: 1.1rem; min-height: 3.2rem; }
+.fields { display: grid; grid-template-columns: auto 1fr; gap: 0.5rem; align-items: center; margin-top: 0.75rem; }
+.fields .buttons { grid-column: 1 / -1; }
+nav { display: flex; gap: 0.4rem; margin: 0.4rem 0; }
+nav button { flex: 1; }
+#sync-status { font-size: 0.9rem; margin: 0.2rem 0; min-height: 1.2em; }
+#next-due { font-size: 1.2rem; font-weight: 600; }
+.entries { list-style: none; padding: 0; margin: 0; }
+.entries li { border-bottom: 1px solid var(--line); padding: 0.4rem 0; display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; }
+.entries .activity { font-weight: 600; }
+.entries .note { flex: 1 1 100%; color: #777; }
+.entries .note:empty { display: none; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+@media (prefers-color-scheme: dark) { body { background: #111; color: #eee; } .entries .note { color: #aaa; } }
 
 """####),
     "/app.js": WebFile(
       type: "text/javascript; charset=utf-8",
       text: ####"""
-// The page: a thin view on the sync core (docs/web.md).
+// The page: a thin view on the sync core (docs/web.md). Today, history, activities; logging with
+// one tap; the replica in IndexedDB; sync on open, on reconnect, every few minutes and on a button.
+import { mealDue } from './core/due.js';
+import { SyncClient, SyncFailure } from './core/client.js';
+import { openEnvelope } from './core/envelope-loader.js';
+import { pair } from './core/pairing.js';
+import { activities, addEntry, editEntry, entries } from './core/replica.js';
+import { sync } from './core/sync.js';
+import { isoTime, localISO, localOffset, parseTime } from './core/time.js';
+import { loadStrings, t } from './ui/i18n.js';
+import { clearState, loadState, saveState } from './ui/store.js';
+import { clock, day, el, entryItem, span } from './ui/view.js';
+
+const SYNC_EVERY_MS = 3 * 60_000;
+const $ = (id) => document.getElementById(id);
+
+let state = null;
+let syncing = null;
+let earlierMinutes = 0;
+/** The last change, to undo: `{id, before}` (before: the entry's fields, or null for an add). */
+let lastChange = null;
+let view = 'today';
+let message = '';
+
+function translateStatic() {
+  const labels = {
+    'sync-button': 'sync', 'pair-title': 'pairTitle', 'today-title': 'today', 'log-title': 'logNow',
+    'note-label': 'note', 'time-label': 'time', 'earlier-title': 'earlier', 'duration-label': 'duration',
+    'exercise-title': 'logExercise', 'entries-title': 'todayEntries', 'undo-button': 'undo',
+    'history-title': 'history', 'activities-title': 'activities',
+  };
+  for (const [id, key] of Object.entries(labels)) $(id).textContent = t(key);
+  for (const button of $('tabs').querySelectorAll('button')) button.textContent = t(button.dataset.view);
+  const earlier = $('earlier').querySelectorAll('button');
+  ['minus15', 'minus30', 'minus60'].forEach((key, index) => { earlier[index].textContent = t(key); });
+}
+
+async function persist() {
+  await saveState(state);
+}
+
+// MARK: - Logging
+
+/** The time a tap logs: the Time field, else now less the chosen "earlier". */
+function chosenTime() {
+  const now = Date.now();
+  const field = $('time-field').value;
+  if (/^\d{2}:\d{2}$/.test(field)) {
+    const [hours, minutes] = field.split(':').map(Number);
+    const at = new Date(now);
+    at.setHours(hours, minutes, 0, 0);
+    if (at.getTime() > now + 60_000) at.setDate(at.getDate() - 1);
+    return isoTime(at.getTime(), localOffset(at.getTime()));
+  }
+  return localISO(now - earlierMinutes * 60_000);
+}
+
+async function log(activity) {
+  const note = $('note-field').value.trim();
+  const minutes = Number($('duration-field').value);
+  const duration = activity.kind === 'exercise' && minutes > 0 ? Math.round(minutes * 60) : null;
+  const id = addEntry(state, { activity: activity.name, at: chosenTime(), note: note || null, duration }, Date.now());
+  await persist();
+  lastChange = { id, before: null };
+  const entry = entries(state).find((e) => e.id === id);
+  message = t('logged', { activity: activity.name, time: clock(entry.at) });
+  $('note-field').value = '';
+  $('time-field').value = '';
+  $('duration-field').value = '';
+  setEarlier(0);
+  render();
+  scheduleSync(2000);
+}
+
+function setEarlier(minutes) {
+  earlierMinutes = earlierMinutes === minutes ? 0 : minutes;
+  for (const button of $('earlier').querySelectorAll('button')) {
+    button.setAttribute('aria-pressed', String(Number(button.dataset.minutes) === earlierMinutes));
+  }
+}
+
+async function change(entry, fields) {
+  const row = state.rows.entry[entry.id];
+  lastChange = { id: entry.id, before: { note: row.values[3], at: row.values[1], deleted: row.values[7] } };
+  editEntry(state, entry.id, fields, Date.now());
+  await persist();
+  render();
+  scheduleSync(2000);
+}
+
+async function undo() {
+  if (!lastChange) return;
+  const { id, before } = lastChange;
+  lastChange = null;
+  editEntry(state, id, before ?? { deleted: true }, Date.now());
+  await persist();
+  message = t('undone');
+  render();
+  scheduleSync(2000);
+}
+
+function editForm(entry, item) {
+  const note = el('input', { type: 'text', value: entry.note ?? '', 'aria-label': t('newNote') });
+  const time = el('input', { type: 'time', value: clock(entry.at), 'aria-label': t('newTime') });
+  const save = el('button', { type: 'button', text: t('save') });
+  const cancel = el('button', { type: 'button', text: t('cancel') });
+  save.addEventListener('click', () => {
+    const fields = { note: note.value.trim() || null };
+    const parsed = parseTime(entry.at);
+    if (parsed && /^\d{2}:\d{2}$/.test(time.value) && time.value !== clock(entry.at)) {
+      const [hours, minutes] = time.value.split(':').map(Number);
+      const local = new Date(parsed.ms + parsed.offset * 60_000);
+      local.setUTCHours(hours, minutes, 0, 0);
+      fields.at = isoTime(local.getTime() - parsed.offset * 60_000, parsed.offset);
+    }
+    change(entry, fields);
+  });
+  cancel.addEventListener('click', render);
+  item.replaceChildren(el('span', { class: 'activity', text: entry.activity }), time, note, save, cancel);
+  note.focus();
+}
+
+// MARK: - Rendering
+
+function renderStatus() {
+  const waiting = state.pending.length + state.outbox.length;
+  const parts = [waiting ? t('pending', { count: waiting }) : t('pendingNone')];
+  parts.push(state.lastSync ? t('lastSync', { time: clock(localISO(state.lastSync)) }) : t('neverSynced'));
+  if (!navigator.onLine) parts.push(t('offline'));
+  if (state.lastError) parts.push(t('syncFailed', { message: state.lastError }));
+  if (message) parts.unshift(message);
+  $('sync-status').textContent = parts.join(' · ');
+  $('sync-button').textContent = syncing ? t('syncing') : t('sync');
+}
+
+function renderDue() {
+  const due = mealDue(state, Date.now());
+  if (!due.lastMeal) {
+    $('last-meal').textContent = t('noMeal');
+    $('next-due').textContent = '';
+    return;
+  }
+  $('last-meal').textContent = t('lastMeal', {
+    activity: due.lastMeal.activity, time: clock(due.lastMeal.at), ago: span(due.sinceMinutes * 60),
+  });
+  const when = clock(localISO(due.dueAt));
+  const left = due.secondsUntilDue > 0 ? t('dueIn', { left: span(due.secondsUntilDue) }) : t('overdue', { left: span(-due.secondsUntilDue) });
+  $('next-due').textContent = `${t('nextDue', { time: when })} (${left})`;
+}
+
+/** Meal activities, most used first (then by name). */
+function mealActivities(kind) {
+  const uses = new Map();
+  for (const entry of entries(state)) uses.set(entry.activity, (uses.get(entry.activity) ?? 0) + 1);
+  return activities(state).filter((a) => a.kind === kind && !a.archived)
+    .sort((a, b) => (uses.get(b.name) ?? 0) - (uses.get(a.name) ?? 0) || a.name.localeCompare(b.name));
+}
+
+function renderToday() {
+  renderDue();
+  const buttons = (kind) => mealActivities(kind).map((activity) => {
+    const button = el('button', { type: 'button', text: activity.name });
+    button.addEventListener('click', () => log(activity));
+    return button;
+  });
+  $('meal-buttons').replaceChildren(...buttons('meal'));
+  $('exercise-buttons').replaceChildren(...buttons('exercise'));
+  const today = localISO(Date.now()).slice(0, 10);
+  const list = entries(state).filter((entry) => day(entry.at) === today).reverse();
+  $('today-list').replaceChildren(...(list.length ? list.map((entry) => entryItem(entry, {
+    onEdit: editForm, onDelete: (e) => change(e, { deleted: true }),
+  })) : [el('li', { text: t('noEntries') })]));
+  $('undo-button').disabled = !lastChange;
+}
+
+function renderHistory() {
+  const byDay = new Map();
+  for (const entry of entries(state).reverse()) {
+    const key = day(entry.at);
+    if (!byDay.has(key)) byDay.set(key, []);
+    byDay.get(key).push(entry);
+  }
+  const sections = [...byDay.entries()].slice(0, 60).map(([key, list]) => el('section', {},
+    el('h3', { text: `${key} · ${t('entriesCount', { count: list.length })}` }),
+    el('ul', { class: 'entries' }, ...list.map((entry) => entryItem(entry)))));
+  $('history-days').replaceChildren(...sections);
+}
+
+function renderActivities() {
+  $('activity-list').replaceChildren(...activities(state).sort((a, b) => a.name.localeCompare(b.name)).map((a) =>
+    el('li', { text: `${a.name} — ${t(`kind.${a.kind}`)}${a.archived ? ` (${t('archived')})` : ''}` })));
+}
+
+function render() {
+  for (const name of ['today', 'history', 'activities']) $(`${name}-view`).hidden = name !== view;
+  for (const button of $('tabs').querySelectorAll('button')) button.setAttribute('aria-pressed', String(button.dataset.view === view));
+  if (view === 'today') renderToday();
+  if (view === 'history') renderHistory();
+  if (view === 'activities') renderActivities();
+  renderStatus();
+}
+
+// MARK: - Sync
+
+let timer = null;
+function scheduleSync(delay) {
+  clearTimeout(timer);
+  timer = setTimeout(() => runSync(), delay);
+}
+
+async function runSync() {
+  if (syncing || !state) return syncing;
+  syncing = (async () => {
+    renderStatus();
+    try {
+      const envelope = state.dataKey ? await openEnvelope(state) : null;
+      await sync(state, new SyncClient(state.server, state.token), { envelope, save: saveState });
+      message = '';
+    } catch (error) {
+      if (error instanceof SyncFailure && error.status === 401) {
+        await clearState();
+        state = null;
+        showPairing(t('revoked'));
+        return;
+      }
+      state.lastError = error.message;
+      await persist();
+    } finally {
+      syncing = null;
+    }
+    render();
+  })();
+  await syncing;
+  scheduleSync(SYNC_EVERY_MS);
+}
+
+// MARK: - Start
+
+function showPairing(text) {
+  $('pair-view').hidden = false;
+  $('tabs').hidden = true;
+  $('sync-button').hidden = true;
+  for (const name of ['today', 'history', 'activities']) $(`${name}-view`).hidden = true;
+  $('pair-message').textContent = text;
+}
+
+function showApp() {
+  $('pair-view').hidden = true;
+  $('tabs').hidden = false;
+  $('sync-button').hidden = false;
+  render();
+}
+
+async function start() {
+  await loadStrings();
+  translateStatic();
+  $('sync-button').addEventListener('click', () => runSync());
+  $('undo-button').addEventListener('click', undo);
+  for (const button of $('earlier').querySelectorAll('button')) {
+    button.addEventListener('click', () => { setEarlier(Number(button.dataset.minutes)); });
+  }
+  for (const button of $('tabs').querySelectorAll('button')) {
+    button.addEventListener('click', () => { view = button.dataset.view; render(); });
+  }
+  window.addEventListener('online', () => { renderStatus(); runSync(); });
+  window.addEventListener('offline', renderStatus);
+  document.addEventListener('visibilitychange', () => { if (!document.hidden && state) runSync(); });
+  setInterval(() => { if (state && view === 'today') renderDue(); }, 1000);
+  if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
+
+  const link = location.hash.startsWith('#pair=') ? location.href : null;
+  if (link) {
+    // The code (and key) leave the address bar and this history entry at once.
+    history.replaceState(null, '', '/');
+    showPairing(t('pairing'));
+    try {
+      state = await pair(link);
+      await saveState(state);
+      message = t('paired', { name: state.name });
+    } catch (error) {
+      showPairing(t('pairFailed', { message: error.message }));
+      return;
+    }
+  } else {
+    state = (await loadState()) ?? null;
+  }
+  if (!state) {
+    showPairing(t('pairHelp'));
+    return;
+  }
+  showApp();
+  runSync();
+}
+
+start();
 
 """####),
     "/core/activity.js": WebFile(
@@ -471,6 +789,73 @@ function checked(row) {
   if (values[4] !== null && !(values[4] >= 0 && values[4] <= MAX_QUANTITY)) values[4] = null;
   values[5] = values[5].filter(isValidTag);
   return { ...row, values };
+}
+
+"""####),
+    "/core/due.js": WebFile(
+      type: "text/javascript; charset=utf-8",
+      text: ####"""
+// When the next meal is due: the rule and numbers of `lifelog due` (Sources/LifelogCore/Rhythm/
+// MealDue.swift). A meal is due `mealGapHours` after the last one; before the report day's first
+// meal, `mealGapHours` after the day began or after the last meal, whichever is later. Days begin at
+// `dayStartsAt` on the wall clock; gaps are real elapsed time.
+import { parseTime } from './time.js';
+
+/** `{mealGapHours, dayStartsAtMinutes}` from the synced settings, defaults for anything unusable. */
+export function dueSettings(state) {
+  const gapText = state.rows.setting.mealGapHours?.values[0];
+  const gap = Number(gapText);
+  const mealGapHours = gapText !== undefined && Number.isFinite(gap) && gap >= 0.5 && gap <= 24 ? gap : 3;
+  let dayStartsAtMinutes = 240;
+  const match = /^(\d{1,2}):(\d{2})$/.exec(state.rows.setting.dayStartsAt?.values[0] ?? '');
+  if (match && Number(match[1]) < 24 && Number(match[2]) < 60) dayStartsAtMinutes = Number(match[1]) * 60 + Number(match[2]);
+  return { mealGapHours, dayStartsAtMinutes };
+}
+
+/** The report day (days since 1970) of an instant seen at `offsetMinutes`. */
+function dayNumber(ms, offsetMinutes, dayStartsAtMinutes) {
+  return Math.floor((ms / 1000 + offsetMinutes * 60 - dayStartsAtMinutes * 60) / 86400);
+}
+
+/**
+ * `{lastMeal, sinceMinutes, dueAt, overdueMinutes, secondsUntilDue, mealGapHours}` at `nowMs` for a
+ * reader whose zone gives `offsetAt(ms)` (minutes east of UTC) and starts day `day` at
+ * `dayStart(day)`.
+ */
+export function mealDue(state, nowMs, { offsetAt = (ms) => -new Date(ms).getTimezoneOffset(), dayStart } = {}) {
+  const settings = dueSettings(state);
+  const gapSeconds = Math.round(settings.mealGapHours * 3600);
+  let last = null;
+  for (const [id, row] of Object.entries(state.rows.entry)) {
+    const [activityID, at, , note, , , , deleted] = row.values;
+    const activity = state.rows.activity[activityID];
+    if (deleted || activity?.values[1] !== 'meal') continue;
+    const time = parseTime(at);
+    if (!time || time.ms > nowMs) continue;
+    if (!last || time.ms > last.ms || (time.ms === last.ms && id > last.id)) {
+      last = { id, at, ms: time.ms, offset: time.offset, activity: activity.values[0], note };
+    }
+  }
+  const today = dayNumber(nowMs, offsetAt(nowMs), settings.dayStartsAtMinutes);
+  const startOf = dayStart ?? ((day) => {
+    const date = new Date(day * 86400000);
+    const minutes = settings.dayStartsAtMinutes;
+    return new Date(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate(), Math.floor(minutes / 60), minutes % 60).getTime();
+  });
+  const result = { lastMeal: null, sinceMinutes: null, dueAt: null, overdueMinutes: 0, secondsUntilDue: null,
+    mealGapHours: settings.mealGapHours };
+  if (!last) return result;
+  const nowSeconds = Math.floor(nowMs / 1000);
+  const lastSeconds = Math.floor(last.ms / 1000);
+  const firstOfDay = dayNumber(last.ms, last.offset, settings.dayStartsAtMinutes) < today;
+  const afterLast = lastSeconds + gapSeconds;
+  const dueAt = firstOfDay ? Math.max(afterLast, Math.floor(startOf(today) / 1000) + gapSeconds) : afterLast;
+  result.lastMeal = { id: last.id, at: last.at, activity: last.activity, note: last.note };
+  result.sinceMinutes = Math.trunc((nowSeconds - lastSeconds) / 60);
+  result.dueAt = dueAt * 1000;
+  result.overdueMinutes = nowSeconds > dueAt ? Math.trunc((nowSeconds - dueAt) / 60) : 0;
+  result.secondsUntilDue = dueAt - nowSeconds;
+  return result;
 }
 
 """####),
@@ -944,6 +1329,120 @@ export function normalizedTime(value) {
 }
 
 """####),
+    "/i18n/en.json": WebFile(
+      type: "application/json",
+      text: ####"""
+{
+  "title": "lifelog",
+  "today": "Today",
+  "history": "History",
+  "activities": "Activities",
+  "sync": "Sync",
+  "syncing": "Syncing…",
+  "note": "Note",
+  "time": "Time",
+  "duration": "Minutes (exercise)",
+  "earlier": "Earlier",
+  "minus15": "−15m",
+  "minus30": "−30m",
+  "minus60": "−1h",
+  "logNow": "Log a meal now",
+  "logExercise": "Log exercise",
+  "lastMeal": "Last meal: {activity} at {time} ({ago} ago)",
+  "noMeal": "No meal logged yet.",
+  "nextDue": "Next meal due at {time}",
+  "dueIn": "in {left}",
+  "overdue": "overdue by {left}",
+  "todayEntries": "Today's entries",
+  "noEntries": "Nothing logged today.",
+  "edit": "Edit",
+  "delete": "Delete",
+  "save": "Save",
+  "cancel": "Cancel",
+  "undo": "Undo last change",
+  "newNote": "New note",
+  "newTime": "New time",
+  "logged": "Logged {activity} at {time}.",
+  "undone": "Undone.",
+  "pending": "{count} changes waiting to sync",
+  "pendingNone": "Everything synced",
+  "lastSync": "Last sync {time}",
+  "neverSynced": "Not synced yet",
+  "offline": "Offline: changes are kept and sent when back online",
+  "syncFailed": "Sync failed: {message}",
+  "pairTitle": "Pair this browser",
+  "pairHelp": "On your computer, run 'lifelog pair' and open the link it prints (or scan its QR code) on this device.",
+  "pairing": "Pairing…",
+  "paired": "Paired as {name}.",
+  "pairFailed": "Pairing failed: {message}",
+  "revoked": "This device is no longer paired; run 'lifelog pair' again.",
+  "kind.meal": "meal",
+  "kind.exercise": "exercise",
+  "kind.sleep": "sleep",
+  "kind.medication": "medication",
+  "kind.other": "other",
+  "archived": "archived",
+  "entriesCount": "{count} entries"
+}
+
+"""####),
+    "/i18n/pl.json": WebFile(
+      type: "application/json",
+      text: ####"""
+{
+  "title": "lifelog",
+  "today": "Dziś",
+  "history": "Historia",
+  "activities": "Aktywności",
+  "sync": "Synchronizuj",
+  "syncing": "Synchronizacja…",
+  "note": "Notatka",
+  "time": "Godzina",
+  "duration": "Minuty (ruch)",
+  "earlier": "Wcześniej",
+  "minus15": "−15 min",
+  "minus30": "−30 min",
+  "minus60": "−1 godz.",
+  "logNow": "Zapisz posiłek teraz",
+  "logExercise": "Zapisz ruch",
+  "lastMeal": "Ostatni posiłek: {activity} o {time} ({ago} temu)",
+  "noMeal": "Nie zapisano jeszcze posiłku.",
+  "nextDue": "Następny posiłek o {time}",
+  "dueIn": "za {left}",
+  "overdue": "spóźniony o {left}",
+  "todayEntries": "Dzisiejsze wpisy",
+  "noEntries": "Dziś nic nie zapisano.",
+  "edit": "Edytuj",
+  "delete": "Usuń",
+  "save": "Zapisz",
+  "cancel": "Anuluj",
+  "undo": "Cofnij ostatnią zmianę",
+  "newNote": "Nowa notatka",
+  "newTime": "Nowa godzina",
+  "logged": "Zapisano: {activity} o {time}.",
+  "undone": "Cofnięto.",
+  "pending": "Zmiany czekające na synchronizację: {count}",
+  "pendingNone": "Wszystko zsynchronizowane",
+  "lastSync": "Ostatnia synchronizacja {time}",
+  "neverSynced": "Jeszcze nie synchronizowano",
+  "offline": "Brak sieci: zmiany zostaną wysłane po powrocie połączenia",
+  "syncFailed": "Synchronizacja nie powiodła się: {message}",
+  "pairTitle": "Sparuj tę przeglądarkę",
+  "pairHelp": "Na komputerze uruchom 'lifelog pair' i otwórz wypisany link (lub zeskanuj kod QR) na tym urządzeniu.",
+  "pairing": "Parowanie…",
+  "paired": "Sparowano jako {name}.",
+  "pairFailed": "Parowanie nie powiodło się: {message}",
+  "revoked": "To urządzenie nie jest już sparowane; uruchom ponownie 'lifelog pair'.",
+  "kind.meal": "posiłek",
+  "kind.exercise": "ruch",
+  "kind.sleep": "sen",
+  "kind.medication": "lek",
+  "kind.other": "inne",
+  "archived": "zarchiwizowana",
+  "entriesCount": "wpisy: {count}"
+}
+
+"""####),
     "/icon-maskable.svg": WebFile(
       type: "image/svg+xml",
       text: ####"""
@@ -973,6 +1472,7 @@ export function normalizedTime(value) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
+<meta name="theme-color" content="#2f6f4f">
 <title>lifelog</title>
 <link rel="manifest" href="/manifest.webmanifest">
 <link rel="icon" href="/icon.svg" type="image/svg+xml">
@@ -980,9 +1480,55 @@ export function normalizedTime(value) {
 <script type="module" src="/app.js"></script>
 </head>
 <body>
-<main id="app" aria-live="polite">
-<h1>lifelog</h1>
-<p id="status">Loading…</p>
+<header>
+  <h1>lifelog</h1>
+  <button id="sync-button" type="button" hidden>Sync</button>
+</header>
+<p id="sync-status" role="status"></p>
+<nav id="tabs" hidden>
+  <button type="button" data-view="today" aria-pressed="true">Today</button>
+  <button type="button" data-view="history" aria-pressed="false">History</button>
+  <button type="button" data-view="activities" aria-pressed="false">Activities</button>
+</nav>
+<main>
+  <section id="pair-view" hidden>
+    <h2 id="pair-title">Pair this browser</h2>
+    <p id="pair-message"></p>
+  </section>
+  <section id="today-view" hidden aria-labelledby="today-title">
+    <h2 id="today-title" class="visually-hidden">Today</h2>
+    <p id="last-meal"></p>
+    <p id="next-due" role="timer" aria-live="off"></p>
+    <h3 id="log-title">Log a meal now</h3>
+    <div id="meal-buttons" class="buttons" role="group" aria-labelledby="log-title"></div>
+    <div class="fields">
+      <label for="note-field" id="note-label">Note</label>
+      <input id="note-field" type="text" autocomplete="off" maxlength="10000">
+      <label for="time-field" id="time-label">Time</label>
+      <input id="time-field" type="time">
+      <div id="earlier" class="buttons" role="group" aria-labelledby="earlier-title">
+        <span id="earlier-title">Earlier</span>
+        <button type="button" data-minutes="15" aria-pressed="false">−15m</button>
+        <button type="button" data-minutes="30" aria-pressed="false">−30m</button>
+        <button type="button" data-minutes="60" aria-pressed="false">−1h</button>
+      </div>
+      <label for="duration-field" id="duration-label">Minutes</label>
+      <input id="duration-field" type="number" min="0" max="44640" step="1" inputmode="numeric">
+    </div>
+    <h3 id="exercise-title">Log exercise</h3>
+    <div id="exercise-buttons" class="buttons" role="group" aria-labelledby="exercise-title"></div>
+    <h3 id="entries-title">Today's entries</h3>
+    <ul id="today-list" class="entries" aria-labelledby="entries-title"></ul>
+    <button id="undo-button" type="button" disabled>Undo last change</button>
+  </section>
+  <section id="history-view" hidden aria-labelledby="history-title">
+    <h2 id="history-title">History</h2>
+    <div id="history-days"></div>
+  </section>
+  <section id="activities-view" hidden aria-labelledby="activities-title">
+    <h2 id="activities-title">Activities</h2>
+    <ul id="activity-list"></ul>
+  </section>
 </main>
 </body>
 </html>
@@ -1016,7 +1562,8 @@ export function normalizedTime(value) {
 const CACHE = 'lifelog-app-v1';
 const SHELL = [
   '/', '/index.html', '/app.js', '/app.css', '/manifest.webmanifest', '/icon.svg',
-  '/core/activity.js', '/core/bytes.js', '/core/client.js', '/core/codec.js',
+  '/i18n/en.json', '/i18n/pl.json', '/ui/i18n.js', '/ui/store.js', '/ui/view.js',
+  '/core/activity.js', '/core/bytes.js', '/core/client.js', '/core/codec.js', '/core/due.js',
   '/core/envelope-loader.js', '/core/merge.js', '/core/pairing.js', '/core/replica.js',
   '/core/stamp.js', '/core/sync.js', '/core/time.js',
 ];
@@ -1044,6 +1591,130 @@ self.addEventListener('fetch', (event) => {
     return response;
   }).catch(() => caches.match(key).then((cached) => cached ?? Response.error())));
 });
+
+"""####),
+    "/ui/i18n.js": WebFile(
+      type: "text/javascript; charset=utf-8",
+      text: ####"""
+// The page's strings: a small JSON catalog per language (Web/i18n/), chosen from the browser's.
+let catalog = {};
+let fallback = {};
+
+/** Loads the catalog of the first preferred language lifelog has (English otherwise). */
+export async function loadStrings(languages = navigator.languages ?? [navigator.language]) {
+  const load = async (code) => (await fetch(`/i18n/${code}.json`)).json();
+  fallback = await load('en');
+  const wanted = languages.map((language) => String(language).slice(0, 2).toLowerCase()).find((code) => code === 'pl' || code === 'en');
+  catalog = wanted && wanted !== 'en' ? await load(wanted) : fallback;
+  document.documentElement.lang = wanted ?? 'en';
+}
+
+/** The string `key` with `{name}` placeholders filled in. */
+export function t(key, values = {}) {
+  const template = catalog[key] ?? fallback[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ''));
+}
+
+"""####),
+    "/ui/store.js": WebFile(
+      type: "text/javascript; charset=utf-8",
+      text: ####"""
+// The replica in IndexedDB: one record, the whole state (docs/web.md, "Storage").
+const DB = 'lifelog';
+const STORE = 'replica';
+
+function open() {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+let database = null;
+
+async function transaction(mode, body) {
+  database ??= await open();
+  return new Promise((resolve, reject) => {
+    const tx = database.transaction(STORE, mode);
+    const request = body(tx.objectStore(STORE));
+    tx.oncomplete = () => resolve(request?.result);
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error);
+  });
+}
+
+/** The saved replica, or undefined before pairing. */
+export function loadState() {
+  return transaction('readonly', (store) => store.get('state'));
+}
+
+/** Saves the replica (durably: the transaction has committed when this resolves). */
+export function saveState(state) {
+  return transaction('readwrite', (store) => store.put(state, 'state'));
+}
+
+/** Forgets the replica (a revoked device). */
+export function clearState() {
+  return transaction('readwrite', (store) => store.delete('state'));
+}
+
+"""####),
+    "/ui/view.js": WebFile(
+      type: "text/javascript; charset=utf-8",
+      text: ####"""
+// Rendering helpers: every synced value goes in as text (textContent), never as HTML.
+import { t } from './i18n.js';
+import { parseTime } from '../core/time.js';
+
+/** An element with attributes and children (strings become text nodes). */
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name === 'text') node.textContent = value;
+    else if (value !== false && value !== null && value !== undefined) node.setAttribute(name, value === true ? '' : value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+/** `08:05` of an entry time, on the wall clock where it was logged. */
+export function clock(at) {
+  const parsed = parseTime(at);
+  if (!parsed) return at;
+  const shifted = new Date(parsed.ms + parsed.offset * 60_000);
+  return `${String(shifted.getUTCHours()).padStart(2, '0')}:${String(shifted.getUTCMinutes()).padStart(2, '0')}`;
+}
+
+/** `2026-12-02` of an entry time, on the wall clock where it was logged. */
+export function day(at) {
+  return at.slice(0, 10);
+}
+
+/** `1h40m`, `25m`, `0m`, as `lifelog due --short` writes them. */
+export function span(seconds) {
+  const minutes = Math.max(0, Math.floor(seconds / 60));
+  const hours = Math.floor(minutes / 60);
+  return hours > 0 ? `${hours}h${String(minutes % 60).padStart(2, '0')}m` : `${minutes}m`;
+}
+
+/** One entry as a list item: its activity, time and note, and its buttons. */
+export function entryItem(entry, { onEdit, onDelete } = {}) {
+  const item = el('li', { 'data-id': entry.id },
+    el('span', { class: 'activity', text: entry.activity }),
+    el('time', { datetime: entry.at, text: clock(entry.at) }),
+    el('span', { class: 'note', text: entry.note ?? '' }));
+  if (entry.duration !== null && entry.duration !== undefined) {
+    item.insertBefore(el('span', { class: 'duration', text: span(entry.duration) }), item.lastChild);
+  }
+  if (onEdit) item.append(el('button', { type: 'button', 'aria-label': `${t('edit')} ${entry.activity} ${clock(entry.at)}`, text: t('edit') }));
+  if (onDelete) item.append(el('button', { type: 'button', 'aria-label': `${t('delete')} ${entry.activity} ${clock(entry.at)}`, text: t('delete') }));
+  const buttons = item.querySelectorAll('button');
+  if (onEdit) buttons[0].addEventListener('click', () => onEdit(entry, item));
+  if (onDelete) buttons[buttons.length - 1].addEventListener('click', () => onDelete(entry));
+  return item;
+}
 
 """####),
   ]
