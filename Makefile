@@ -24,7 +24,10 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodium-dev libreadline-dev libpq-dev zlib1g-dev libqrencode-dev pkg-config
+# clang, lld, wasi-libc and libclang-rt-dev-wasm32 build the web app's libsodium WebAssembly module
+# from libsodium's source (scripts/web-wasm.sh, fetched with pip into python3-venv's .build/venv).
+DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodium-dev libreadline-dev libpq-dev zlib1g-dev libqrencode-dev pkg-config \
+	clang lld wasi-libc libclang-rt-dev-wasm32 python3-venv
 # Only the tests need these: a terminal for the shell, the shells the completions are for, groff,
 # PostgreSQL's server for throwaway clusters (also for make bench), Python's venv for the API
 # contract tools (scripts/api-contract.sh installs them, pinned, into .build/venv), and
@@ -55,7 +58,7 @@ install-missing = missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || m
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-.PHONY: deps test-deps build test contract contract-run demo bench soak fuzz sanitize install man golden format lint clean \
+.PHONY: deps test-deps wasm build test contract contract-run demo bench soak fuzz sanitize install man golden format lint clean \
 	deb deb-run
 
 deps:
@@ -67,10 +70,14 @@ test-deps:
 	@$(call install-missing,$(TEST_PACKAGES) $(DEB_PACKAGES))
 	@scripts/python-tools.sh >/dev/null
 
-build: deps
+# The web app's libsodium module, built into .build/wasm and from there into lifelog serve.
+wasm: deps
+	@scripts/web-wasm.sh
+
+build: deps wasm
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 
-test: deps test-deps
+test: deps test-deps wasm
 	scripts/check-imports.sh
 	scripts/import-tools.sh
 	$(SWIFT) build --build-tests
@@ -81,7 +88,7 @@ test: deps test-deps
 	@$(MAKE) --no-print-directory contract-run
 	@$(MAKE) --no-print-directory deb-run TEST_DEB=1
 
-contract: deps test-deps
+contract: deps test-deps wasm
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 	@$(MAKE) --no-print-directory contract-run
 
@@ -93,14 +100,14 @@ contract-run:
 demo: build
 	@scripts/demo.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/lifelog"
 
-bench: deps test-deps
+bench: deps test-deps wasm
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog-bench
 	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; "$$bin/lifelog-bench" "$$bin/lifelog" && \
 	  scripts/ics-bench.sh "$$bin/lifelog"
 
 SEEDS ?= 5000
-soak: deps
+soak: deps wasm
 	$(SWIFT) build --build-tests
 	LIFELOG_SOAK_SEEDS=$(SEEDS) $(SWIFT) test --skip-build --filter ConvergenceSimulation
 
@@ -140,7 +147,7 @@ fuzz: deps
 # long under ThreadSanitizer, so it is left out unless SANITIZE_SUITES says otherwise.
 SANITIZERS ?= thread address
 SANITIZE_SUITES ?= LifelogSQLiteTests|LifelogCoreTests|LifelogProtocolTests|LifelogSyncTests|LifelogServerTests|LifelogCLITests
-sanitize: deps test-deps
+sanitize: deps test-deps wasm
 	@failed=""; for sanitizer in $(SANITIZERS); do \
 	  echo "== $$sanitizer sanitizer"; \
 	  case $$sanitizer in thread) scratch=.build/tsan;; address) scratch=.build/asan;; \
@@ -166,7 +173,7 @@ install: build
 	  "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_lifelog" \
 	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/lifelog.fish"
 
-deb: deps
+deb: deps wasm
 	@$(call install-missing,$(DEB_PACKAGES))
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 	@$(MAKE) --no-print-directory deb-run
@@ -177,14 +184,14 @@ deb-run:
 	  .build/deb)" && echo "built $$deb" && \
 	  if [ -n "$(TEST_DEB)" ]; then packaging/deb/test.sh "$$deb"; fi
 
-man: deps
+man: deps wasm
 	$(SWIFT) build --product lifelog
 	"$$($(SWIFT) build --show-bin-path)/lifelog" __manpage > docs/lifelog.1
 
 # The golden files from what the code prints now (RECORD_SNAPSHOTS=1, docs/testing.md): review
 # the diff before committing it.
 GOLDEN_SUITES := HelpGoldenTests|ReportCommandTests|ManualPageTests
-golden: deps
+golden: deps wasm
 	$(SWIFT) build --build-tests
 	RECORD_SNAPSHOTS=1 $(SWIFT) test --skip-build --filter '$(GOLDEN_SUITES)'
 

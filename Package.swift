@@ -20,6 +20,8 @@ let package = Package(
       name: "CLifelogSodium", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     // libqrencode through dlopen, so only `lifelog pair` and `lifelog share` load it
     .target(name: "CLifelogQR", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+    // The web app's WebAssembly module, built into .build/wasm by scripts/web-wasm.sh (make)
+    .target(name: "CLifelogWebAssets"),
     // libreadline through dlopen, so only an interactive `lifelog shell` loads it
     .target(name: "CLifelogReadline", linkerSettings: [.linkedLibrary("dl")]),
     // libxml2 and zlib through dlopen, so only `lifelog import --from apple-health` loads them
@@ -46,6 +48,7 @@ let package = Package(
       name: "LifelogServer",
       dependencies: [
         "LifelogProtocol", "LifelogCore", "LifelogSQLite", "CLifelogHTTPD", "CLifelogPQ",
+        "CLifelogWebAssets",
       ]
     ),
     .target(

@@ -213,8 +213,9 @@ async function runSync() {
   syncing = (async () => {
     renderStatus();
     try {
-      const envelope = state.dataKey ? await openEnvelope(state) : null;
-      await sync(state, new SyncClient(state.server, state.token), { envelope, save: saveState });
+      await sync(state, new SyncClient(state.server, state.token), {
+        makeEnvelope: (remoteId) => openEnvelope(state, remoteId), save: saveState,
+      });
       message = '';
     } catch (error) {
       if (error instanceof SyncFailure && error.status === 401) {

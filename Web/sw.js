@@ -11,7 +11,10 @@ const SHELL = [
 ];
 
 self.addEventListener('install', (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+  // The encryption module too, when this server has it (a plain account never needs it).
+  event.waitUntil(caches.open(CACHE)
+    .then((cache) => cache.addAll(SHELL).then(() => cache.add('/sodium.wasm').catch(() => {})))
+    .then(() => self.skipWaiting()));
 });
 
 self.addEventListener('activate', (event) => {

@@ -5,7 +5,8 @@
 #   scripts/web-embed.sh          rewrite the Swift file
 #   scripts/web-embed.sh --check  fail when it differs from what Web/ holds (make lint)
 #
-# Only the files the page loads are embedded (not Web/tools/ or Web/test/). Each must be UTF-8
+# Only the files the page loads are embedded (not Web/tools/, Web/test/ or Web/wasm/, the C source
+# of the WebAssembly module that scripts/web-wasm.sh builds). Each must be UTF-8
 # text without the raw-string delimiter.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,7 +41,7 @@ generate() {
       "${file#Web/}" "$(content_type "$file")"
     cat "$file"
     printf '\n"""####),\n'
-  done < <(find Web -type f \( -path 'Web/tools/*' -o -path 'Web/test/*' \) -prune -o -type f -print \
+  done < <(find Web -type f \( -path 'Web/tools/*' -o -path 'Web/test/*' -o -path 'Web/wasm/*' \) -prune -o -type f -print \
     | LC_ALL=C sort)
   echo '  ]'
   echo '}'

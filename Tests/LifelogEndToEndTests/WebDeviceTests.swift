@@ -41,11 +41,21 @@ import Testing
     }
   }
 
-  /// A machine with a log joined to the server as `alice`.
-  func machine(_ name: String, server: ServerProcess, tokenPath: String) throws -> SyncMachine {
+  /// A machine with a log joined to the server as `alice` (encrypted: with the passphrase).
+  func machine(
+    _ name: String, server: ServerProcess, tokenPath: String, encrypted: Bool = false
+  ) throws -> SyncMachine {
     let machine = SyncMachine(name, in: folder)
-    try machine.expectSuccess(
-      "remote", "add", "home", server.baseURL, "--token-file", tokenPath, "--no-encrypt")
+    if encrypted {
+      let passphrase = folder.file("passphrase")
+      try Data("correct horse battery staple\n".utf8).write(to: URL(fileURLWithPath: passphrase))
+      try machine.expectSuccess(
+        "remote", "add", "home", server.baseURL, "--token-file", tokenPath, "--encrypt",
+        "--passphrase-file", passphrase)
+    } else {
+      try machine.expectSuccess(
+        "remote", "add", "home", server.baseURL, "--token-file", tokenPath, "--no-encrypt")
+    }
     return machine
   }
 
@@ -101,22 +111,28 @@ import Testing
     #expect(try laptop.run("pair", "--revoke", "anna-phone").exitCode == 65)
   }
 
-  /// Two CLI machines and two web-core devices make random adds, edits, deletes and syncs (seed
-  /// printed), then sync until quiet: every one lists the same entries.
-  @Test func cliAndWebDevicesConverge() throws {
+  /// Two CLI machines and two web-core devices end with the same entries.
+  ///
+  /// They make random adds, edits, deletes and syncs (seed printed), then sync until quiet.
+  /// Encrypted, the web core
+  /// seals and opens in WebAssembly, and the server's files hold no note in plaintext.
+  @Test(arguments: [false, true]) func cliAndWebDevicesConverge(encrypted: Bool) throws {
     let seed = UInt64(ProcessInfo.processInfo.environment["LIFELOG_WEB_SEED"] ?? "") ?? 2025
-    print("WebDeviceTests.cliAndWebDevicesConverge seed \(seed) (LIFELOG_WEB_SEED)")
+    print(
+      "WebDeviceTests.cliAndWebDevicesConverge encrypted \(encrypted) seed \(seed) (LIFELOG_WEB_SEED)"
+    )
     var random = SplitMix64(seed: seed)
     let server = try ServerProcess(dataFolder: folder.file("data"))
     let tokenPath = try tokenFile(server)
-    let laptop = try machine("laptop", server: server, tokenPath: tokenPath)
-    let desktop = try machine("desktop", server: server, tokenPath: tokenPath)
+    let laptop = try machine("laptop", server: server, tokenPath: tokenPath, encrypted: encrypted)
+    let desktop = try machine(
+      "desktop", server: server, tokenPath: tokenPath, encrypted: encrypted)
     let phones = [
       try pairedDevice("phone-1", from: laptop), try pairedDevice("phone-2", from: laptop),
     ]
     let activities = ["breakfast", "lunch", "dinner", "snack", "walk"]
     for step in 0..<40 {
-      let note = "note \(step)"
+      let note = "secret-note-\(step)"
       let activity = activities[Int(random.next() % UInt64(activities.count))]
       let pick = Int(random.next() % 4)
       let operation = Int(random.next() % 10)
@@ -158,6 +174,15 @@ import Testing
       #expect(
         try Self.entries(try phone.expectSuccess("list", "--format", "json").stdout) == reference,
         "\(phone.name), seed \(seed)")
+    }
+    if encrypted {
+      let stored = try FileManager.default.contentsOfDirectory(atPath: folder.file("data"))
+        .map { try Data(contentsOf: URL(fileURLWithPath: folder.file("data") + "/" + $0)) }
+      #expect(!stored.isEmpty)
+      for data in stored {
+        #expect(data.range(of: Data("secret-note-".utf8)) == nil, "plaintext on the server")
+        #expect(data.range(of: Data("breakfast".utf8)) == nil, "plaintext on the server")
+      }
     }
     // The page's countdown: the numbers of `lifelog due`, later today and on a later day.
     for now in [Self.inAnHour(), "2099-01-01T12:00:00+01:00"] {

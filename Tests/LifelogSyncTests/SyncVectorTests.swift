@@ -123,3 +123,36 @@ import Testing
     }
   }
 }
+
+/// Sealed files of an encrypted remote (Tests/Fixtures/sync-vectors/sealed.json: sealed by the CLI
+/// and by the web core): each opens with libsodium here too, and sealing its plain bytes again
+/// gives the same bytes, as `node --test Web/test/` checks in WebAssembly.
+@Suite struct SealedVectorTests {
+  @Test func sealedFilesOpenAndSealAgainToTheSameBytes() throws {
+    try Sodium.load()
+    let data = try Data(
+      contentsOf: SyncVectorTests.folder.appendingPathComponent("sealed.json"))
+    let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let remoteID = try #require(object["remoteId"] as? String)
+    let key = try #require(Hex.decode(object["key"] as? String ?? ""))
+    let envelope = BatchEnvelope.sealed(remoteID: remoteID, dataKey: key)
+    let files = object["files"] as? [[String: Any]] ?? []
+    #expect(files.count == 3)
+    for file in files {
+      let sealed = try #require(Data(base64Encoded: file["sealed"] as? String ?? "")).map { $0 }
+      let name = file["name"] as? [String: Any] ?? [:]
+      let fileName: BatchEnvelope.Name =
+        if let snapshot = name["snapshot"] as? String {
+          .snapshot(snapshot)
+        } else {
+          .batch(device: name["device"] as? String ?? "", seq: name["seq"] as? Int ?? 0)
+        }
+      _ = try envelope.open(sealed, name: fileName)
+      let header = try SealedHeader(sealed)
+      let associated = Array("lifelog-sealed\n\(remoteID)\n".utf8) + sealed[..<header.length]
+      let plain = try #require(
+        Sodium.open(sealed[header.sealed], associated: associated, key: key))
+      #expect(try envelope.seal(plain, name: fileName) == sealed, "\(fileName)")
+    }
+  }
+}

@@ -89,7 +89,7 @@ export class SyncClient {
     if (answer.status !== 200) throw failure(answer.status, parseJSON(answer.bytes), 'GET /v1/snapshots/latest');
     const cursor = answer.headers.get('Lifelog-Cursor') ?? '';
     if (!/^[A-Za-z0-9_-]*$/.test(cursor)) throw new SyncFailure("The server's snapshot cursor is not one");
-    return { bytes: answer.bytes, cursor };
+    return { bytes: answer.bytes, cursor, name: answer.headers.get('Lifelog-Snapshot-Name') ?? '' };
   }
 
   /** The key envelope's bytes, or null on a plain remote. */

@@ -2,6 +2,7 @@
 // join, pages of changes merged per device in seq order without gaps, then the queued changes
 // pushed. The replica is changed in place; the caller saves it (after every page, `save`).
 import { decodeBatch } from './codec.js';
+import { openBatch } from './envelope.js';
 import { mergeChange, sealPending } from './replica.js';
 import { AHEAD_LIMIT, stampMilliseconds } from './stamp.js';
 import { SyncFailure } from './client.js';
@@ -12,21 +13,33 @@ function isAhead(batch, wall) {
 }
 
 /**
- * Syncs `state` through `client`. `envelope` opens sealed files of an encrypted remote (null for a
- * plain one). `now()` gives the wall clock; `save(state)` is awaited after each merged page.
- * Returns `{merged, pushed, held}`.
+ * Syncs `state` through `client`. For an encrypted remote, `makeEnvelope(remoteId)` gives the
+ * envelope that opens and seals its files (the page's and device.mjs's come from
+ * envelope-loader.js). `now()` gives the wall clock; `save(state)` is awaited after each merged
+ * page. Returns `{merged, pushed, held}`.
  */
-export async function sync(state, client, { envelope = null, now = Date.now, save = async () => {} } = {}) {
+export async function sync(state, client, { makeEnvelope = null, now = Date.now, save = async () => {} } = {}) {
   const manifest = await client.manifest();
   if (state.remoteId && manifest.remoteId !== state.remoteId) {
     throw new SyncFailure('The server holds a different remote than this device synced with; pair again');
   }
-  if (manifest.encrypted && !envelope) {
-    throw new SyncFailure('This remote is encrypted; pair again with a link that carries its key');
+  let envelope = null;
+  if (manifest.encrypted) {
+    if (!state.dataKey || !makeEnvelope) {
+      throw new SyncFailure('This remote is encrypted; pair again with a link that carries its key');
+    }
+    envelope = await makeEnvelope(manifest.remoteId);
+    if (!state.keyChecked) {
+      const keys = await client.keys();
+      if (!keys || !envelope.checks(keys)) throw new SyncFailure("The link's key does not open this remote; pair again");
+      state.keyChecked = true;
+    }
+  } else if (state.dataKey) {
+    throw new SyncFailure('This device holds a key, but the remote is not encrypted; pair again');
   }
   state.remoteId = manifest.remoteId;
   state.encrypted = manifest.encrypted === true;
-  const open = async (bytes, name) => decodeBatch(envelope ? await envelope.open(bytes, name) : bytes);
+  const open = async (bytes, name) => (envelope ? openBatch(envelope, bytes, name) : decodeBatch(bytes));
   const result = { merged: 0, pushed: 0, held: [] };
   const held = new Set();
   let resumeFrom = null;
@@ -35,7 +48,7 @@ export async function sync(state, client, { envelope = null, now = Date.now, sav
     for (;;) {
       const snapshot = await client.latestSnapshot(state.cursor, state.device);
       if (!snapshot) return;
-      const batch = await open(snapshot.bytes, { snapshot: true });
+      const batch = await open(snapshot.bytes, { snapshot: snapshot.name || true });
       if (isAhead(batch, now())) {
         result.held.push({ device: batch.device, seq: 0, why: 'ahead' });
         return;
@@ -97,7 +110,7 @@ export async function sync(state, client, { envelope = null, now = Date.now, sav
   while (state.outbox.length > 0) {
     const next = state.outbox[0];
     const bytes = new TextEncoder().encode(next.text);
-    const sealed = envelope ? await envelope.seal(bytes, { device: state.device, seq: next.seq }) : bytes;
+    const sealed = envelope ? envelope.seal(bytes, { device: state.device, seq: next.seq }) : bytes;
     await client.push(state.device, next.seq, sealed);
     state.outbox.shift();
     result.pushed += 1;

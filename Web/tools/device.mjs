@@ -130,9 +130,8 @@ async function run(argv) {
     }
     case 'sync': {
       const state = load(folder);
-      const envelope = state.dataKey ? await openEnvelope(state) : null;
       const result = await sync(state, new SyncClient(state.server, state.token), {
-        envelope, now: Date.now, save: async (s) => save(folder, s),
+        makeEnvelope: (remoteId) => openEnvelope(state, remoteId), now: Date.now, save: async (s) => save(folder, s),
       });
       process.stdout.write(`Synced: ${result.merged} merged, ${result.pushed} pushed\n`);
       for (const held of result.held) process.stdout.write(`Held: batch ${held.seq} of ${held.device} (${held.why})\n`);

@@ -1,3 +1,4 @@
+import CLifelogWebAssets
 import LifelogProtocol
 
 /// The web app `lifelog serve` serves at `/` (docs/web.md): the files of `Web/`, built into the
@@ -28,11 +29,17 @@ public enum WebApp {
   static func servedPath(_ path: String) -> String? {
     if path == "/" { return "/index.html" }
     if path.hasPrefix("/s/"), APIPath.isName(path.dropFirst(3)) { return "/share.html" }
+    if path == sodiumPath, !sodiumModule.isEmpty { return path }
     return WebFiles.files[path] == nil ? nil : path
   }
 
   /// The answer for a file ``servedPath(_:)`` gave.
   static func response(for path: String) -> HTTPResponse {
+    if path == sodiumPath {
+      return HTTPResponse(
+        status: 200, headers: [(APIHeader.contentType, "application/wasm")] + securityHeaders,
+        body: sodiumModule)
+    }
     guard let file = WebFiles.files[path] else {
       return .error(.notFound("No such path '\(path)'"))
     }
@@ -43,6 +50,18 @@ public enum WebApp {
     if path == "/sw.js" { headers.append(("Service-Worker-Allowed", "/")) }
     return HTTPResponse(status: 200, headers: headers, body: body)
   }
+}
+
+extension WebApp {
+  /// Where the libsodium WebAssembly module is served.
+  static let sodiumPath = "/sodium.wasm"
+
+  /// The module's bytes (``CLifelogWebAssets``), empty when lifelog was built without it.
+  static let sodiumModule: [UInt8] = {
+    var length = 0
+    guard let bytes = lifelog_sodium_wasm(&length), length > 0 else { return [] }
+    return Array(UnsafeBufferPointer(start: bytes, count: length))
+  }()
 }
 
 /// One file of the app: its `Content-Type` and its text.

@@ -252,8 +252,9 @@ async function runSync() {
   syncing = (async () => {
     renderStatus();
     try {
-      const envelope = state.dataKey ? await openEnvelope(state) : null;
-      await sync(state, new SyncClient(state.server, state.token), { envelope, save: saveState });
+      await sync(state, new SyncClient(state.server, state.token), {
+        makeEnvelope: (remoteId) => openEnvelope(state, remoteId), save: saveState,
+      });
       message = '';
     } catch (error) {
       if (error instanceof SyncFailure && error.status === 401) {
@@ -538,7 +539,7 @@ export class SyncClient {
     if (answer.status !== 200) throw failure(answer.status, parseJSON(answer.bytes), 'GET /v1/snapshots/latest');
     const cursor = answer.headers.get('Lifelog-Cursor') ?? '';
     if (!/^[A-Za-z0-9_-]*$/.test(cursor)) throw new SyncFailure("The server's snapshot cursor is not one");
-    return { bytes: answer.bytes, cursor };
+    return { bytes: answer.bytes, cursor, name: answer.headers.get('Lifelog-Snapshot-Name') ?? '' };
   }
 
   /** The key envelope's bytes, or null on a plain remote. */
@@ -862,11 +863,144 @@ export function mealDue(state, nowMs, { offsetAt = (ms) => -new Date(ms).getTime
     "/core/envelope-loader.js": WebFile(
       type: "text/javascript; charset=utf-8",
       text: ####"""
-// Opening an encrypted remote's files: built in a later step (libsodium in WebAssembly).
+// The envelope of an encrypted remote: libsodium's WebAssembly module, loaded once, from the
+// server in a browser (`/sodium.wasm`) or from `.build/wasm` under Node (LIFELOG_SODIUM_WASM).
+import { fromHex } from './bytes.js';
+import { BatchEnvelope } from './envelope.js';
+import { loadSodium } from './sodium.js';
 
-/** The envelope of an encrypted remote; refuses until the WebAssembly build is present. */
-export async function openEnvelope() {
-  throw new Error('This device cannot open an encrypted remote yet');
+let sodium = null;
+
+async function moduleBytes() {
+  if (typeof process !== 'undefined' && process.versions?.node) {
+    const { readFile } = await import('node:fs/promises');
+    const path = process.env.LIFELOG_SODIUM_WASM ?? new URL('../../.build/wasm/sodium.wasm', import.meta.url);
+    return readFile(path);
+  }
+  const response = await fetch('/sodium.wasm');
+  if (!response.ok) throw new Error('this server has no encryption module (lifelog was built without it)');
+  return response.arrayBuffer();
+}
+
+/** libsodium, loaded on first use. */
+export async function sodiumModule() {
+  sodium ??= await loadSodium(await moduleBytes());
+  return sodium;
+}
+
+/** The envelope for `state`'s data key on the remote `remoteId`. */
+export async function openEnvelope(state, remoteId) {
+  return new BatchEnvelope(await sodiumModule(), remoteId, fromHex(state.dataKey));
+}
+
+"""####),
+    "/core/envelope.js": WebFile(
+      type: "text/javascript; charset=utf-8",
+      text: ####"""
+// Sealed batches and snapshots of an encrypted remote (docs/sync-protocol.md §7), byte for byte
+// as Sources/LifelogSync/Encryption/BatchEnvelope.swift writes and reads them: a plaintext header
+// line, the nonce, the XChaCha20-Poly1305 (IETF) ciphertext and tag of the plain file, a newline
+// and a trailer repeating the nonce. Associated data: `lifelog-sealed\n<remoteId>\n` and the header
+// line. The nonce is a BLAKE2b of the associated data and the plain file, keyed with a key derived
+// from the data key, so sealing is deterministic.
+import { concat, fromHex, hex, text, utf8 } from './bytes.js';
+import { BatchError, decodeBatch, decodeHeader } from './codec.js';
+import { KEY_BYTES, NONCE_BYTES } from './sodium.js';
+
+export const CIPHER = 'xchacha20poly1305-ietf';
+
+/** The sealing of one encrypted remote: `remoteId`, its 32-byte data key and libsodium. */
+export class BatchEnvelope {
+  constructor(sodium, remoteId, dataKey) {
+    if (dataKey.length !== KEY_BYTES) throw new Error('the data key is not 32 bytes long');
+    this.sodium = sodium;
+    this.remoteId = remoteId;
+    this.key = dataKey;
+    this.nonceKey = sodium.hash(utf8('lifelog-nonce-key'), new Uint8Array(0), dataKey, KEY_BYTES);
+  }
+
+  associated(headerLine) {
+    return concat([utf8(`lifelog-sealed\n${this.remoteId}\n`), headerLine]);
+  }
+
+  /** The sealed bytes of a plain batch (`name`: `{device, seq}`) or snapshot (`{snapshot: NAME}`). */
+  seal(plain, name) {
+    const header = decodeHeader(plain);
+    const body = plain.subarray(0, plain.length - 1);
+    const trailer = JSON.parse(text(plain.subarray(body.lastIndexOf(0x0a) + 1, body.length)));
+    const line = { lifelog: header.kind, format: 1, sealed: CIPHER, device: header.device, seq: header.seq,
+      created: header.created };
+    if (name.snapshot) {
+      line.name = name.snapshot;
+      line.covers = Object.fromEntries(Object.keys(header.covers).sort().map((key) => [key, header.covers[key]]));
+    }
+    line.changes = trailer.changes ?? 0;
+    const headerLine = utf8(`${JSON.stringify(line)}\n`);
+    const associated = this.associated(headerLine);
+    const nonce = this.sodium.hash(associated, plain, this.nonceKey, NONCE_BYTES);
+    const sealed = this.sodium.seal(plain, associated, nonce, this.key);
+    return concat([headerLine, nonce, sealed, utf8(`\n${JSON.stringify({ end: true, nonce: hex(nonce) })}\n`)]);
+  }
+
+  /**
+   * The plain bytes of a sealed file stored under `name`; throws BatchError when it is not sealed,
+   * names another file, or fails authentication.
+   */
+  open(bytes, name) {
+    const end = bytes.indexOf(0x0a);
+    let header;
+    try {
+      header = JSON.parse(text(bytes.subarray(0, end)));
+    } catch {
+      throw new BatchError('it is not sealed, and this remote is encrypted');
+    }
+    if (end < 0 || header?.sealed !== CIPHER) throw new BatchError('it is not sealed, and this remote is encrypted');
+    const sameName = name.snapshot !== undefined
+      ? header.lifelog === 'snapshot' && (name.snapshot === true || header.name === name.snapshot)
+      : header.lifelog === 'batch' && header.device === name.device && header.seq === name.seq;
+    if (!sameName) throw new BatchError('its sealed header names another file');
+    const body = bytes.subarray(0, bytes.length - 1);
+    const trailerStart = body.lastIndexOf(0x0a) + 1;
+    let trailer;
+    try {
+      trailer = JSON.parse(text(bytes.subarray(trailerStart, body.length)));
+    } catch {
+      throw new BatchError('truncated: no trailer line');
+    }
+    if (bytes[bytes.length - 1] !== 0x0a || trailer?.end !== true || trailerStart - 1 <= end + 1) {
+      throw new BatchError('truncated: no trailer line');
+    }
+    const sealed = bytes.subarray(end + 1, trailerStart - 1);
+    const nonce = sealed.subarray(0, NONCE_BYTES);
+    const plain = this.sodium.open(sealed.subarray(NONCE_BYTES), this.associated(bytes.subarray(0, end + 1)), nonce, this.key);
+    if (!plain || hex(nonce) !== trailer.nonce) {
+      throw new BatchError('it fails authentication (changed, or sealed for another name or remote)');
+    }
+    return { plain, header };
+  }
+
+  /** Whether this data key opens the key envelope's `check` (the remote id sealed under it). */
+  checks(envelopeBytes) {
+    const envelope = JSON.parse(text(envelopeBytes));
+    const sealed = fromHex(envelope.check);
+    const opened = this.sodium.open(sealed.subarray(NONCE_BYTES), utf8(`lifelog-keys\n${this.remoteId}\ncheck`),
+      sealed.subarray(0, NONCE_BYTES), this.key);
+    return opened !== null && text(opened) === this.remoteId;
+  }
+}
+
+/** Opens and decodes a sealed file, checking the plain file against its sealed header. */
+export async function openBatch(envelope, bytes, name) {
+  const { plain, header } = envelope.open(bytes, name);
+  const batch = await decodeBatch(plain);
+  const covers = JSON.stringify(Object.entries(batch.covers).sort());
+  const headerCovers = JSON.stringify(Object.entries(header.covers ?? {}).sort());
+  if (batch.kind !== header.lifelog || batch.device !== header.device || batch.seq !== header.seq
+    || batch.created !== header.created || batch.changes.length !== header.changes
+    || (batch.kind === 'snapshot' && covers !== headerCovers)) {
+    throw new BatchError('its sealed header does not describe its contents');
+  }
+  return batch;
 }
 
 """####),
@@ -1092,6 +1226,62 @@ export function snapshotChanges(state) {
 }
 
 """####),
+    "/core/sodium.js": WebFile(
+      type: "text/javascript; charset=utf-8",
+      text: ####"""
+// libsodium's XChaCha20-Poly1305 (IETF) and keyed BLAKE2b, from the WebAssembly module that
+// scripts/web-wasm.sh builds from libsodium's own source (docs/web.md, "Encryption"). No
+// cryptography is written here: this only moves bytes in and out of the module's memory.
+
+export const KEY_BYTES = 32;
+export const NONCE_BYTES = 24;
+export const TAG_BYTES = 16;
+
+/** The module's functions over `bytes` of a compiled module. */
+export async function loadSodium(bytes) {
+  const stub = () => 52; // ENOSYS: libsodium's code here never writes files
+  const { instance } = await WebAssembly.instantiate(bytes, {
+    env: { sodium_misuse: () => { throw new Error('libsodium misuse'); } },
+    wasi_snapshot_preview1: { fd_close: stub, fd_seek: stub, fd_write: stub },
+  });
+  const exports = instance.exports;
+
+  function withBuffers(inputs, outputLength, body) {
+    const pointers = inputs.map((input) => {
+      const pointer = exports.lls_alloc(input.length);
+      new Uint8Array(exports.memory.buffer, pointer, input.length).set(input);
+      return pointer;
+    });
+    const out = exports.lls_alloc(outputLength);
+    try {
+      const status = body(out, ...pointers);
+      return status === 0 ? new Uint8Array(exports.memory.buffer, out, outputLength).slice() : null;
+    } finally {
+      for (const pointer of [...pointers, out]) exports.lls_free(pointer);
+    }
+  }
+
+  return {
+    /** Ciphertext and tag of `message`. */
+    seal(message, associated, nonce, key) {
+      return withBuffers([message, associated, nonce, key], message.length + TAG_BYTES,
+        (out, m, ad, n, k) => exports.lls_seal(out, m, message.length, ad, associated.length, n, k));
+    },
+    /** The plaintext of `sealed` (ciphertext and tag), or null when it fails authentication. */
+    open(sealed, associated, nonce, key) {
+      if (sealed.length < TAG_BYTES) return null;
+      return withBuffers([sealed, associated, nonce, key], sealed.length - TAG_BYTES,
+        (out, c, ad, n, k) => exports.lls_open(out, c, sealed.length, ad, associated.length, n, k));
+    },
+    /** BLAKE2b of `first` then `second`, keyed with `key`, `length` bytes. */
+    hash(first, second, key, length) {
+      return withBuffers([first, second, key], length,
+        (out, a, b, k) => exports.lls_hash(out, length, a, first.length, b, second.length, k, key.length));
+    },
+  };
+}
+
+"""####),
     "/core/stamp.js": WebFile(
       type: "text/javascript; charset=utf-8",
       text: ####"""
@@ -1170,6 +1360,7 @@ export class HybridClock {
 // join, pages of changes merged per device in seq order without gaps, then the queued changes
 // pushed. The replica is changed in place; the caller saves it (after every page, `save`).
 import { decodeBatch } from './codec.js';
+import { openBatch } from './envelope.js';
 import { mergeChange, sealPending } from './replica.js';
 import { AHEAD_LIMIT, stampMilliseconds } from './stamp.js';
 import { SyncFailure } from './client.js';
@@ -1180,21 +1371,33 @@ function isAhead(batch, wall) {
 }
 
 /**
- * Syncs `state` through `client`. `envelope` opens sealed files of an encrypted remote (null for a
- * plain one). `now()` gives the wall clock; `save(state)` is awaited after each merged page.
- * Returns `{merged, pushed, held}`.
+ * Syncs `state` through `client`. For an encrypted remote, `makeEnvelope(remoteId)` gives the
+ * envelope that opens and seals its files (the page's and device.mjs's come from
+ * envelope-loader.js). `now()` gives the wall clock; `save(state)` is awaited after each merged
+ * page. Returns `{merged, pushed, held}`.
  */
-export async function sync(state, client, { envelope = null, now = Date.now, save = async () => {} } = {}) {
+export async function sync(state, client, { makeEnvelope = null, now = Date.now, save = async () => {} } = {}) {
   const manifest = await client.manifest();
   if (state.remoteId && manifest.remoteId !== state.remoteId) {
     throw new SyncFailure('The server holds a different remote than this device synced with; pair again');
   }
-  if (manifest.encrypted && !envelope) {
-    throw new SyncFailure('This remote is encrypted; pair again with a link that carries its key');
+  let envelope = null;
+  if (manifest.encrypted) {
+    if (!state.dataKey || !makeEnvelope) {
+      throw new SyncFailure('This remote is encrypted; pair again with a link that carries its key');
+    }
+    envelope = await makeEnvelope(manifest.remoteId);
+    if (!state.keyChecked) {
+      const keys = await client.keys();
+      if (!keys || !envelope.checks(keys)) throw new SyncFailure("The link's key does not open this remote; pair again");
+      state.keyChecked = true;
+    }
+  } else if (state.dataKey) {
+    throw new SyncFailure('This device holds a key, but the remote is not encrypted; pair again');
   }
   state.remoteId = manifest.remoteId;
   state.encrypted = manifest.encrypted === true;
-  const open = async (bytes, name) => decodeBatch(envelope ? await envelope.open(bytes, name) : bytes);
+  const open = async (bytes, name) => (envelope ? openBatch(envelope, bytes, name) : decodeBatch(bytes));
   const result = { merged: 0, pushed: 0, held: [] };
   const held = new Set();
   let resumeFrom = null;
@@ -1203,7 +1406,7 @@ export async function sync(state, client, { envelope = null, now = Date.now, sav
     for (;;) {
       const snapshot = await client.latestSnapshot(state.cursor, state.device);
       if (!snapshot) return;
-      const batch = await open(snapshot.bytes, { snapshot: true });
+      const batch = await open(snapshot.bytes, { snapshot: snapshot.name || true });
       if (isAhead(batch, now())) {
         result.held.push({ device: batch.device, seq: 0, why: 'ahead' });
         return;
@@ -1265,7 +1468,7 @@ export async function sync(state, client, { envelope = null, now = Date.now, sav
   while (state.outbox.length > 0) {
     const next = state.outbox[0];
     const bytes = new TextEncoder().encode(next.text);
-    const sealed = envelope ? await envelope.seal(bytes, { device: state.device, seq: next.seq }) : bytes;
+    const sealed = envelope ? envelope.seal(bytes, { device: state.device, seq: next.seq }) : bytes;
     await client.push(state.device, next.seq, sealed);
     state.outbox.shift();
     result.pushed += 1;
@@ -1569,7 +1772,10 @@ const SHELL = [
 ];
 
 self.addEventListener('install', (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+  // The encryption module too, when this server has it (a plain account never needs it).
+  event.waitUntil(caches.open(CACHE)
+    .then((cache) => cache.addAll(SHELL).then(() => cache.add('/sodium.wasm').catch(() => {})))
+    .then(() => self.skipWaiting()));
 });
 
 self.addEventListener('activate', (event) => {

@@ -32,6 +32,15 @@ import Testing
     #expect(harness.send("GET", "/").text == harness.send("GET", "/index.html").text)
   }
 
+  @Test func theEncryptionModuleIsServedAsWebAssembly() throws {
+    // Built by scripts/web-wasm.sh (make) into .build/wasm, and from there into the binary.
+    let answer = harness.send("GET", "/sodium.wasm")
+    #expect(answer.status == 200, "build it with 'make wasm'")
+    #expect(answer.header("Content-Type") == "application/wasm")
+    #expect(answer.body.starts(with: [0x00, 0x61, 0x73, 0x6D]), "the WebAssembly magic")
+    #expect(answer.header("Content-Security-Policy")?.contains("'wasm-unsafe-eval'") == true)
+  }
+
   @Test func thePageHoldsNoInlineScript() {
     let page = harness.send("GET", "/").text
     for script in page.split(separator: "<script").dropFirst() {
