@@ -32,3 +32,34 @@ extension APIErrorCode {
   /// A token that may not do this: a device's token managing devices (403).
   public static let forbidden = "forbidden"
 }
+
+/// The paths of shared reports (docs/http-api.md, "Shares"): a report sealed under a key that
+/// stays in the link's fragment, stored until it expires or is revoked.
+extension APIPath {
+  /// `GET /v1/shares` (list), `PUT`/`DELETE /v1/shares/{id}`, `GET /v1/shares/{id}/content`.
+  public static let shares = prefix + "/shares"
+
+  public static func share(_ id: String) -> String { shares + "/" + id }
+
+  /// The ciphertext, for a viewer: needs no token.
+  public static func shareContent(_ id: String) -> String { share(id) + "/content" }
+}
+
+extension APIErrorCode {
+  /// A share that expired or was revoked: its ciphertext is deleted (410).
+  public static let gone = "gone"
+  /// A share with a passcode asked for without it, or with a wrong one (401).
+  public static let passcodeRequired = "passcode_required"
+  /// A share locked by too many wrong passcodes (403).
+  public static let locked = "locked"
+}
+
+extension APIHeader {
+  /// `PUT /v1/shares/{id}`: when it expires (Unix ms).
+  public static let shareExpires = "Lifelog-Share-Expires"
+  /// `PUT /v1/shares/{id}`: the first and last day of the report, `YYYY-MM-DD`.
+  public static let shareFrom = "Lifelog-Share-From"
+  public static let shareTo = "Lifelog-Share-To"
+  /// The share's passcode: set with `PUT`, given with `GET …/content`.
+  public static let sharePasscode = "Lifelog-Share-Passcode"
+}

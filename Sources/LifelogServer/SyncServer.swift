@@ -162,6 +162,10 @@ public final class SyncServer: HTTPHandling {
     case .redeemPairing: return try redeemPairing(request: request)
     case .devices: return try devices(request: request, user: user)
     case .revokeDevice(let name): return try revokeDevice(name: name, request: request, user: user)
+    case .shares: return try shares(request: request, user: user)
+    case .putShare(let id): return try putShare(id: id, request: request, user: user)
+    case .revokeShare(let id): return try revokeShare(id: id, user: user)
+    case .shareContent(let id): return try shareContent(id: id, request: request)
     case .webFile(let path): return WebApp.response(for: path)
     }
   }

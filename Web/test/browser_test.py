@@ -1,12 +1,13 @@
-"""The web app in Debian's chromium at a phone's size (360x640), driven by selenium (docs/web.md).
+"""The web app and a doctor's link in Debian's chromium at a phone's size (360x640), driven by selenium (docs/web.md).
 
 Starts a real `lifelog serve`, joins a command-line log to it, pairs the page from a real
 `lifelog pair` link, logs with a tap, and checks that `lifelog list` sees it after syncs; then goes
 offline (DevTools network conditions, and the server stopped), logs two more, reloads (the service
-worker serves the page), comes back online and checks that both reach the command line.
+worker serves the page), comes back online and checks that both reach the command line. Then a
+`lifelog share` link opens the report, a revoked one says it is gone, and a passcode is asked for.
 
     .build/venv/bin/python Web/test/browser_test.py --lifelog .build/debug/lifelog --work DIR \
-        [--screenshot docs/web-phone.png]
+        [--screenshot docs/web-phone.png] [--share-screenshot docs/web-share.png]
 
 Exit 0 when every check passes; a failed check raises with what was seen.
 """
@@ -97,7 +98,8 @@ def wait_for(driver, what, condition):
     try:
         return WebDriverWait(driver, WAIT, poll_frequency=0.1).until(lambda _: condition())
     except Exception as error:
-        status = driver.find_element(By.ID, "sync-status").text
+        status = driver.execute_script(
+            "const s = document.querySelector('[role=status]'); return s ? s.textContent : ''")
         raise AssertionError(f"timed out waiting for {what}; status: {status!r}") from error
 
 
@@ -116,11 +118,44 @@ def cli_notes(lifelog, environment):
     return {entry["note"] for entry in listed}
 
 
+def share_report(driver, lifelog, environment, work, screenshot):
+    """A doctor's link opens the report; a revoked one says it is gone; a passcode is asked for."""
+    shared = json.loads(run(lifelog, environment, "share", "--days", "2", "--format", "json"))
+    assert "#" in shared["url"] and shared["id"] in shared["url"].split("#")[0], shared
+    driver.get(shared["url"])
+    wait_for(driver, "the report", lambda: driver.find_element(By.ID, "share-status").text == "Meal report")
+    frame = driver.find_element(By.ID, "report")
+    driver.switch_to.frame(frame)
+    body = driver.find_element(By.TAG_NAME, "body").text
+    driver.switch_to.default_content()
+    assert "apple" in body and "offline one" in body, body[:500]
+    if screenshot:
+        driver.save_screenshot(screenshot)
+    listed = json.loads(run(lifelog, environment, "share", "list", "--format", "json"))
+    assert [entry["opened"] for entry in listed if entry["id"] == shared["id"]] == [1], listed
+    run(lifelog, environment, "share", "revoke", shared["id"])
+    driver.refresh()  # the same address: get() would only move to its fragment
+    wait_for(driver, "the gone message", lambda: "expired or was revoked" in driver.find_element(By.ID, "share-status").text)
+
+    with open(os.path.join(work, "code"), "w") as file:
+        file.write("4711\n")
+    locked = json.loads(run(lifelog, environment, "share", "--passcode-file", os.path.join(work, "code"),
+                            "--format", "json"))
+    driver.get(locked["url"])
+    wait_for(driver, "the passcode field", lambda: field(driver, "Passcode").is_displayed())
+    field(driver, "Passcode").send_keys("0000\n")
+    wait_for(driver, "the tries left", lambda: "4 tries left" in driver.find_element(By.ID, "share-status").text)
+    field(driver, "Passcode").clear()
+    field(driver, "Passcode").send_keys("4711\n")
+    wait_for(driver, "the report", lambda: driver.find_element(By.ID, "share-status").text == "Meal report")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--lifelog", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--screenshot")
+    parser.add_argument("--share-screenshot")
     arguments = parser.parse_args()
     lifelog = os.path.abspath(arguments.lifelog)
     work = arguments.work
@@ -187,6 +222,7 @@ def main():
         wait_for(driver, "the sync", lambda: "Everything synced" in driver.find_element(By.ID, "sync-status").text)
         notes = cli_notes(lifelog, environment)
         assert {"offline one", "offline two"} <= notes, notes
+        share_report(driver, lifelog, environment, work, arguments.share_screenshot)
         print("browser test passed:", sorted(notes))
     finally:
         if driver:

@@ -56,7 +56,8 @@ extension LifelogCommand {
     }
 
     func run(in context: Context) throws {
-      let record = try serverRemote(SyncStore(log: try context.store))
+      let record = try Pair.serverRemote(
+        named: remoteName, in: SyncStore(log: try context.store))
       let remote = HTTPRemote(
         url: record.url, token: record.token, caFile: context.environment["LIFELOG_CA_FILE"],
         deadline: LogStore.systemMilliseconds() + Int64(timeout) * 1000)
@@ -90,7 +91,8 @@ extension LifelogCommand {
     }
 
     /// The server remote named on the command line, or the only one.
-    private func serverRemote(_ store: SyncStore) throws -> RemoteRecord {
+    static func serverRemote(named remoteName: String?, in store: SyncStore) throws -> RemoteRecord
+    {
       let servers = try store.remotes().filter { HTTPRemote.handles($0.url) }
       if let remoteName {
         guard let record = servers.first(where: { $0.name == remoteName }) else {
@@ -103,7 +105,7 @@ extension LifelogCommand {
       guard servers.count == 1, let only = servers.first else {
         throw UsageError(
           servers.isEmpty
-            ? "No server remote to pair with; add one with 'lifelog remote add NAME https://…'"
+            ? "No server remote; add one with 'lifelog remote add NAME https://…'"
             : "Several server remotes: name one, as in 'lifelog pair \(servers[0].name)'")
       }
       return only

@@ -1,8 +1,8 @@
 import LifelogProtocol
 
 extension Router {
-  /// The routes of pairing and devices (`/v1/pairings`, `/v1/devices`), or nil when `rest` (the
-  /// segments after `/v1`) is none of them.
+  /// The routes of pairing, devices and shares (`/v1/pairings`, `/v1/devices`, `/v1/shares`), or
+  /// nil when `rest` (the segments after `/v1`) is none of them.
   static func deviceRoute(_ rest: [Substring], method: String) throws(HTTPError) -> Route? {
     let read = method == "GET" || method == "HEAD"
     switch rest.count {
@@ -23,6 +23,18 @@ extension Router {
       }
       guard method == "DELETE" else { throw notAllowed("DELETE") }
       return .revokeDevice(name: String(rest[1]))
+    case 1 where rest[0] == "shares":
+      guard read else { throw notAllowed("GET, HEAD") }
+      return .shares
+    case 2 where rest[0] == "shares":
+      let id = try name(rest[1], what: "share id")
+      if method == "PUT" { return .putShare(id: id) }
+      guard method == "DELETE" else { throw notAllowed("PUT, DELETE") }
+      return .revokeShare(id: id)
+    case 3 where rest[0] == "shares" && rest[2] == "content":
+      let id = try name(rest[1], what: "share id")
+      guard read else { throw notAllowed("GET, HEAD") }
+      return .shareContent(id: id)
     default:
       return nil
     }

@@ -35,13 +35,21 @@ public enum Route: Equatable, Sendable {
   case devices
   /// `DELETE /v1/devices/{name}`
   case revokeDevice(name: String)
+  /// `GET /v1/shares`
+  case shares
+  /// `PUT /v1/shares/{id}`: a sealed report
+  case putShare(id: String)
+  /// `DELETE /v1/shares/{id}`
+  case revokeShare(id: String)
+  /// `GET /v1/shares/{id}/content`: the ciphertext, for a viewer; no token needed
+  case shareContent(id: String)
   /// `GET`/`HEAD` of a file of the web app (``WebApp``), outside `/v1`; no token needed
   case webFile(path: String)
 
   /// Whether the route needs a bearer token.
   public var needsToken: Bool {
     switch self {
-    case .info, .redeemPairing, .webFile: false
+    case .info, .redeemPairing, .webFile, .shareContent: false
     default: true
     }
   }
@@ -49,7 +57,7 @@ public enum Route: Equatable, Sendable {
   /// Whether the request carries a body that the route reads.
   public var takesBody: Bool {
     switch self {
-    case .putBatch, .putSnapshot, .putKeys, .createPairing, .redeemPairing: true
+    case .putBatch, .putSnapshot, .putKeys, .createPairing, .redeemPairing, .putShare: true
     default: false
     }
   }

@@ -46,7 +46,14 @@ public enum WebApp {
     let body = Array(file.text.utf8)
     var headers = [(name: String, value: String)]()
     headers.append((APIHeader.contentType, file.type))
-    headers.append(contentsOf: securityHeaders)
+    // The viewer shows a report whose HTML carries its own style, in a sandboxed frame that
+    // runs no script; its page allows inline style, never script.
+    headers.append(
+      contentsOf: path == "/share.html"
+        ? securityHeaders.map {
+          $0.name == "Content-Security-Policy"
+            ? ($0.name, $0.value + "; style-src 'self' 'unsafe-inline'; img-src 'self' data:") : $0
+        } : securityHeaders)
     if path == "/sw.js" { headers.append(("Service-Worker-Allowed", "/")) }
     return HTTPResponse(status: 200, headers: headers, body: body)
   }

@@ -1756,6 +1756,98 @@ export function normalizedTime(value) {
 }
 
 """####),
+    "/share.css": WebFile(
+      type: "text/css; charset=utf-8",
+      text: ####"""
+body { max-width: 60rem; }
+#report { width: 100%; min-height: 80vh; border: 1px solid var(--line); border-radius: 0.5rem; background: #fff; }
+#passcode-form:not([hidden]) { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }
+
+"""####),
+    "/share.html": WebFile(
+      type: "text/html; charset=utf-8",
+      text: ####"""
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>Shared report — lifelog</title>
+<link rel="icon" href="/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/app.css">
+<link rel="stylesheet" href="/share.css">
+<script type="module" src="/share.js"></script>
+</head>
+<body>
+<header><h1>lifelog</h1></header>
+<p id="share-status" role="status">Opening the report…</p>
+<form id="passcode-form" hidden>
+  <label for="passcode-field">Passcode</label>
+  <input id="passcode-field" type="password" autocomplete="off" required>
+  <button type="submit">Open</button>
+</form>
+<iframe id="report" title="Meal report" sandbox hidden></iframe>
+</body>
+</html>
+
+"""####),
+    "/share.js": WebFile(
+      type: "text/javascript; charset=utf-8",
+      text: ####"""
+// The viewer of a shared report (`lifelog share`, docs/web.md "For your doctor"): fetches the
+// ciphertext of /s/<id>, opens it with the key in the address's fragment (which no request
+// carries) and shows the report in a sandboxed frame that runs no script.
+import { fromHex, text, utf8 } from './core/bytes.js';
+import { sodiumModule } from './core/envelope-loader.js';
+import { NONCE_BYTES } from './core/sodium.js';
+
+const $ = (id) => document.getElementById(id);
+const id = location.pathname.split('/')[2] ?? '';
+const keyText = location.hash.slice(1);
+
+function say(message) {
+  $('share-status').textContent = message;
+}
+
+async function open(passcode) {
+  const headers = passcode ? { 'Lifelog-Share-Passcode': passcode } : {};
+  const response = await fetch(`/v1/shares/${encodeURIComponent(id)}/content`, { headers, cache: 'no-store' });
+  if (response.status === 410) return say('This link has expired or was revoked: the report is gone. Ask for a new link.');
+  if (response.status === 404) return say('There is no such report. Check the link.');
+  if (response.status === 403) return say('This link is locked after too many wrong passcodes. Ask for a new link.');
+  if (response.status === 401) {
+    const body = await response.json().catch(() => ({}));
+    $('passcode-form').hidden = false;
+    $('passcode-field').focus();
+    return say(body?.error?.message ?? 'This report needs its passcode.');
+  }
+  if (!response.ok) return say(`The server answered ${response.status}; try again later.`);
+  const sealed = new Uint8Array(await response.arrayBuffer());
+  const sodium = await sodiumModule();
+  const plain = sealed.length > NONCE_BYTES
+    ? sodium.open(sealed.subarray(NONCE_BYTES), utf8(`lifelog-share\n${id}`), sealed.subarray(0, NONCE_BYTES), fromHex(keyText))
+    : null;
+  if (!plain) return say('The report does not open with this link: it was changed, or the link is incomplete.');
+  $('passcode-form').hidden = true;
+  const frame = $('report');
+  frame.srcdoc = text(plain);
+  frame.hidden = false;
+  say('Meal report');
+}
+
+$('passcode-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  open($('passcode-field').value);
+});
+
+if (!/^[0-9a-f]{64}$/.test(keyText)) {
+  say('This link is incomplete: the part after # is missing. Copy the whole link.');
+} else {
+  open(null).catch((error) => say(`The report could not be opened: ${error.message}`));
+}
+
+"""####),
     "/sw.js": WebFile(
       type: "text/javascript; charset=utf-8",
       text: ####"""
@@ -1767,7 +1859,7 @@ const SHELL = [
   '/', '/index.html', '/app.js', '/app.css', '/manifest.webmanifest', '/icon.svg',
   '/i18n/en.json', '/i18n/pl.json', '/ui/i18n.js', '/ui/store.js', '/ui/view.js',
   '/core/activity.js', '/core/bytes.js', '/core/client.js', '/core/codec.js', '/core/due.js',
-  '/core/envelope-loader.js', '/core/merge.js', '/core/pairing.js', '/core/replica.js',
+  '/core/envelope-loader.js', '/core/envelope.js', '/core/sodium.js', '/core/merge.js', '/core/pairing.js', '/core/replica.js',
   '/core/stamp.js', '/core/sync.js', '/core/time.js',
 ];
 

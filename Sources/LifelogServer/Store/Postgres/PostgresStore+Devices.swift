@@ -76,5 +76,6 @@ extension PostgresStore {
   func removeDevices(user: Int64) throws {
     try connection.query("DELETE FROM devices WHERE user_id = $1", [user])
     try connection.query("DELETE FROM pairings WHERE user_id = $1", [user])
+    try connection.query("DELETE FROM shares WHERE user_id = $1", [user])
   }
 }

@@ -112,6 +112,8 @@ public final class PostgresStore: ServerStorage {
     """,
     // 3: paired devices and their one-time pairing codes
     DeviceSQL.tables(integer: "bigint", strict: ""),
+    // 4: shared reports (ciphertext only)
+    ShareRules.tables(integer: "bigint", blob: "bytea", strict: ""),
   ]
 
   public var isBroken: Bool { connection.isBroken }

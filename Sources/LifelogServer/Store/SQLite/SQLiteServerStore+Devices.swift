@@ -78,5 +78,6 @@ extension SQLiteServerStore {
   func removeDevices(user: Int64) throws {
     try database.execute(sql: "DELETE FROM devices WHERE user_id = ?", arguments: [user])
     try database.execute(sql: "DELETE FROM pairings WHERE user_id = ?", arguments: [user])
+    try database.execute(sql: "DELETE FROM shares WHERE user_id = ?", arguments: [user])
   }
 }

@@ -142,6 +142,8 @@ public final class SQLiteServerStore {
     """,
     // 4: paired devices and their one-time pairing codes
     DeviceSQL.tables(integer: "integer", strict: " STRICT"),
+    // 5: shared reports (ciphertext only)
+    ShareRules.tables(integer: "integer", blob: "blob", strict: " STRICT"),
   ]
 
   /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`).
