@@ -10,7 +10,12 @@ import Testing
 @Suite struct WebBrowserTests {
   let folder = TemporaryDirectory(prefix: "lifelog-web-browser")
 
-  @Test func aPhoneSizedBrowserPairsLogsOfflineAndSyncs() throws {
+  /// Encrypted, the page seals and opens in WebAssembly, and the server's files hold no note.
+  @Test(arguments: [false, true]) func aPhoneSizedBrowserPairsLogsOfflineAndSyncs(
+    encrypted: Bool
+  )
+    throws
+  {
     let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
     let python = repository.appendingPathComponent(".build/venv/bin/python").path
@@ -23,8 +28,8 @@ import Testing
       python,
       [
         repository.appendingPathComponent("Web/test/browser_test.py").path,
-        "--lifelog", LifelogProcess.binaryPath, "--work", folder.path,
-      ],
+        "--lifelog", LifelogProcess.binaryPath, "--work", folder.file(encrypted ? "e" : "p"),
+      ] + (encrypted ? ["--encrypted"] : []),
       environment: ["PATH": "/usr/bin:/bin", "HOME": folder.path])
     #expect(
       output.status == 0 && output.stdout.contains("browser test passed"),

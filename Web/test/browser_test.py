@@ -156,9 +156,12 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--screenshot")
     parser.add_argument("--share-screenshot")
+    parser.add_argument("--encrypted", action="store_true",
+                        help="an encrypted account: the page seals and opens in WebAssembly")
     arguments = parser.parse_args()
     lifelog = os.path.abspath(arguments.lifelog)
     work = arguments.work
+    os.makedirs(work, exist_ok=True)
     environment = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "TZ": "Europe/Warsaw",
                    "LIFELOG_DB": os.path.join(work, "laptop.db"), "HOME": work}
 
@@ -170,8 +173,15 @@ def main():
     server.start()
     driver = None
     try:
-        run(lifelog, environment, "remote", "add", "home", server.url, "--token-file",
-            os.path.join(work, "me.token"), "--no-encrypt")
+        if arguments.encrypted:
+            with open(os.path.join(work, "passphrase"), "w") as file:
+                file.write("correct horse battery staple\n")
+            run(lifelog, environment, "remote", "add", "home", server.url, "--token-file",
+                os.path.join(work, "me.token"), "--encrypt", "--passphrase-file",
+                os.path.join(work, "passphrase"))
+        else:
+            run(lifelog, environment, "remote", "add", "home", server.url, "--token-file",
+                os.path.join(work, "me.token"), "--no-encrypt")
         run(lifelog, environment, "add", "breakfast", "porridge", "--at", "-2h")
         run(lifelog, environment, "sync")
         link = json.loads(run(lifelog, environment, "pair", "--name", "phone", "--format", "json"))["url"]
@@ -193,6 +203,13 @@ def main():
         field(driver, "Note").send_keys("tea")
         button(driver, "snack").click()
         wait_for(driver, "the earlier entry", lambda: any(item[2] == "tea" for item in entry_items(driver)))
+        # Delete, then undo the delete.
+        tea = next(item for item in driver.find_elements(By.CSS_SELECTOR, "#today-list li[data-id]")
+                   if "tea" in item.text)
+        button(driver, f"Delete snack {tea.find_element(By.TAG_NAME, 'time').text}").click()
+        wait_for(driver, "the delete", lambda: all(item[2] != "tea" for item in entry_items(driver)))
+        button(driver, "Undo last change").click()
+        wait_for(driver, "the undo", lambda: any(item[2] == "tea" for item in entry_items(driver)))
         button(driver, "Sync").click()
         wait_for(driver, "the sync", lambda: "Everything synced" in driver.find_element(By.ID, "sync-status").text)
         notes = cli_notes(lifelog, environment)
@@ -222,6 +239,13 @@ def main():
         wait_for(driver, "the sync", lambda: "Everything synced" in driver.find_element(By.ID, "sync-status").text)
         notes = cli_notes(lifelog, environment)
         assert {"offline one", "offline two"} <= notes, notes
+        if arguments.encrypted:
+            assert "&key=" in link
+            for name in os.listdir(server.folder):
+                with open(os.path.join(server.folder, name), "rb") as file:
+                    stored = file.read()
+                for note in notes:
+                    assert note.encode() not in stored, f"{note!r} in plaintext in {name}"
         share_report(driver, lifelog, environment, work, arguments.share_screenshot)
         print("browser test passed:", sorted(notes))
     finally:
