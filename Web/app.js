@@ -4,7 +4,7 @@ import { mealDue } from './core/due.js';
 import { SyncClient, SyncFailure } from './core/client.js';
 import { openEnvelope } from './core/envelope-loader.js';
 import { pair } from './core/pairing.js';
-import { activities, addEntry, editEntry, entries } from './core/replica.js';
+import { activities, activityUses, addEntry, editEntry, entries } from './core/replica.js';
 import { sync } from './core/sync.js';
 import { isoTime, localISO, localOffset, parseTime } from './core/time.js';
 import { loadStrings, t } from './ui/i18n.js';
@@ -62,8 +62,7 @@ async function log(activity) {
   const id = addEntry(state, { activity: activity.name, at: chosenTime(), note: note || null, duration }, Date.now());
   await persist();
   lastChange = { id, before: null };
-  const entry = entries(state).find((e) => e.id === id);
-  message = t('logged', { activity: activity.name, time: clock(entry.at) });
+  message = t('logged', { activity: activity.name, time: clock(state.rows.entry[id].values[1]) });
   $('note-field').value = '';
   $('time-field').value = '';
   $('duration-field').value = '';
@@ -148,17 +147,16 @@ function renderDue() {
   $('next-due').textContent = `${t('nextDue', { time: when })} (${left})`;
 }
 
-/** Meal activities, most used first (then by name). */
-function mealActivities(kind) {
-  const uses = new Map();
-  for (const entry of entries(state)) uses.set(entry.activity, (uses.get(entry.activity) ?? 0) + 1);
+/** Activities of a kind, most used first (then by name). */
+function activitiesByUse(kind, uses) {
   return activities(state).filter((a) => a.kind === kind && !a.archived)
-    .sort((a, b) => (uses.get(b.name) ?? 0) - (uses.get(a.name) ?? 0) || a.name.localeCompare(b.name));
+    .sort((a, b) => (uses.get(b.id) ?? 0) - (uses.get(a.id) ?? 0) || a.name.localeCompare(b.name));
 }
 
 function renderToday() {
   renderDue();
-  const buttons = (kind) => mealActivities(kind).map((activity) => {
+  const uses = activityUses(state);
+  const buttons = (kind) => activitiesByUse(kind, uses).map((activity) => {
     const button = el('button', { type: 'button', text: activity.name });
     button.addEventListener('click', () => log(activity));
     return button;
@@ -166,7 +164,7 @@ function renderToday() {
   $('meal-buttons').replaceChildren(...buttons('meal'));
   $('exercise-buttons').replaceChildren(...buttons('exercise'));
   const today = localISO(Date.now()).slice(0, 10);
-  const list = entries(state).filter((entry) => day(entry.at) === today).reverse();
+  const list = entries(state, { day: today }).reverse();
   $('today-list').replaceChildren(...(list.length ? list.map((entry) => entryItem(entry, {
     onEdit: editForm, onDelete: (e) => change(e, { deleted: true }),
   })) : [el('li', { text: t('noEntries') })]));

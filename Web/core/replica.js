@@ -51,6 +51,15 @@ export function findActivity(state, name) {
   return null;
 }
 
+/** How many entries (not deleted) each activity id has. */
+export function activityUses(state) {
+  const uses = new Map();
+  for (const row of Object.values(state.rows.entry)) {
+    if (!row.values[7]) uses.set(row.values[0], (uses.get(row.values[0]) ?? 0) + 1);
+  }
+  return uses;
+}
+
 /** Every activity not deleted. */
 export function activities(state) {
   return Object.entries(state.rows.activity)
@@ -100,12 +109,16 @@ export function deleteEntry(state, id, wall, deleted = true) {
   editEntry(state, id, { deleted }, wall);
 }
 
-/** The entries as `lifelog list --format json` prints them (deleted ones with `deleted: true`). */
-export function entries(state, { includeDeleted = false } = {}) {
+/**
+ * The entries as `lifelog list --format json` prints them, by time (deleted ones only with
+ * `includeDeleted`); with `day` (`YYYY-MM-DD`), only those logged on that day.
+ */
+export function entries(state, { includeDeleted = false, day = null } = {}) {
   const out = [];
   for (const [id, row] of Object.entries(state.rows.entry)) {
     const [activityID, at, duration, note, quantity, tags, source, deleted] = row.values;
     if (deleted && !includeDeleted) continue;
+    if (day !== null && !at.startsWith(day)) continue;
     const activity = state.rows.activity[activityID];
     out.push({
       id, activity: activity ? activity.values[0] : activityID, kind: activity ? activity.values[1] : 'other',
