@@ -60,12 +60,13 @@ def run(lifelog, environment, *arguments):
     return result.stdout
 
 
-def browser():
+def browser(language="en-US"):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--window-size=360,640", "--lang=en-US"]:
+                     "--window-size=360,640", f"--lang={language}"]:
         options.add_argument(argument)
+    options.add_experimental_option("prefs", {"intl.accept_languages": language})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": 360, "height": 640, "deviceScaleFactor": 2, "mobile": True})
@@ -81,7 +82,7 @@ def offline(driver, value):
 def field(driver, label):
     """The input the <label> with this text names (what a screen reader announces)."""
     for element in driver.find_elements(By.TAG_NAME, "label"):
-        if element.text.strip() == label:
+        if (element.get_attribute("textContent") or "").strip() == label:
             return driver.find_element(By.ID, element.get_attribute("for"))
     raise AssertionError(f"no field labelled {label!r}")
 
@@ -148,6 +149,19 @@ def share_report(driver, lifelog, environment, work, screenshot):
     field(driver, "Passcode").clear()
     field(driver, "Passcode").send_keys("4711\n")
     wait_for(driver, "the report", lambda: driver.find_element(By.ID, "share-status").text == "Meal report")
+
+
+def polish(url):
+    """A browser that prefers Polish gets the Polish catalog."""
+    driver = browser("pl-PL")
+    try:
+        driver.get(url + "/")
+        wait_for(driver, "the Polish page", lambda: driver.find_element(By.ID, "pair-title").text
+                 == "Sparuj tę przeglądarkę")
+        assert driver.execute_script("return document.documentElement.lang") == "pl"
+        assert field(driver, "Notatka") is not None
+    finally:
+        driver.quit()
 
 
 def main():
@@ -247,6 +261,7 @@ def main():
                 for note in notes:
                     assert note.encode() not in stored, f"{note!r} in plaintext in {name}"
         share_report(driver, lifelog, environment, work, arguments.share_screenshot)
+        polish(server.url)
         print("browser test passed:", sorted(notes))
     finally:
         if driver:
