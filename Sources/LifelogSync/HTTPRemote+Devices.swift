@@ -28,12 +28,7 @@ extension HTTPRemote {
     guard response.status == 201, let json = try? JSONValue.parse(response.body),
       let code = json["code"]?.string, let device = json["device"]?.string,
       let expires = json["expires"]?.integer
-    else {
-      throw .remoteUnavailable(
-        location,
-        reason: "the server answered \(response.status) when asked for a pairing code: "
-          + transport.serverMessage(response.body))
-    }
+    else { throw refused(response, doing: "give a pairing code") }
     return PairingCode(code: code, device: device, expires: expires)
   }
 
@@ -41,12 +36,7 @@ extension HTTPRemote {
     let response = try transport.send("GET", APIPath.devices)
     guard response.status == 200, let json = try? JSONValue.parse(response.body),
       case .array(let items)? = json["devices"]
-    else {
-      throw .remoteUnavailable(
-        location,
-        reason: "the server answered \(response.status) when asked for its devices: "
-          + transport.serverMessage(response.body))
-    }
+    else { throw refused(response, doing: "list its devices") }
     return items.compactMap { item in
       guard let name = item["name"]?.string, let created = item["created"]?.integer else {
         return nil
@@ -57,15 +47,24 @@ extension HTTPRemote {
 
   /// Revokes a device's token; false when the server knows no device of that name.
   public func revokeDevice(name: String) throws(SyncError) -> Bool {
-    let response = try transport.send("DELETE", APIPath.device(name))
+    try delete(APIPath.device(name), doing: "revoke '\(name)'")
+  }
+
+  /// `DELETE path`: true when done (200), false when the server has nothing there (404).
+  func delete(_ path: String, doing what: String) throws(SyncError) -> Bool {
+    let response = try transport.send("DELETE", path)
     switch response.status {
     case 200: return true
     case 404: return false
-    default:
-      throw .remoteUnavailable(
-        location,
-        reason: "the server answered \(response.status) when asked to revoke '\(name)': "
-          + transport.serverMessage(response.body))
+    default: throw refused(response, doing: what)
     }
+  }
+
+  /// The error for an answer that is not the one asked for, with the server's own message.
+  func refused(_ response: HTTPTransport.Response, doing what: String) -> SyncError {
+    .remoteUnavailable(
+      location,
+      reason: "the server answered \(response.status) when asked to \(what): "
+        + transport.serverMessage(response.body))
   }
 }

@@ -54,24 +54,14 @@ extension HTTPRemote {
     let response = try transport.send(
       "PUT", APIPath.share(id), body: bytes, contentType: ContentType.keyEnvelope,
       headers: headers)
-    guard response.status == 201 else {
-      throw .remoteUnavailable(
-        location,
-        reason: "the server answered \(response.status) when asked to keep the report: "
-          + transport.serverMessage(response.body))
-    }
+    guard response.status == 201 else { throw refused(response, doing: "keep the report") }
   }
 
   public func sharedReports() throws(SyncError) -> [SharedReport] {
     let response = try transport.send("GET", APIPath.shares)
     guard response.status == 200, let json = try? JSONValue.parse(response.body),
       case .array(let items)? = json["shares"]
-    else {
-      throw .remoteUnavailable(
-        location,
-        reason: "the server answered \(response.status) when asked for its shares: "
-          + transport.serverMessage(response.body))
-    }
+    else { throw refused(response, doing: "list its shares") }
     return items.compactMap { item in
       guard let id = item["id"]?.string, let from = item["from"]?.string,
         let to = item["to"]?.string, let created = item["created"]?.integer,
@@ -86,15 +76,6 @@ extension HTTPRemote {
 
   /// Revokes a share; false when the server knows none of that id.
   public func revokeShare(id: String) throws(SyncError) -> Bool {
-    let response = try transport.send("DELETE", APIPath.share(id))
-    switch response.status {
-    case 200: return true
-    case 404: return false
-    default:
-      throw .remoteUnavailable(
-        location,
-        reason: "the server answered \(response.status) when asked to revoke '\(id)': "
-          + transport.serverMessage(response.body))
-    }
+    try delete(APIPath.share(id), doing: "revoke '\(id)'")
   }
 }

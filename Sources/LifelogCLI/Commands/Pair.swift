@@ -71,9 +71,7 @@ extension LifelogCommand {
       }
       let pairing = try remote.createPairing(name: deviceName)
       let link = PairingLink.url(server: record.url, code: pairing.code, dataKey: record.dataKey)
-      let expires = TextBytes.string {
-        $0.iso8601UTC(seconds: pairing.expires / 1000, milliseconds: Int(pairing.expires % 1000))
-      }
+      let expires = Share.time(pairing.expires)
       if json {
         var object = JSONObjectWriter()
         object.add("url", link)
@@ -112,10 +110,7 @@ extension LifelogCommand {
     }
 
     private func printDevices(_ devices: [PairedDeviceInfo], context: Context) throws {
-      func time(_ ms: Int64?) -> String {
-        guard let ms else { return "never" }
-        return TextBytes.string { $0.iso8601UTC(seconds: ms / 1000, milliseconds: Int(ms % 1000)) }
-      }
+      func time(_ ms: Int64?) -> String { ms.map(Share.time) ?? "never" }
       if json {
         let items = devices.map { device in
           var object = JSONObjectWriter()

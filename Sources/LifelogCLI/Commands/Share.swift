@@ -130,6 +130,7 @@ extension LifelogCommand {
         deadline: LogStore.systemMilliseconds() + Int64(timeout) * 1000)
     }
 
+    /// A time in Unix ms as UTC ISO 8601, as `pair` and `share` print them.
     static func time(_ ms: Int64) -> String {
       TextBytes.string { $0.iso8601UTC(seconds: ms / 1000, milliseconds: Int(ms % 1000)) }
     }
