@@ -7,6 +7,25 @@ import { FIELDS, encodeBatch } from './codec.js';
 import { mergeRow } from './merge.js';
 import { HybridClock, makeStamp } from './stamp.js';
 
+/**
+ * The rows each replica changed since its storage last saved them (`entity/id` keys), so a page
+ * saves one row for a tap, not the whole log. Not part of the state: a new replica, or one loaded
+ * without it, counts every row as changed.
+ */
+const changedRows = new WeakMap();
+
+function markChanged(state, entity, id) {
+  if (!changedRows.has(state)) return; // everything is saved anyway
+  changedRows.get(state).add(`${entity}/${id}`);
+}
+
+/** The rows changed since `takeChangedRows` was last called, or null for "all of them". */
+export function takeChangedRows(state) {
+  const changed = changedRows.get(state) ?? null;
+  changedRows.set(state, new Set());
+  return changed;
+}
+
 /** A new, empty replica for a new device of an account. */
 export async function newReplica({ server = '', token = '', device = randomUUID(), name = '' } = {}) {
   const state = {
@@ -36,6 +55,7 @@ export function nextStamp(state, wall) {
 }
 
 function queue(state, entity, id) {
+  markChanged(state, entity, id);
   const key = `${entity}/${id}`;
   if (!state.pending.includes(key)) state.pending.push(key);
 }
@@ -137,6 +157,7 @@ export function mergeChange(state, change, wall) {
   state.clock = { ms: clock.ms, counter: clock.counter };
   if (!merged) return false;
   table[change.id] = merged;
+  markChanged(state, change.entity, change.id);
   return true;
 }
 

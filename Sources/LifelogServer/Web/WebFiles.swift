@@ -1075,6 +1075,25 @@ import { FIELDS, encodeBatch } from './codec.js';
 import { mergeRow } from './merge.js';
 import { HybridClock, makeStamp } from './stamp.js';
 
+/**
+ * The rows each replica changed since its storage last saved them (`entity/id` keys), so a page
+ * saves one row for a tap, not the whole log. Not part of the state: a new replica, or one loaded
+ * without it, counts every row as changed.
+ */
+const changedRows = new WeakMap();
+
+function markChanged(state, entity, id) {
+  if (!changedRows.has(state)) return; // everything is saved anyway
+  changedRows.get(state).add(`${entity}/${id}`);
+}
+
+/** The rows changed since `takeChangedRows` was last called, or null for "all of them". */
+export function takeChangedRows(state) {
+  const changed = changedRows.get(state) ?? null;
+  changedRows.set(state, new Set());
+  return changed;
+}
+
 /** A new, empty replica for a new device of an account. */
 export async function newReplica({ server = '', token = '', device = randomUUID(), name = '' } = {}) {
   const state = {
@@ -1104,6 +1123,7 @@ export function nextStamp(state, wall) {
 }
 
 function queue(state, entity, id) {
+  markChanged(state, entity, id);
   const key = `${entity}/${id}`;
   if (!state.pending.includes(key)) state.pending.push(key);
 }
@@ -1205,6 +1225,7 @@ export function mergeChange(state, change, wall) {
   state.clock = { ms: clock.ms, counter: clock.counter };
   if (!merged) return false;
   table[change.id] = merged;
+  markChanged(state, change.entity, change.id);
   return true;
 }
 
@@ -1928,14 +1949,30 @@ export function t(key, values = {}) {
     "/ui/store.js": WebFile(
       type: "text/javascript; charset=utf-8",
       text: ####"""
-// The replica in IndexedDB: one record, the whole state (docs/web.md, "Storage").
+// The replica in IndexedDB (docs/web.md, "Storage"): a record of everything but the rows (clock,
+// queue, outbox, cursor, token), and the rows in 64 buckets by a hash of their key, so a change
+// writes the few buckets it touched and an open reads 65 records, not one per row.
+import { takeChangedRows } from '../core/replica.js';
+
 const DB = 'lifelog';
-const STORE = 'replica';
+const META = 'replica';
+const ROWS = 'rows';
+const BUCKETS = 64;
+
+/** The bucket of a row's `entity/id` key (FNV-1a). */
+function bucket(key) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i += 1) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % BUCKETS;
+}
 
 function open() {
   return new Promise((resolve, reject) => {
     const request = indexedDB.open(DB, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+    request.onupgradeneeded = () => {
+      request.result.createObjectStore(META);
+      request.result.createObjectStore(ROWS);
+    };
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   });
@@ -1946,27 +1983,72 @@ let database = null;
 async function transaction(mode, body) {
   database ??= await open();
   return new Promise((resolve, reject) => {
-    const tx = database.transaction(STORE, mode);
-    const request = body(tx.objectStore(STORE));
-    tx.oncomplete = () => resolve(request?.result);
+    const tx = database.transaction([META, ROWS], mode);
+    let result;
+    Promise.resolve(body(tx.objectStore(META), tx.objectStore(ROWS))).then((value) => { result = value; });
+    tx.oncomplete = () => resolve(result);
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error);
   });
 }
 
-/** The saved replica, or undefined before pairing. */
-export function loadState() {
-  return transaction('readonly', (store) => store.get('state'));
+function request(r) {
+  return new Promise((resolve, reject) => {
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(r.error);
+  });
 }
 
-/** Saves the replica (durably: the transaction has committed when this resolves). */
+/** The saved replica, or undefined before pairing. */
+export async function loadState() {
+  const state = await transaction('readonly', async (meta, rows) => {
+    const saved = await request(meta.get('state'));
+    if (!saved) return undefined;
+    saved.rows = { activity: {}, entry: {}, setting: {} };
+    for (const stored of await request(rows.getAll())) {
+      for (const [key, row] of Object.entries(stored)) {
+        const slash = key.indexOf('/');
+        saved.rows[key.slice(0, slash)][key.slice(slash + 1)] = row;
+      }
+    }
+    return saved;
+  });
+  if (state) takeChangedRows(state); // what was loaded is saved
+  return state;
+}
+
+/**
+ * Saves the replica: the buckets of the rows changed since the last save (all of them the first
+ * time) and the rest, in one transaction (durable when this resolves).
+ */
 export function saveState(state) {
-  return transaction('readwrite', (store) => store.put(state, 'state'));
+  const changed = takeChangedRows(state);
+  const touched = changed === null ? null : new Set([...changed].map(bucket));
+  const buckets = new Map();
+  if (touched === null || touched.size > 0) {
+    for (const [entity, table] of Object.entries(state.rows)) {
+      for (const [id, row] of Object.entries(table)) {
+        const key = `${entity}/${id}`;
+        const index = bucket(key);
+        if (touched !== null && !touched.has(index)) continue;
+        if (!buckets.has(index)) buckets.set(index, {});
+        buckets.get(index)[key] = row;
+      }
+    }
+  }
+  return transaction('readwrite', (meta, rows) => {
+    const { rows: all, ...rest } = state;
+    meta.put(rest, 'state');
+    for (const [index, contents] of buckets) rows.put(contents, index);
+  });
 }
 
 /** Forgets the replica (a revoked device). */
 export function clearState() {
-  return transaction('readwrite', (store) => store.delete('state'));
+  return transaction('readwrite', (meta, rows) => {
+    meta.clear();
+    rows.clear();
+  });
 }
 
 """####),
