@@ -18,6 +18,10 @@ let package = Package(
     // libsodium through dlopen, so only adding or syncing an encrypted remote loads it
     .target(
       name: "CLifelogSodium", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+    // libqrencode through dlopen, so only `lifelog pair` and `lifelog share` load it
+    .target(name: "CLifelogQR", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+    // The web app's WebAssembly module, built into .build/wasm by scripts/web-wasm.sh (make)
+    .target(name: "CLifelogWebAssets"),
     // libreadline through dlopen, so only an interactive `lifelog shell` loads it
     .target(name: "CLifelogReadline", linkerSettings: [.linkedLibrary("dl")]),
     // libxml2 and zlib through dlopen, so only `lifelog import --from apple-health` loads them
@@ -47,10 +51,12 @@ let package = Package(
       name: "LifelogServer",
       dependencies: [
         "LifelogProtocol", "LifelogCore", "LifelogSQLite", "CLifelogHTTPD", "CLifelogPQ",
+        "CLifelogWebAssets",
       ]
     ),
     .target(
-      name: "LifelogCLI", dependencies: ["LifelogServer", "LifelogSync", "CLifelogReadline"]),
+      name: "LifelogCLI",
+      dependencies: ["LifelogServer", "LifelogSync", "CLifelogReadline", "CLifelogQR"]),
 
     // Executables (thin)
     .executableTarget(name: "lifelog", dependencies: ["LifelogCLI"]),

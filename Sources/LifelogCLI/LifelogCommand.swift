@@ -26,8 +26,7 @@ public enum LifelogCommand {
       Add.self, List.self, Today.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self,
       Show.self, Again.self, Undo.self, Settings.self, Due.self, Remind.self, TimerGroup.self,
       RemoteGroup.self, Sync.self, Status.self, Check.self, Recover.self, ReportGroup.self,
-      Import.self,
-      Export.self, Serve.self,
+      Import.self, Export.self, Serve.self, Pair.self, Share.self,
       Shell.self, Completion.self, Help.self, CompleteWords.self, ManualPageCommand.self,
     ],
     usesDatabase: true)

@@ -158,6 +158,15 @@ public final class SyncServer: HTTPHandling {
     case .snapshot(let name): return try snapshot(named: name, request: request, user: user)
     case .keys: return try keys(user: user)
     case .putKeys(let version): return try putKeys(version: version, request: request, user: user)
+    case .createPairing: return try createPairing(request: request, user: user)
+    case .redeemPairing: return try redeemPairing(request: request)
+    case .devices: return try devices(request: request, user: user)
+    case .revokeDevice(let name): return try revokeDevice(name: name, request: request, user: user)
+    case .shares: return try shares(request: request, user: user)
+    case .putShare(let id): return try putShare(id: id, request: request, user: user)
+    case .revokeShare(let id): return try revokeShare(id: id, user: user)
+    case .shareContent(let id): return try shareContent(id: id, request: request)
+    case .webFile(let path): return WebApp.response(for: path)
     }
   }
 
@@ -220,7 +229,7 @@ public final class SyncServer: HTTPHandling {
       } else {
         try pool.withStore { try $0.user(tokenSHA256: hash) }
       }
-    guard let user = found else {
+    guard let user = try found ?? deviceUser(tokenSHA256: hash, store: store) else {
       throw HTTPError(
         401, APIErrorCode.unauthorized,
         "The token is not valid; ask the server's admin for a new one ('lifelog serve user token')")

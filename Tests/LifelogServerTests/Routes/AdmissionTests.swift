@@ -23,7 +23,10 @@ import Testing
     #expect(harness.send("GET", "/v1/info", activeRequests: 4).status == 200)
   }
 
-  @Test(arguments: ["/", "/v2/info", "/v1", "/v1/", "/v1/nothing", "/v1/batches/a/1/2", "v1/info"])
+  // `/` is the web app's page: WebAppRouteTests.
+  @Test(arguments: [
+    "/nowhere", "/v2/info", "/v1", "/v1/", "/v1/nothing", "/v1/batches/a/1/2", "v1/info",
+  ])
   func anUnknownPathIs404(path: String) {
     #expect(harness.send("GET", path, token: token).isError(404, "not_found"))
   }
