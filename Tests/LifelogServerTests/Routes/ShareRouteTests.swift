@@ -69,6 +69,18 @@ import Testing
     #expect(content("s-2").isError(410, "gone"))
   }
 
+  @Test func storingAShareDeletesTheCiphertextOfEveryExpiredOne() throws {
+    let old = NewShare(
+      user: 1, id: "old", from: "2026-01-01", to: "2026-01-02", created: 1, expires: 2,
+      passcodeSHA256: nil, bytes: sealed)
+    #expect(try harness.server.pool.withStore { try $0.putShare(old) })
+    #expect(put("s-6").status == 201)
+    // Asked for at a time before its expiry, it is still gone: its bytes went with the new share.
+    #expect(
+      try harness.server.pool.withStore { try $0.openShare(id: "old", passcodeSHA256: nil, now: 1) }
+        == .gone)
+  }
+
   @Test func aPasscodeIsCheckedAndFiveWrongTriesLock() {
     #expect(put("s-3", passcode: "1234").status == 201)
     let missing = content("s-3")

@@ -72,7 +72,8 @@ extension PostgresStore {
     ).count == 1
   }
 
-  /// Drops a removed user's devices and pending codes (inside ``removeUser(name:)``'s transaction).
+  /// Drops a removed user's devices, pending codes and shares (inside ``removeUser(name:)``'s
+  /// transaction).
   func removeDevices(user: Int64) throws {
     try connection.query("DELETE FROM devices WHERE user_id = $1", [user])
     try connection.query("DELETE FROM pairings WHERE user_id = $1", [user])

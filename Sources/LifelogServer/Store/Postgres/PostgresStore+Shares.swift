@@ -3,6 +3,9 @@ import LifelogCore
 extension PostgresStore {
   public func putShare(_ share: NewShare) throws -> Bool {
     let passcode: (any PostgresParameter)? = share.passcodeSHA256
+    // Every expired report's ciphertext goes now, not only when someone asks for it.
+    try connection.query(
+      "UPDATE shares SET bytes = NULL WHERE expires <= $1 AND bytes IS NOT NULL", [share.created])
     return try connection.query(
       """
       INSERT INTO shares (id, user_id, range_from, range_to, created, expires, passcode_sha256, bytes)

@@ -74,7 +74,8 @@ extension SQLiteServerStore {
     }
   }
 
-  /// Drops a removed user's devices and pending codes (inside ``removeUser(name:)``'s transaction).
+  /// Drops a removed user's devices, pending codes and shares (inside ``removeUser(name:)``'s
+  /// transaction).
   func removeDevices(user: Int64) throws {
     try database.execute(sql: "DELETE FROM devices WHERE user_id = ?", arguments: [user])
     try database.execute(sql: "DELETE FROM pairings WHERE user_id = ?", arguments: [user])

@@ -4,6 +4,10 @@ import LifelogSQLite
 extension SQLiteServerStore {
   public func putShare(_ share: NewShare) throws -> Bool {
     try write {
+      // Every expired report's ciphertext goes now, not only when someone asks for it.
+      try database.execute(
+        sql: "UPDATE shares SET bytes = NULL WHERE expires <= ? AND bytes IS NOT NULL",
+        arguments: [share.created])
       try database.execute(
         sql: """
           INSERT INTO shares (id, user_id, range_from, range_to, created, expires, passcode_sha256, bytes)
