@@ -18,7 +18,8 @@
 #   make man      regenerate docs/lifelog.1 from the command configurations
 #   make golden   rewrite the golden files (every --help, the report snapshots, docs/lifelog.1)
 #   make format   rewrite sources with swift format;  make lint  check them, and the module
-#                 graph (scripts/check-imports.sh: no module imports one it may not)
+#                 graph (scripts/check-imports.sh: no module imports one it may not;
+#                 scripts/module-graph.py: docs/architecture.md's graph is Package.swift's)
 #   make clean    remove build products
 
 PREFIX ?= /usr/local
@@ -190,6 +191,7 @@ format:
 
 lint:
 	scripts/check-imports.sh
+	scripts/module-graph.py check
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 
 clean:
