@@ -123,17 +123,10 @@ struct CalendarBytes {
   /// (one 28-digit stamp, or one per field separated by commas), nil when there is none.
   static func newestMilliseconds(stamps: UnsafeBufferPointer<UInt8>) -> Int64? {
     var newest: Int64?
-    for stamp in stamps.split(separator: UInt8(ascii: ","))
-    where stamp.count == Stamp.length {
-      var milliseconds: Int64 = 0
-      for byte in stamp.prefix(12) {
-        guard let digit = hexValue(byte) else {
-          milliseconds = -1
-          break
-        }
-        milliseconds = milliseconds << 4 | Int64(digit)
+    for stamp in stamps.split(separator: UInt8(ascii: ",")) {
+      if let milliseconds = Stamp.milliseconds(utf8: stamp), milliseconds > newest ?? -1 {
+        newest = milliseconds
       }
-      if milliseconds >= 0, milliseconds > newest ?? -1 { newest = milliseconds }
     }
     return newest
   }
@@ -145,14 +138,6 @@ struct CalendarBytes {
   /// takes it as the update it is.
   static func sequence(milliseconds: Int64) -> Int64 {
     min(max(milliseconds / 1000 - sequenceEpoch, 0), Int64(Int32.max))
-  }
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case 48...57: byte - 48
-    case 97...102: byte - 87
-    default: nil
-    }
   }
 
   // MARK: - Values
