@@ -23,6 +23,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BLOCKS = ("graph", "imports")
@@ -42,8 +43,11 @@ def package_dump(path):
     env = dict(os.environ)
     env.pop("LIFELOG_FUZZ", None)
     swift = env.get("SWIFT", "swift")
-    result = subprocess.run([swift, "package", "--package-path", ROOT, "dump-package"],
-                            env=env, capture_output=True, text=True, check=False)
+    # A scratch folder of its own, so the check never waits on the lock of a build running in .build.
+    with tempfile.TemporaryDirectory(prefix="module-graph") as scratch:
+        result = subprocess.run([swift, "package", "--package-path", ROOT, "--scratch-path",
+                                 scratch, "dump-package"],
+                                env=env, capture_output=True, text=True, check=False)
     if result.returncode != 0:
         sys.stderr.write(result.stderr)
         usage("`swift package dump-package` failed")
