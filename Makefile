@@ -20,8 +20,9 @@
 #   make man      regenerate docs/lifelog.1 from the command configurations
 #   make golden   rewrite the golden files (every --help, the report snapshots, docs/lifelog.1)
 #   make format   rewrite sources with swift format;  make lint  check them, the module
-#                 graph (scripts/check-imports.sh: no module imports one it may not), and that
-#                 the web app built into the binary is Web/ as it is (scripts/web-embed.sh)
+#                 graph (scripts/check-imports.sh: no module imports one it may not;
+#                 scripts/module-graph.py: docs/architecture.md's graph is Package.swift's), and
+#                 that the web app built into the binary is Web/ as it is (scripts/web-embed.sh)
 #   make clean    remove build products
 
 PREFIX ?= /usr/local
@@ -218,6 +219,7 @@ format:
 lint:
 	scripts/check-imports.sh
 	scripts/web-embed.sh --check
+	scripts/module-graph.py check
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 
 clean:

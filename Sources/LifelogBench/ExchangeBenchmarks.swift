@@ -2,8 +2,8 @@
 import LifelogCore
 
 /// The import and export figures: `lifelog import` of a 1,000,000-row CSV file into a new log
-/// (rows per second, target 300,000 since issue 14, and peak memory from `wait4`), then `lifelog export` of those rows as CSV. Both are the
-/// whole process, as a script runs them.
+/// (rows per second, target 300,000, and peak memory from `wait4`), then `lifelog export` of those
+/// rows as CSV. Both are the whole process, as a script runs them.
 extension BenchmarkSuite {
   static let exchangeRows = 1_000_000
 

@@ -133,7 +133,8 @@ public enum LifelogCommand {
     throw UsageError("Unknown command '\(name)'\(hint)")
   }
 
-  /// Prints an error the way docs/design.md §6 and STYLE §4 say, and returns its exit code.
+  /// Prints an error as `Error: <what was wrong>; <what to do>` (docs/design.md §6), a usage
+  /// error with its usage line, and returns the error's exit code (docs/cli.md).
   private static func present(_ error: any Error, path: [String], context: Context) -> Int32 {
     context.output.flush()
     // Failures already reported (the lines of a shell script) end with their code alone.

@@ -14,10 +14,8 @@ public final class SyncLock {
       throw .remoteUnavailable(
         path, reason: "cannot create the sync lock: \(String(cString: strerror(errno)))")
     }
-    // No close here: the descriptor is already stored, so `deinit` runs when this throws and
-    // closes it. Closing it here too closed it twice, and in a process with other threads (the
-    // test process, running suites in parallel) the second close hit whatever file had been given
-    // that number meanwhile: an SQLite connection then failed with "disk I/O error" (fstat, 1802).
+    // No close here: the descriptor is already stored, so `deinit` closes it when this throws.
+    // A second close would hit whatever file another thread was given that number meanwhile.
     guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { throw .syncRunning(path) }
   }
 

@@ -70,7 +70,8 @@ struct DueText {
 
   private func zoneTime(_ instant: Int64) -> LoggedTime { presenter.zone.loggedTime(at: instant) }
 
-  /// Exactly the keys of issue 15: lastMeal, sinceMinutes, dueAt, overdueMinutes, mealGapHours.
+  /// Exactly the keys docs/cli.md gives for `due --json`: lastMeal, sinceMinutes, dueAt,
+  /// overdueMinutes, mealGapHours; scripts read them, so none is renamed or dropped.
   var json: String {
     var object = JSONObjectWriter()
     if let lastMeal {
