@@ -3,7 +3,7 @@ import LifelogCore
 /// The meal timeline: an inline SVG with a row per day on an axis fitted to the hours meals are
 /// logged (``TimelineAxis``).
 extension ReportHTML {
-  static let labelWidth = 116
+  static let labelWidth = 150
   static let axisWidth = 720
 
   /// The height of a day's row: roomy for a week, compact beyond two, so three weeks print on
