@@ -36,8 +36,10 @@ extension LifelogCommand {
       abstract: "Show every meal by day, the gaps between them, and a summary.",
       discussion: """
         Each day lists its meals at the time they were logged, with the gap since the meal before;
-        gaps longer than the mealGapHours setting are flagged with '!'. The overnight gap (from the
-        day before's last meal) is shown apart and never flagged. The summary gives meals per day,
+        gaps longer than the mealGapHours setting are flagged with '!', gaps shorter than
+        mealGapMinHours with '<' (HTML and Markdown grade each: a bit, or far when an hour or more
+        outside). The overnight gap (from the day before's last meal) is shown apart and never
+        flagged. The summary gives meals per day,
         the median and longest gap, the typical first and last meal, and the days with no flagged
         gap.
         """,

@@ -85,7 +85,7 @@ public struct MealDayStream {
       let last = parts.meals.last?.time.instant
       let mealDay = MealDay(
         date: range.from.adding(days: nextDay), meals: parts.meals, previousMealAt: previousLast,
-        gapLimitMinutes: settings.mealGapMinutes)
+        settings: settings)
       previousLast = last
       nextDay += 1
       summary.add(mealDay)

@@ -22,8 +22,12 @@ public struct MealSummary: Hashable, Sendable {
   public let longestGapMinutes: Int?
   /// The day of the longest gap (the first such day when several tie).
   public let longestGapDate: CivilDate?
-  /// How many gaps were longer than `mealGapHours`.
+  /// How many gaps were outside the rule: ``shortGaps`` plus ``longGaps``.
   public let flaggedGaps: Int
+  /// How many gaps were shorter than `mealGapMinHours`.
+  public let shortGaps: Int
+  /// How many gaps were longer than `mealGapHours`.
+  public let longGaps: Int
   /// The median time of the day's first meal, as minutes since the day began (see
   /// ``Meal/minuteOfDay``); ``ReportSettings/clockMinute(ofMinuteOfDay:)`` turns it into a time.
   public let typicalFirstMealMinute: Int?
@@ -53,7 +57,9 @@ public struct MealSummary: Hashable, Sendable {
       ? nil : Int((Double(tally.gaps.sum) / Double(tally.gaps.count)).rounded())
     longestGapMinutes = tally.longest?.minutes
     longestGapDate = tally.longest?.date
-    flaggedGaps = tally.flagged
+    flaggedGaps = tally.short + tally.long
+    shortGaps = tally.short
+    longGaps = tally.long
     typicalFirstMealMinute = tally.firsts.median
     typicalLastMealMinute = tally.lasts.median
     daysOnRhythm = tally.onRhythm
@@ -69,7 +75,8 @@ public struct MealSummary: Hashable, Sendable {
     private(set) var days = 0
     private(set) var meals = 0
     private(set) var finishedMeals = 0
-    private(set) var flagged = 0
+    private(set) var short = 0
+    private(set) var long = 0
     private(set) var onRhythm = 0
     private(set) var gaps = MinuteCounts()
     /// The minute of the day (``Meal/minuteOfDay``) of each day's first and last meal.
@@ -82,7 +89,9 @@ public struct MealSummary: Hashable, Sendable {
 
     mutating func add(_ day: MealDay) {
       meals += day.meals.count
-      flagged += day.flaggedGaps.count
+      for gap in day.flaggedGaps {
+        if gap.flag.isShort { short += 1 } else { long += 1 }
+      }
       if let unfinishedFrom, day.date >= unfinishedFrom {
         unfinished += 1
       } else {

@@ -68,7 +68,7 @@ import Testing
       fixture.run("settings", "set", "name", "Ada Lovelace").stdout == "name = Ada Lovelace\n")
     #expect(
       fixture.run("settings", "--format", "json").stdout
-        == "{\"mealGapHours\":\"2.5\",\"dayStartsAt\":\"04:00\",\"weekStartsOn\":\"monday\",\"name\":\"Ada Lovelace\","
+        == "{\"mealGapHours\":\"2.5\",\"mealGapMinHours\":\"2\",\"dayStartsAt\":\"04:00\",\"weekStartsOn\":\"monday\",\"name\":\"Ada Lovelace\","
         + "\"remindQuietHours\":\"22:00-07:00\",\"remindBeforeMinutes\":\"0\"}\n")
   }
 

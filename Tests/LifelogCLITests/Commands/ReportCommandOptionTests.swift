@@ -49,7 +49,7 @@ import Testing
   @Test func mealGapHoursChangesWhatIsFlagged() {
     fixture.cli.run(["settings", "set", "mealGapHours", "2.5"])
     let text = fixture.output("report", "meals", "--from", "2026-10-19", "--to", "2026-10-19")
-    #expect(text.contains("gaps over 2h30m are flagged"))
+    #expect(text.contains("gaps under 2h (<) or over 2h30m (!) are flagged"))
     #expect(
       text.contains("Mon 2026-10-19: 5 meals, 07:30 to 19:00, longest gap 3h, 3 gaps over 2h30m"))
     #expect(text.contains("  13:00  lunch         3h !  lentil soup\n"))

@@ -12,7 +12,12 @@ struct MealReportText {
   func heading() -> String {
     var text = style.bold("Meals, \(ReportText.range(report.range))") + forName() + "\n"
     text += "Days start at \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)); "
-    text += "gaps over \(ReportText.gapLimit(settings)) are flagged with !; "
+    if settings.mealGapMinMinutes > 0 {
+      text += "gaps under \(ReportText.hours(minutes: settings.mealGapMinMinutes)) (<) or over "
+      text += "\(ReportText.gapLimit(settings)) (!) are flagged; "
+    } else {
+      text += "gaps over \(ReportText.gapLimit(settings)) are flagged with !; "
+    }
     text += "times are on the clock where each meal was logged.\n"
     return text
   }
@@ -67,11 +72,7 @@ struct MealReportText {
       text += ", longest gap \(ReportText.minutes(longest))"
     }
     if !day.flaggedGaps.isEmpty {
-      let count = day.flaggedGaps.count
-      text +=
-        ", "
-        + style.flagged(
-          "\(count) gap\(count == 1 ? "" : "s") over \(ReportText.gapLimit(settings))")
+      text += ", " + style.flagged(ReportText.flagCounts(day, settings))
     }
     return text
   }
@@ -92,11 +93,11 @@ struct MealReportText {
     bytes.append(name)
     bytes.spaces(columns.activity - width + 2)
     if let gap = meal.gapMinutes {
-      if meal.isFlagged {
+      if let flag = meal.gapFlag {
         var flagged = ""
         ReportText.appendSpaces(columns.gap - ReportText.minutesWidth(gap), to: &flagged)
         ReportText.appendMinutes(gap, to: &flagged)
-        bytes.append(style.flagged(flagged + " !"))
+        bytes.append(style.flagged(flagged + " " + flag.textMark))
       } else {
         bytes.spaces(columns.gap - ReportText.minutesWidth(gap))
         bytes.minutes(gap)
@@ -192,13 +193,23 @@ struct MealReportText {
         ))
       rows.append(("Longest gap", "\(ReportText.minutes(longest)) (\(ReportText.day(date)))"))
     }
-    rows.append(("Gaps over \(limit)", "\(summary.flaggedGaps)"))
+    if settings.mealGapMinMinutes > 0 {
+      rows.append(
+        (
+          "Gaps under \(ReportText.hours(minutes: settings.mealGapMinMinutes))",
+          "\(summary.shortGaps)"
+        ))
+    }
+    rows.append(("Gaps over \(limit)", "\(summary.longGaps)"))
     if let first = summary.typicalFirstMealMinute, let last = summary.typicalLastMealMinute {
       rows.append(("Typical first meal", ReportText.clock(minuteOfDay: first, settings)))
       rows.append(("Typical last meal", ReportText.clock(minuteOfDay: last, settings)))
     }
     rows.append(
-      ("Days on rhythm", "\(summary.daysOnRhythm) of \(summary.days) (meals, no gap over \(limit))")
+      (
+        "Days on rhythm",
+        "\(summary.daysOnRhythm) of \(summary.days) (meals, no gap \(ReportText.gapRule(settings)))"
+      )
     )
     if let offsets = ReportText.offsets(offsets) { rows.append(("Offsets", offsets)) }
     return rows
@@ -219,7 +230,7 @@ struct MealReportText {
     var text =
       style.bold("Meals")
       + " (days start at \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)); "
-    text += "gaps over \(ReportText.gapLimit(settings)) flagged)\n"
+    text += "gaps \(ReportText.gapRule(settings)) flagged)\n"
     write(text)
     let (rows, flaggedRows) = compactRows()
     ReportTable(rows: rows, rightAligned: [1, 4, 5, 6], style: style)

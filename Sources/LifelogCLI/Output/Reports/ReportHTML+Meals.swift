@@ -1,9 +1,9 @@
 import LifelogCore
 
-/// The meal diary: the summary, a section per week and a table per day, or the compact form
+/// The meal diary: the summary, the timeline, a section per week and a table per day, or the compact form
 /// of a report that shows both meals and activities.
 extension ReportHTML {
-  /// The summary, then a section per week: its timeline and a table per day.
+  /// The summary, one timeline for the whole range, then a section per week with a table per day.
   ///
   /// `flush` is called after each day.
   func mealDiary(
@@ -11,6 +11,8 @@ extension ReportHTML {
   ) {
     html += "<section class=\"summary\">\n<h2>Summary</h2>\n"
     summaryTable(report, into: &html)
+    html += "</section>\n<section class=\"glance\">\n<h2>Timeline</h2>\n"
+    timeline(report.days[...], report, into: &html, flush: flush)
     html += "</section>\n"
     for positions in Self.weeks(report.days, startingOn: settings.weekStartsOn) {
       let week = report.days[positions]
@@ -20,7 +22,6 @@ extension ReportHTML {
         html += " <span class=\"range\">to \(ReportText.day(last.date))</span>"
       }
       html += "</h2>\n"
-      timeline(week, report, into: &html, flush: flush)
       for day in week {
         dayTable(day, report, into: &html)
         flush(&html)
@@ -51,8 +52,7 @@ extension ReportHTML {
       html += ", longest gap \(ReportText.minutes(longest))"
     }
     if !day.flaggedGaps.isEmpty {
-      html +=
-        ", <span class=\"flag\">\(day.flaggedGaps.count) over \(ReportText.gapLimit(settings))</span>"
+      html += ", <span class=\"flag\">\(ReportText.flagCounts(day, settings))</span>"
     }
     if let overnight = day.overnightGapMinutes {
       html += "; overnight gap \(ReportText.minutes(overnight))"
@@ -63,7 +63,11 @@ extension ReportHTML {
     html += "<th class=\"n\">Gap</th><th class=\"note\">Note</th></tr></thead>\n<tbody>\n"
     // Written byte by byte: the diary can hold 100,000 meals.
     for meal in day.meals {
-      html += meal.isFlagged ? "<tr class=\"flagged\"><td class=\"t\">" : "<tr><td class=\"t\">"
+      if let flag = meal.gapFlag {
+        html += "<tr class=\"flagged \(flag.htmlClass)\"><td class=\"t\">"
+      } else {
+        html += "<tr><td class=\"t\">"
+      }
       html.clock(meal.time)
       if meal.isAway {
         html += " <span class=\"away-tag\">UTC"
@@ -74,7 +78,9 @@ extension ReportHTML {
       Self.appendEscaped(report.activityName(of: meal), to: &html)
       html += "</td><td class=\"n\">"
       if let gap = meal.gapMinutes { html.minutes(gap) }
-      if meal.isFlagged { html += " <span class=\"flag\">!</span>" }
+      if let flag = meal.gapFlag {
+        html += " <span class=\"flag \(flag.htmlClass)\">\(flag.shape) \(flag.words)</span>"
+      }
       html += "</td><td class=\"note\">"
       if let note = report.note(of: meal) {
         Self.appendEscaped(ReportText.oneLine(note), to: &html)
@@ -92,7 +98,7 @@ extension ReportHTML {
     html += "<table>\n<thead><tr><th>Day</th><th class=\"n\">Meals</th><th>First</th><th>Last</th>"
     html += "<th class=\"n\">Overnight</th><th class=\"n\">Longest gap</th>"
     html +=
-      "<th class=\"n\">Gaps over \(ReportText.gapLimit(settings))</th></tr></thead>\n<tbody>\n"
+      "<th class=\"n\">Gaps \(ReportText.gapRule(settings))</th></tr></thead>\n<tbody>\n"
     for day in report.days {
       flush(&html)
       html += day.flaggedGaps.isEmpty ? "<tr>" : "<tr class=\"flagged\">"

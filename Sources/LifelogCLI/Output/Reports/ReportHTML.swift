@@ -4,8 +4,8 @@ import LifelogCore
 /// charts drawn here, no JavaScript and nothing loaded from anywhere.
 ///
 /// The markup is XHTML-compatible (void elements closed with `/>`, every other tag closed), so a
-/// simple tag-balance check can read it. Printed on A4, each week of the meal diary after the
-/// first starts a page (the first follows the summary).
+/// simple tag-balance check can read it. Printed on A4, the meal diary's summary and its one
+/// timeline for the whole range share the first page; the days' tables follow.
 struct ReportHTML {
   let content: ReportContent
 
@@ -67,7 +67,8 @@ struct ReportHTML {
     html += "<p class=\"lead\">Days start at "
     html += ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)
     if content.kind != .activity {
-      html += "; gaps between meals over \(ReportText.gapLimit(settings)) are flagged"
+      html += "; gaps between meals \(ReportText.gapRule(settings)) are flagged"
+      html += " (▲ too long, ▼ too short, doubled when an hour or more outside)"
     }
     html += ". Times are shown on the clock where each entry was logged.</p>\n"
     offsets(into: &html)

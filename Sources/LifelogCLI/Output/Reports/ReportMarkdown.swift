@@ -52,10 +52,10 @@ struct ReportMarkdown {
   func mealsHeading() -> String {
     var text = "# Meals, \(ReportText.range(content.range))\(forName())\n\n"
     text +=
-      "Days start at \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)); gaps over "
+      "Days start at \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)); gaps "
     text +=
-      "\(ReportText.gapLimit(settings)) are flagged with **!**; times are on the clock where each meal was "
-    text += "logged.\n"
+      "\(ReportText.gapRule(settings)) are flagged: ▲ too long, ▼ too short, doubled when an hour or "
+    text += "more outside; times are on the clock where each meal was logged.\n"
     return text
   }
 
@@ -70,7 +70,7 @@ struct ReportMarkdown {
       text += ", longest gap \(ReportText.minutes(longest))"
     }
     if !day.flaggedGaps.isEmpty {
-      text += ", **\(day.flaggedGaps.count) over \(ReportText.gapLimit(settings))**"
+      text += ", **\(ReportText.flagCounts(day, settings))**"
     }
     text += "."
     if let overnight = day.overnightGapMinutes {
@@ -80,7 +80,7 @@ struct ReportMarkdown {
     for meal in day.meals {
       let entry = closed.entry(of: meal)
       var gap = meal.gapMinutes.map(ReportText.minutes) ?? ""
-      if meal.isFlagged { gap = "**\(gap) !**" }
+      if let flag = meal.gapFlag { gap = "**\(gap) \(flag.shape) \(flag.words)**" }
       text +=
         "| \(ReportText.clock(meal.time, marked: meal.isAway)) | \(Self.escape(entry.activityName)) "
       text += "| \(gap) | \(Self.escape(ReportText.oneLine(entry.note))) |\n"
@@ -138,7 +138,7 @@ struct ReportMarkdown {
       let renderer = MealReportText(report: report, style: plain)
       text +=
         "\n## Meals\n\nDays start at \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)); "
-      text += "gaps over \(ReportText.gapLimit(settings)) flagged.\n\n"
+      text += "gaps \(ReportText.gapRule(settings)) flagged.\n\n"
       text += renderer.summaryLine() + "\n\n"  // the summary first, where a reader looks
       write(text)
       table(renderer.compactRows().rows, rightAligned: [1, 4, 5, 6], write: write)

@@ -1,0 +1,82 @@
+import LifelogCore
+
+/// How the renderers show a gap's flag: a mark for each direction, doubled when far outside the
+/// rule, so the grade reads without colour (grey-scale print, a plain terminal).
+extension MealGapFlag {
+  /// `!` too long, `<` too short: plain text's one-character mark, ASCII for any terminal, in
+  /// the column a flag has always had (the grade shows in HTML and Markdown).
+  var textMark: String { isShort ? "<" : "!" }
+
+  /// `▲` a bit long, `▲▲` far too long, `▼` a bit short, `▼▼` far too short: a shape that reads
+  /// in grey-scale print (HTML and Markdown).
+  var shape: String {
+    switch self {
+    case .slightlyShort: "▼"
+    case .farTooShort: "▼▼"
+    case .slightlyLong: "▲"
+    case .farTooLong: "▲▲"
+    }
+  }
+
+  /// `a bit short`, `far too short`, `a bit long`, `far too long`.
+  var words: String {
+    switch self {
+    case .slightlyShort: "a bit short"
+    case .farTooShort: "far too short"
+    case .slightlyLong: "a bit long"
+    case .farTooLong: "far too long"
+    }
+  }
+
+  /// The HTML classes of its marks: `short`, `short far`, `long`, `long far`.
+  var htmlClass: String {
+    switch self {
+    case .slightlyShort: "short"
+    case .farTooShort: "short far"
+    case .slightlyLong: "long"
+    case .farTooLong: "long far"
+    }
+  }
+
+  /// What a legend says the mark means: `gap over 3h`, `gap of 4h or more`, `gap under 2h`,
+  /// `gap of 1h or less`.
+  func legendText(_ settings: ReportSettings) -> String {
+    let margin = Double(Self.farMarginMinutes)
+    switch self {
+    case .slightlyShort: return "gap under \(ReportText.hours(minutes: settings.mealGapMinMinutes))"
+    case .farTooShort:
+      return "gap of \(ReportText.hours(minutes: settings.mealGapMinMinutes - margin)) or less"
+    case .slightlyLong: return "gap over \(ReportText.gapLimit(settings))"
+    case .farTooLong:
+      return "gap of \(ReportText.hours(minutes: settings.mealGapMinutes + margin)) or more"
+    }
+  }
+}
+
+extension ReportText {
+  /// The rule a gap is flagged against: `under 2h or over 3h`, or `over 3h` when no gap is too
+  /// short (`mealGapMinHours` 0).
+  static func gapRule(_ settings: ReportSettings) -> String {
+    guard settings.mealGapMinMinutes > 0 else { return "over \(gapLimit(settings))" }
+    return "under \(hours(minutes: settings.mealGapMinMinutes)) or over \(gapLimit(settings))"
+  }
+
+  /// `120` minutes as `2h`, `90` as `1h30m`, as settings are typed.
+  static func hours(minutes: Double) -> String {
+    DurationText.format(wholeNumber(max(minutes, 0) * 60))
+  }
+
+  /// The flagged gaps of a day by direction: `1 gap under 2h, 2 over 3h`.
+  static func flagCounts(_ day: MealDay, _ settings: ReportSettings) -> String {
+    let short = day.flaggedGaps.count { $0.flag.isShort }
+    let long = day.flaggedGaps.count - short
+    var parts: [(count: Int, limit: String)] = []
+    if short > 0 { parts.append((short, "under \(hours(minutes: settings.mealGapMinMinutes))")) }
+    if long > 0 { parts.append((long, "over \(gapLimit(settings))")) }
+    return parts.enumerated().map { index, part in
+      index > 0
+        ? "\(part.count) \(part.limit)"
+        : "\(part.count) gap\(part.count == 1 ? "" : "s") \(part.limit)"
+    }.joined(separator: ", ")
+  }
+}
