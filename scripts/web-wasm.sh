@@ -6,10 +6,10 @@
 #   scripts/web-wasm.sh
 #
 # The source is libsodium's own, as PyNaCl 1.5.0's source distribution on PyPI bundles it
-# (libsodium 1.0.18, the version Debian 12 ships), fetched with pip and checked against its
-# SHA-256. Only the files XChaCha20-Poly1305 (IETF) and BLAKE2b need are compiled, with Debian's
-# clang, lld, wasi-libc and libclang-rt-dev-wasm32, for wasm32-wasi, plus Web/wasm's wrapper that
-# exports them. Rebuilt only when missing or older than its inputs.
+# (libsodium 1.0.18, the version Debian 12 ships), fetched with pip, which checks it against its
+# SHA-256 before it runs anything of it. Only the files XChaCha20-Poly1305 (IETF) and BLAKE2b need
+# are compiled, with Debian's clang, lld, wasi-libc and libclang-rt-dev-wasm32, for wasm32-wasi,
+# plus Web/wasm's wrapper that exports them. Rebuilt only when missing or older than its inputs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/.build/wasm"
@@ -24,8 +24,10 @@ fi
 if [[ ! -f $archive ]] || ! echo "$archive_sha256  $archive" | sha256sum -c --quiet 2>/dev/null; then
   python=$("$root/scripts/python-tools.sh")
   echo "web-wasm: fetching libsodium's source (PyNaCl 1.5.0 from PyPI)" >&2
-  "$python" -m pip download --quiet --disable-pip-version-check --no-binary :all: --no-deps \
-    pynacl==1.5.0 -d "$out" >&2
+  # The hash is pip's to check (--require-hashes) before it unpacks the archive: pip prepares a
+  # source distribution's metadata by running its build, which must never be code not yet verified.
+  "$python" -m pip download --quiet --disable-pip-version-check --no-binary pynacl --no-deps \
+    --require-hashes -r <(echo "pynacl==1.5.0 --hash=sha256:$archive_sha256") -d "$out" >&2
   echo "$archive_sha256  $archive" | sha256sum -c --quiet
 fi
 rm -rf "$out/src"

@@ -13,7 +13,8 @@
 //
 // TIME is ISO 8601 with an offset, or HH:MM today in this machine's zone. Exit codes as the CLI's:
 // 64 usage, 65 bad input, 69 server unavailable, 77 token refused.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { SyncClient, SyncFailure } from '../core/client.js';
 import { pair } from '../core/pairing.js';
@@ -70,11 +71,23 @@ function load(folder) {
   }
 }
 
+/**
+ * Writes the state (it holds the device token) through a new temporary file: a random name,
+ * created exclusively, never through a link and never an older file's mode, then renamed over
+ * state.json, so a link or file planted in the folder is neither followed nor reused.
+ */
 function save(folder, state) {
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   const path = join(folder, 'state.json');
-  writeFileSync(`${path}.tmp`, JSON.stringify(state), { mode: 0o600 });
-  renameSync(`${path}.tmp`, path);
+  const temporary = `${path}.tmp-${randomBytes(16).toString('hex')}`;
+  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = constants;
+  const descriptor = openSync(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+  try {
+    writeSync(descriptor, JSON.stringify(state));
+  } finally {
+    closeSync(descriptor);
+  }
+  renameSync(temporary, path);
 }
 
 function entryID(state, prefix) {

@@ -127,8 +127,11 @@ extension LifelogCommand {
         return
       }
       for device in devices {
+        // The server's words: control characters shown, never acting on the terminal.
         context.output.write(
-          "\(device.name)  paired \(time(device.created))  last used \(time(device.lastUsed))\n")
+          TerminalText.visible(
+            "\(device.name)  paired \(time(device.created))  last used \(time(device.lastUsed))")
+            + "\n")
       }
     }
   }

@@ -179,9 +179,11 @@ extension LifelogCommand {
           share.opened == 0
           ? "never opened"
           : "opened \(share.opened)× (last \(share.lastOpened.map(Share.time) ?? "?"))"
-        context.output.write(
+        // The server's words: control characters shown, never acting on the terminal.
+        let line =
           "\(share.id)  \(share.from) to \(share.to)  \(share.state) until "
-            + "\(Share.time(share.expires))  \(opened)\(share.passcode ? "  passcode" : "")\n")
+          + "\(Share.time(share.expires))  \(opened)\(share.passcode ? "  passcode" : "")"
+        context.output.write(TerminalText.visible(line) + "\n")
       }
     }
   }

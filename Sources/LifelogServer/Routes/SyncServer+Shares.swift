@@ -79,11 +79,15 @@ extension SyncServer {
     let now = ServerClock.milliseconds()
     switch try pool.withStore({ try $0.openShare(id: id, passcodeSHA256: passcode, now: now) }) {
     case .content(let bytes):
+      // The bytes are whatever the account's token stored, served without a token on this
+      // server's origin: a browser sent here must never render or run them as a page of it.
       return HTTPResponse(
         status: 200,
         headers: [
           (APIHeader.contentType, ContentType.keyEnvelope), ("Cache-Control", "no-store"),
-          ("Referrer-Policy", "no-referrer"),
+          ("Referrer-Policy", "no-referrer"), ("X-Content-Type-Options", "nosniff"),
+          ("Content-Security-Policy", "default-src 'none'; sandbox"),
+          ("Content-Disposition", "attachment"),
         ], body: bytes)
     case .unknown: throw HTTPError.notFound("No such shared report")
     case .gone:

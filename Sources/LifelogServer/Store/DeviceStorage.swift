@@ -21,7 +21,9 @@ public protocol DeviceStorage: AnyObject {
   func touchDevice(user: Int64, name: String, now: Int64) throws
   /// The user's devices, by name.
   func devices(user: Int64) throws -> [DeviceSummary]
-  /// Deletes a device and its token; false when there is none of that name.
+  /// Deletes a device and its token, and the pairing codes not yet redeemed for its name (a
+  /// second link made for that name must not pair it again); false when there is no device of
+  /// that name.
   func removeDevice(user: Int64, name: String) throws -> Bool
 }
 

@@ -52,6 +52,17 @@ import Testing
     #expect(harness.send("GET", "/v1/manifest", token: device).json["user"] as? String == "alice")
   }
 
+  /// Two links made for one name: once the device paired by the first is revoked, the second no
+  /// longer pairs it again.
+  @Test func revokingADeviceEndsTheCodesStillPendingForItsName() throws {
+    let first = try #require(pair("phone").json["code"] as? String)
+    let second = try #require(pair("phone").json["code"] as? String)
+    #expect(redeem(first).status == 201)
+    #expect(harness.send("DELETE", "/v1/devices/phone", token: token).status == 200)
+    #expect(redeem(second).isError(404, "not_found"))
+    #expect(harness.send("GET", "/v1/devices", token: token).text == "{\"devices\":[]}\n")
+  }
+
   @Test func devicesAreListedAndARevokedOneIsRefusedAtOnce() throws {
     let code = try #require(pair("phone").json["code"] as? String)
     let device = try #require(redeem(code).json["token"] as? String)

@@ -58,6 +58,18 @@ import Testing
     #expect(after?.first?["state"] as? String == "revoked")
   }
 
+  /// The bytes are whatever a token stored (HTML, a script): served on the server's origin to
+  /// anyone, they are a download a browser never sniffs, renders or runs.
+  @Test func aShareIsNeverServedAsAPageOfTheServer() {
+    #expect(put("s-html").status == 201)
+    let opened = content("s-html")
+    #expect(opened.status == 200)
+    #expect(opened.header("Content-Type") == "application/octet-stream")
+    #expect(opened.header("X-Content-Type-Options") == "nosniff")
+    #expect(opened.header("Content-Security-Policy") == "default-src 'none'; sandbox")
+    #expect(opened.header("Content-Disposition") == "attachment")
+  }
+
   @Test func anExpiredShareIsGoneAndItsBytesDeleted() throws {
     #expect(put("s-2", expiresIn: 60_000).status == 201)
     let later = LogStore.systemMilliseconds() + 120_000

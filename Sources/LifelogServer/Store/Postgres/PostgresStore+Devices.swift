@@ -67,9 +67,14 @@ extension PostgresStore {
   }
 
   public func removeDevice(user: Int64, name: String) throws -> Bool {
-    try connection.query(
-      "DELETE FROM devices WHERE user_id = $1 AND name = $2 RETURNING 1", [user, name]
-    ).count == 1
+    try write {
+      let removed =
+        try connection.query(
+          "DELETE FROM devices WHERE user_id = $1 AND name = $2 RETURNING 1", [user, name]
+        ).count == 1
+      try connection.query("DELETE FROM pairings WHERE user_id = $1 AND name = $2", [user, name])
+      return removed
+    }
   }
 
   /// Drops a removed user's devices, pending codes and shares (inside ``removeUser(name:)``'s

@@ -70,7 +70,10 @@ extension SQLiteServerStore {
     try write {
       try database.execute(
         sql: "DELETE FROM devices WHERE user_id = ? AND name = ?", arguments: [user, name])
-      return database.changes == 1
+      let removed = database.changes == 1
+      try database.execute(
+        sql: "DELETE FROM pairings WHERE user_id = ? AND name = ?", arguments: [user, name])
+      return removed
     }
   }
 
