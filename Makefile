@@ -16,6 +16,8 @@
 #   make install  install the binary, the man page and the bash/zsh/fish completions under $(PREFIX)
 #   make deb      build .build/deb/lifelog_<version>_amd64.deb with dpkg-deb (packaging/deb)
 #   make man      regenerate docs/lifelog.1 from the command configurations
+#   make catalogs check and compile po/*.po with msgfmt into .build/catalogs, and embed them
+#                 (Sources/LifelogCore/Localization/EmbeddedCatalogs.swift; make lint checks it)
 #   make golden   rewrite the golden files (every --help, the report snapshots, docs/lifelog.1)
 #   make format   rewrite sources with swift format;  make lint  check them, and the module
 #                 graph (scripts/check-imports.sh: no module imports one it may not)
@@ -23,7 +25,7 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodium-dev libreadline-dev libpq-dev zlib1g-dev pkg-config
+DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodium-dev libreadline-dev libpq-dev zlib1g-dev pkg-config gettext
 # Only the tests need these: a terminal for the shell, the shells the completions are for, groff,
 # PostgreSQL's server for throwaway clusters (also for make bench), Python's venv for the API
 # contract tools (scripts/api-contract.sh installs them, pinned, into .build/venv), and
@@ -53,7 +55,7 @@ install-missing = missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || m
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-.PHONY: deps test-deps build test contract contract-run demo bench soak fuzz sanitize install man golden format lint clean \
+.PHONY: deps test-deps build test catalogs contract contract-run demo bench soak fuzz sanitize install man golden format lint clean \
 	deb deb-run
 
 deps:
@@ -70,6 +72,7 @@ build: deps
 
 test: deps test-deps
 	scripts/check-imports.sh
+	scripts/catalogs.sh --check
 	scripts/import-tools.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
@@ -188,8 +191,12 @@ golden: deps
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
 
+catalogs: deps
+	scripts/catalogs.sh
+
 lint:
 	scripts/check-imports.sh
+	scripts/catalogs.sh --check
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 
 clean:

@@ -15,22 +15,27 @@ extension LifelogCommand {
         OptionSpec.format(["text", "json"]),
         OptionSpec(
           ["--short"], help: "Print one token for a shell prompt: 1h40m, due, or +25m overdue."),
+        LanguageChoice.option,
       ],
       examples: ["lifelog due", "lifelog due --short", "lifelog due --format json"])
 
     let json: Bool
     let short: Bool
+    let language: Language?
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
       json = try arguments.choice("--format") == "json"
       short = arguments.flag("--short")
       if json, short { throw UsageError("Give either --short or --format json, not both") }
+      language = try LanguageChoice.parse(arguments)
     }
 
     func run(in context: Context) throws {
       let text = try DueText.current(in: context)
-      context.output.write(short ? text.short + "\n" : json ? text.json + "\n" : text.lines)
+      let language = LanguageChoice.resolve(language, setting: text.values[.language], in: context)
+      let lines = Translation.$current.withValue(language.translation) { text.lines }
+      context.output.write(short ? text.short + "\n" : json ? text.json + "\n" : lines)
     }
   }
 }

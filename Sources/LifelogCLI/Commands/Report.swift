@@ -94,6 +94,8 @@ struct ReportRequest: Sendable {
   let grouping: Target.Period
   let format: ReportFormat
   let outputPath: String?
+  /// `--lang`, nil when not given.
+  let language: Language?
 
   /// How many days the default range covers, today included.
   static let defaultDays = 7
@@ -117,6 +119,7 @@ struct ReportRequest: Sendable {
       OptionSpec.format(["text", "md", "csv", "json", "html"]))
     options.append(
       OptionSpec(["--output"], value: "file", help: "Write the report to this file instead."))
+    options.append(LanguageChoice.option)
     return options
   }
 
@@ -138,6 +141,7 @@ struct ReportRequest: Sendable {
     case let other?: throw UsageError("Unknown period '\(other)' for --by; use day, week or month")
     }
     outputPath = arguments.value("--output")
+    language = try LanguageChoice.parse(arguments)
   }
 
   /// The days to report on: --from and --to, or the week that ends today (the report day under
@@ -161,6 +165,14 @@ struct ReportRequest: Sendable {
     if let outputPath { try ReportFile.checkWritable(outputPath) }
     let store = try context.store
     try LifelogCommand.Settings.warnAboutIgnoredValues(in: store, context: context)
+    let language = LanguageChoice.resolve(
+      language, setting: try store.value(of: .language), in: context)
+    try Translation.$current.withValue(language.translation) {
+      try run(store: store, in: context)
+    }
+  }
+
+  private func run(store: LogStore, in context: Context) throws {
     let settings = try store.reportSettings()
     let range = try range(settings: settings, context: context)
     let reader = ReportEntryReader(
@@ -310,7 +322,10 @@ struct ReportRequest: Sendable {
       content.activity.map { ActivityReportText(report: $0, style: style).full(write) }
     case .both:
       let name = content.settings.name.isEmpty ? "" : ", " + content.settings.name
-      var text = style.bold("Report, \(ReportText.range(content.range))") + name + "\n\n"
+      var text =
+        style.bold(
+          Translation.current.format("Report, {range}", ["range": ReportText.range(content.range)]))
+        + name + "\n\n"
       if let meals = content.meals {
         // A row per day of the range: written in pieces, never held whole.
         write(text)

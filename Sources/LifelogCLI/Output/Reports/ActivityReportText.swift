@@ -8,7 +8,10 @@ struct ActivityReportText {
 
   func heading() -> String {
     let name = report.settings.name.isEmpty ? "" : ", " + report.settings.name
-    var text = style.bold("Activities, \(ReportText.range(report.range))") + name + "\n"
+    var text =
+      style.bold(
+        Translation.current.format(
+          "Activities, {range}", ["range": ReportText.range(report.range)])) + name + "\n"
     text += "By \(report.grouping.rawValue)"
     if report.grouping == .week {
       text += " (weeks start on \(ReportText.weekdayNames[report.settings.weekStartsOn]))"

@@ -32,7 +32,7 @@ enum ReportText {
 
   /// `Mon 2026-10-19`.
   static func day(_ date: CivilDate) -> String {
-    "\(CivilDate.weekdayAbbreviations[date.weekday]) \(date)"
+    Translation.current.dayLabel(date)
   }
 
   /// Weekday names, Sunday first.
@@ -162,9 +162,13 @@ enum ReportText {
 
   /// `Mon 2026-10-19 to Tue 2026-10-27 (9 days)`.
   static func range(_ range: ReportRange) -> String {
-    let count = range.dayCount
-    return
-      "\(ReportText.day(range.from)) to \(ReportText.day(range.to)) (\(count) day\(count == 1 ? "" : "s"))"
+    let tr = Translation.current
+    return tr.format(
+      "{from} to {to} ({days})",
+      [
+        "from": day(range.from), "to": day(range.to),
+        "days": tr.plural("%d day", "%d days", count: range.dayCount),
+      ])
   }
 
   /// `UTC+02:00 (30 entries), UTC-05:00 (8 entries, away, 2026-10-22 to 2026-10-23)`, or nil
