@@ -104,7 +104,8 @@ import Testing
     let result = try ToolProcess.output("/bin/sh", [root + "/scripts/catalogs.sh", "--check"])
     #expect(result.status == 0, "\(result.text)")
     // The JSON the web app reads: every message with its forms.
-    let json = try ToolProcess.output("/usr/bin/python3", [root + "/scripts/catalog-json.py", root + "/po/pl.po"])
+    let json = try ToolProcess.output(
+      "/usr/bin/python3", [root + "/scripts/catalog-json.py", root + "/po/pl.po"])
     #expect(json.status == 0, "\(json.text)")
     let object = try JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [String: Any]
     let messages = object?["messages"] as? [String: [String]]

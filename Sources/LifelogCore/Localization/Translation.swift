@@ -31,7 +31,9 @@ public struct Translation: Sendable {
     weekdayShortNames = CivilDate.weekdayAbbreviations.map {
       catalog.text($0, context: "weekday, short")
     }
-    monthShortNames = Self.months.map { catalog.text(String($0.prefix(3)), context: "month, short") }
+    monthShortNames = Self.months.map {
+      catalog.text(String($0.prefix(3)), context: "month, short")
+    }
     dayLabelParts = Self.parts(of: catalog.text("{weekday} {iso}"))
   }
 
