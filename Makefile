@@ -34,8 +34,9 @@ DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodi
 # the Debian package, and time (/usr/bin/time, the peak memory of the reports in make bench),
 # and Apache httpd (mod_dav) and rclone, the WebDAV servers of the WebDAV tests. Python's icalendar
 # (the ics export tests) goes into .build/venv too
-# (scripts/python-tools.sh).
-TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior taskwarrior lintian libxml2 time apache2 apache2-utils rclone
+# (scripts/python-tools.sh). poppler-utils reads the PDF reports back (pdftotext, pdffonts,
+# pdftoppm); cairo and pango (libpangocairo-1.0-0) draw them, in DejaVu (fonts-dejavu-core).
+TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior taskwarrior lintian libxml2 time apache2 apache2-utils rclone poppler-utils libpangocairo-1.0-0 fonts-dejavu-core
 # make deb: dpkg-shlibdeps (for Depends) and chrpath (to drop the toolchain's RUNPATH).
 DEB_PACKAGES := dpkg-dev chrpath binutils
 POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)|LifelogServerTests\.(AdmissionTests|InfoRouteTests|BatchRouteTests|ChangesRouteTests|SnapshotRouteTests|KeyRouteTests|RouteGoldenTests)
