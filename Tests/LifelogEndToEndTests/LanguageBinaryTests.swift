@@ -34,6 +34,23 @@ import Testing
     #expect(!result.stdout.contains("Summary"))
   }
 
+  @Test func theActivityReportIsWrittenInPolish() throws {
+    let result = try run(["report", "activity", "--lang", "pl", "--by", "day"] + Self.range)
+    #expect(result.exitCode == 0, "\(result)")
+    for text in [
+      "Aktywności, pon. 23 lis 2026 – niedz. 6 gru 2026 (14 dni)", "Według dni", "AKTYWNOŚĆ",
+      "Sen: brak zapisów", "breakfast",
+    ] {
+      #expect(result.stdout.contains(text), "\(text) in \(result.stdout.prefix(1500))")
+    }
+    let weekly = try run([
+      "report", "activity", "--lang", "pl", "--from", "2026-11-25", "--to", PolishSampleLog.to,
+    ])
+    #expect(
+      weekly.stdout.contains("2026-11-23–2026-11-29 (5 z 7 dni)"), "\(weekly.stdout.prefix(1500))"
+    )
+  }
+
   /// Every human-readable format renders in both languages, differently; JSON and CSV are the
   /// same bytes in both.
   @Test(arguments: ["text", "md", "html"], [nil, "meals", "activity"] as [String?])

@@ -355,7 +355,9 @@ struct ReportRequest: Sendable {
       if let activity = content.activity {
         text += ActivityReportText(report: activity, style: style).compact()
       }
-      if let offsets = ReportText.offsets(content.offsets) { text += "\nOffsets: \(offsets)\n" }
+      if let offsets = ReportText.offsets(content.offsets) {
+        text += "\n" + Translation.current("Offsets") + ": \(offsets)\n"
+      }
       write(text)
     }
   }

@@ -150,13 +150,25 @@ enum ReportText {
   /// The period of an activity report: `Mon 2026-10-19`, `2026-10-19 to 2026-10-25`, `2026-10`;
   /// with ` (2 of 7 days)` when the range cuts it short.
   static func period(_ period: ReportPeriod, by grouping: Target.Period) -> String {
+    let tr = Translation.current
     var text: String
     switch grouping {
     case .day: text = day(period.start)
-    case .week: text = "\(period.start) to \(period.end)"
+    case .week:
+      text = tr.format(
+        "{first} to {last}", ["first": "\(period.start)", "last": "\(period.end)"])
     case .month: text = String(period.start.description.prefix(7))
     }
-    if period.isPartial { text += " (\(period.dayCount) of \(period.fullDayCount) days)" }
+    if period.isPartial {
+      text +=
+        " ("
+        + tr.format(
+          "{count} of {days}",
+          [
+            "count": "\(period.dayCount)",
+            "days": tr.plural("%d day", "%d days", count: period.fullDayCount),
+          ]) + ")"
+    }
     return text
   }
 
@@ -175,14 +187,18 @@ enum ReportText {
   /// when every entry was logged at one offset at home.
   static func offsets(_ offsets: [LoggedOffset]) -> String? {
     guard offsets.count > 1 || offsets.contains(where: { $0.awayEntries > 0 }) else { return nil }
+    let tr = Translation.current
     return offsets.map { offset in
       var text =
-        "\(ReportText.offset(offset.offsetMinutes)) (\(offset.entries) entr\(offset.entries == 1 ? "y" : "ies")"
+        "\(ReportText.offset(offset.offsetMinutes)) ("
+        + tr.plural("%d entry", "%d entries", count: offset.entries)
       if offset.awayEntries > 0 {
-        text += ", away"
+        text += ", " + tr("away") + " "
         text +=
           offset.firstDay == offset.lastDay
-          ? " \(offset.firstDay)" : " \(offset.firstDay) to \(offset.lastDay)"
+          ? "\(offset.firstDay)"
+          : tr.format(
+            "{first} to {last}", ["first": "\(offset.firstDay)", "last": "\(offset.lastDay)"])
       }
       return text + ")"
     }.joined(separator: ", ")
