@@ -58,6 +58,33 @@ import Testing
     #expect(Self.field("Page size", of: info) == "595.28 x 841.89 pts (A4)", "\(info)")
   }
 
+  /// Gaps flagged both ways: the week pages' legend names the three kinds, and the table marks a
+  /// short gap `<` and a long one `!`, as the text report does.
+  @Test func theWeekPagesShowGapsTooShortAndTooLong() throws {
+    let base = [
+      "LIFELOG_DB": path, "TZ": PolishSampleLog.zone, "LIFELOG_NOW": PolishSampleLog.now,
+    ]
+    for (name, value) in [("mealGapHours", "6"), ("mealGapMinHours", "4")] {
+      let set = try LifelogProcess.run(["settings", "set", name, value], environment: base)
+      #expect(set.exitCode == 0, "\(set)")
+    }
+    for (language, expected) in [
+      ("en", ["gap from 4h to 6h", "gap under 4h", "gap over 6h", "3h30m <", "6h30m !"]),
+      ("pl", ["przerwa od 4h do 6h", "przerwa poniżej 4h", "przerwa ponad 6h", "3h30m <"]),
+    ] {
+      let result = try report("\(language).pdf", ["--lang", language])
+      #expect(result.exitCode == 0, "\(result)")
+      let text = try tool("pdftotext", ["-layout", folder.file("\(language).pdf"), "-"])
+      // pdftotext may drop the small font's spaces, so compare without them.
+      let squeezed = text.replacingOccurrences(of: " ", with: "")
+      for phrase in expected {
+        #expect(
+          squeezed.contains(phrase.replacingOccurrences(of: " ", with: "")),
+          "\(phrase) in \(text.prefix(3000))")
+      }
+    }
+  }
+
   /// A field of pdfinfo's output, its value trimmed.
   static func field(_ name: String, of info: String) -> String? {
     info.split(separator: "\n").first { $0.hasPrefix(name + ":") }

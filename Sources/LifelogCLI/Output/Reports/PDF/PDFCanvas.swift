@@ -144,6 +144,8 @@ struct Colour {
   static let within = Colour(red: 0.66, green: 0.84, blue: 0.70)
   /// A gap over the target: dark (grey 25% in print), and drawn taller.
   static let over = Colour(red: 0.72, green: 0.13, blue: 0.13)
+  /// A gap under `mealGapMinHours`: blue (grey 35% in print), drawn between the two in height.
+  static let short = Colour(red: 0.16, green: 0.36, blue: 0.72)
 }
 
 /// The page size: A4, or US Letter where the locale uses it (or `--paper`).

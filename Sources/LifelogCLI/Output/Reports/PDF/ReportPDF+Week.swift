@@ -99,11 +99,10 @@ struct WeekLayout {
         if let previous, meal.gapMinutes != nil {
           let x1 = left + Double(previous.minuteOfDay) * perMinute
           let x2 = left + Double(meal.minuteOfDay) * perMinute
-          // Over the target: dark and taller, so it stands out in grey-scale print too.
-          let height = meal.isFlagged ? 8.0 : 4.0
+          // Outside the rule: darker and taller, so it stands out in grey-scale print too.
+          let (height, colour) = Self.gapStyle(meal.gapFlag)
           canvas.fill(
-            x: x1, y: middle - height / 2, width: max(x2 - x1, 0.5), height: height,
-            meal.isFlagged ? .over : .within)
+            x: x1, y: middle - height / 2, width: max(x2 - x1, 0.5), height: height, colour)
         }
         previous = meal
       }
@@ -116,6 +115,13 @@ struct WeekLayout {
     drawLegend(on: canvas, top: y + 8)
   }
 
+  /// How a gap is drawn: within the rule light and low, too short blue and middling, too long
+  /// dark red and tallest (the heights tell them apart in grey-scale print).
+  static func gapStyle(_ flag: MealGapFlag?) -> (height: Double, colour: Colour) {
+    guard let flag else { return (4.0, .within) }
+    return flag.isShort ? (6.0, .short) : (8.0, .over)
+  }
+
   private func drawLegend(on canvas: PDFCanvas, top: Double) {
     let tr = pdf.tr
     var x = ReportPDF.margin
@@ -124,10 +130,21 @@ struct WeekLayout {
     let meal = tr("meal")
     canvas.text(meal, .small, x: x, y: top + 1, width: 100)
     x += canvas.width(meal, .small) + 18
-    for (colour, height, label) in [
-      (Colour.within, 4.0, tr.format("gap within {limit}", ["limit": pdf.limit])),
-      (Colour.over, 8.0, tr.format("gap over {limit}", ["limit": pdf.limit])),
-    ] {
+    let minimum = pdf.settings.mealGapMinMinutes
+    var keys = [(Colour.over, 8.0, tr.format("gap over {limit}", ["limit": pdf.limit]))]
+    if minimum > 0 {
+      let under = ReportText.hours(minutes: minimum)
+      keys.insert(
+        (
+          Colour.within, 4.0,
+          tr.format("gap from {minimum} to {limit}", ["minimum": under, "limit": pdf.limit])
+        ), at: 0)
+      keys.append((Colour.short, 6.0, tr.format("gap under {limit}", ["limit": under])))
+    } else {
+      keys.insert(
+        (Colour.within, 4.0, tr.format("gap within {limit}", ["limit": pdf.limit])), at: 0)
+    }
+    for (colour, height, label) in keys {
       canvas.fill(x: x, y: top + 5 - height / 2, width: 22, height: height, colour)
       x += 28
       canvas.text(label, .small, x: x, y: top + 1, width: 160)
@@ -176,10 +193,10 @@ struct WeekLayout {
         ReportText.oneLine(report.note(of: meal)), .body, x: x, y: y, width: columns[3].1 - 6)
       x += columns[3].1
       if let gap = meal.gapMinutes {
-        let text = ReportText.minutes(gap) + (meal.isFlagged ? " !" : "")
+        let text = ReportText.minutes(gap) + (meal.gapFlag.map { " " + $0.textMark } ?? "")
         canvas.text(
           text, meal.isFlagged ? .bold : .body, x: x, y: y, width: columns[4].1 - 4, align: .right,
-          meal.isFlagged ? .over : .ink)
+          meal.isFlagged ? Self.gapStyle(meal.gapFlag).colour : .ink)
       } else if let overnight = row.day.overnightGapMinutes {
         canvas.text(
           ReportText.minutes(overnight), .body, x: x, y: y, width: columns[4].1 - 4, align: .right,
