@@ -105,14 +105,16 @@ extension ReportHTML {
     html += "<table>\n<thead><tr><th>Day</th><th class=\"n\">Meals</th><th>First</th><th>Last</th>"
     html += "<th class=\"n\">Overnight</th><th class=\"n\">Longest gap</th>"
     html +=
-      "<th class=\"n\">Gaps \(ReportText.gapRule(settings))</th></tr></thead>\n<tbody>\n"
+      "<th class=\"n\">"
+      + Translation.current.format("Gaps {rule}", ["rule": ReportText.gapRule(settings)])
+      + "</th></tr></thead>\n<tbody>\n"
     for day in report.days {
       flush(&html)
       html += day.flaggedGaps.isEmpty ? "<tr>" : "<tr class=\"flagged\">"
       html +=
         "<td>\(ReportText.day(day.date, settings))</td><td class=\"n\">\(day.meals.count)</td>"
       guard let first = day.firstMeal, let last = day.lastMeal else {
-        html += "<td class=\"none\" colspan=\"5\">no meals</td></tr>\n"
+        html += "<td class=\"none\" colspan=\"5\">\(Translation.current("no meals"))</td></tr>\n"
         continue
       }
       html +=

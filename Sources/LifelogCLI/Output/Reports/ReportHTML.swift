@@ -67,13 +67,17 @@ struct ReportHTML {
     if !settings.name.isEmpty {
       html += "<p class=\"person\">\(Self.escape(settings.name))</p>\n"
     }
-    html += "<p class=\"lead\">Days start at "
-    html += ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)
-    if content.kind != .activity {
-      html += "; gaps between meals \(ReportText.gapRule(settings)) are flagged"
-      html += " (▲ too long, ▼ too short, doubled when an hour or more outside)"
-    }
-    html += ". Times are shown on the clock where each entry was logged.</p>\n"
+    let tr = Translation.current
+    let time = ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)
+    let lead =
+      content.kind == .activity
+      ? tr.format(
+        "Days start at {time}. Times are shown on the clock where each entry was logged.",
+        ["time": time])
+      : tr.format(
+        "Days start at {time}; gaps between meals {rule} are flagged (▲ too long, ▼ too short, doubled when an hour or more outside). Times are shown on the clock where each entry was logged.",
+        ["time": time, "rule": ReportText.gapRule(settings)])
+    html += "<p class=\"lead\">\(Self.escape(lead))</p>\n"
     offsets(into: &html)
     html += "</header>\n"
   }
