@@ -18,6 +18,8 @@
 #   make install  install the binary, the man page and the bash/zsh/fish completions under $(PREFIX)
 #   make deb      build .build/deb/lifelog_<version>_amd64.deb with dpkg-deb (packaging/deb)
 #   make man      regenerate docs/lifelog.1 from the command configurations
+#   make catalogs check and compile po/*.po with msgfmt into .build/catalogs, and embed them
+#                 (Sources/LifelogCore/Localization/EmbeddedCatalogs.swift; make lint checks it)
 #   make golden   rewrite the golden files (every --help, the report snapshots, docs/lifelog.1)
 #   make format   rewrite sources with swift format;  make lint  check them, the module
 #                 graph (scripts/check-imports.sh: no module imports one it may not;
@@ -29,7 +31,8 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 # clang, lld, wasi-libc and libclang-rt-dev-wasm32 build the web app's libsodium WebAssembly module
 # from libsodium's source (scripts/web-wasm.sh, fetched with pip into python3-venv's .build/venv).
-DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodium-dev libreadline-dev libpq-dev zlib1g-dev libqrencode-dev pkg-config \
+# gettext's msgfmt compiles the message catalogs (make catalogs).
+DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodium-dev libreadline-dev libpq-dev zlib1g-dev libqrencode-dev pkg-config gettext \
 	clang lld wasi-libc libclang-rt-dev-wasm32 python3-venv
 # Only the tests need these: a terminal for the shell, the shells the completions are for, groff,
 # PostgreSQL's server for throwaway clusters (also for make bench), Python's venv for the API
@@ -42,7 +45,9 @@ DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodi
 # (scripts/python-tools.sh). libfiu (fiu-utils, libfiu-dev) injects the faults of make faults.
 # Node.js runs the web app's sync core under test (node --test Web/test/,
 # docs/web.md); chromium and chromium-driver run the page itself, driven by selenium (in .build/venv).
-TEST_PACKAGES := strace tmux zsh fish groff-base postgresql python3-venv timewarrior taskwarrior lintian libxml2 time apache2 apache2-utils rclone fiu-utils libfiu-dev nodejs chromium chromium-driver
+# poppler-utils reads the PDF reports back (pdftotext, pdffonts, pdftoppm); cairo and pango
+# (libpangocairo-1.0-0) draw them, in DejaVu (fonts-dejavu-core).
+TEST_PACKAGES := strace tmux zsh fish groff-base postgresql python3-venv timewarrior taskwarrior lintian libxml2 time apache2 apache2-utils rclone fiu-utils libfiu-dev nodejs chromium chromium-driver poppler-utils libpangocairo-1.0-0 fonts-dejavu-core
 # make deb: dpkg-shlibdeps (for Depends) and chrpath (to drop the toolchain's RUNPATH).
 DEB_PACKAGES := dpkg-dev chrpath binutils
 POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)|LifelogServerTests\.(AdmissionTests|WireRangeRouteTests|InfoRouteTests|BatchRouteTests|ChangesRouteTests|SnapshotRouteTests|KeyRouteTests|RouteGoldenTests|DeviceRouteTests|ShareRouteTests)
@@ -62,7 +67,7 @@ install-missing = missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || m
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-.PHONY: faults faults-run deps test-deps wasm build test contract contract-run demo bench soak fuzz sanitize install man golden format lint clean \
+.PHONY: faults faults-run deps test-deps wasm build test catalogs contract contract-run demo bench soak fuzz sanitize install man golden format lint clean \
 	deb deb-run
 
 deps:
@@ -83,6 +88,7 @@ build: deps wasm
 
 test: deps test-deps wasm
 	scripts/check-imports.sh
+	scripts/catalogs.sh --check
 	scripts/import-tools.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
@@ -216,10 +222,14 @@ golden: deps wasm
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
 
+catalogs: deps
+	scripts/catalogs.sh
+
 lint:
 	scripts/check-imports.sh
 	scripts/web-embed.sh --check
 	scripts/module-graph.py check
+	scripts/catalogs.sh --check
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 
 clean:

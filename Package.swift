@@ -29,6 +29,9 @@ let package = Package(
       name: "CLifelogXML", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     .target(
       name: "CLifelogZlib", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+    // cairo and pango through dlopen, so only `lifelog report --format pdf` loads them
+    .target(
+      name: "CLifelogPDF", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     // libpq through dlopen, so only a server on a PostgreSQL store loads it
     .target(name: "CLifelogPQ", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
 
@@ -56,7 +59,9 @@ let package = Package(
     ),
     .target(
       name: "LifelogCLI",
-      dependencies: ["LifelogServer", "LifelogSync", "CLifelogReadline", "CLifelogQR"]),
+      dependencies: [
+        "LifelogServer", "LifelogSync", "CLifelogReadline", "CLifelogQR", "CLifelogPDF",
+      ]),
 
     // Executables (thin)
     .executableTarget(name: "lifelog", dependencies: ["LifelogCLI"]),

@@ -18,17 +18,20 @@ extension LifelogCommand {
           help:
             "Print one token for a shell prompt: 1h40m, due, or +25m overdue (nothing in quiet hours)."
         ),
+        LanguageChoice.option,
       ],
       examples: ["lifelog due", "lifelog due --short", "lifelog due --format json"])
 
     let json: Bool
     let short: Bool
+    let language: Language?
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
       json = try arguments.choice("--format") == "json"
       short = arguments.flag("--short")
       if json, short { throw UsageError("Give either --short or --format json, not both") }
+      language = try LanguageChoice.parse(arguments)
     }
 
     func run(in context: Context) throws {
@@ -41,7 +44,9 @@ extension LifelogCommand {
         context.output.write(inQuietHours ? "\n" : text.short + "\n")
         return
       }
-      context.output.write(json ? text.json + "\n" : text.lines)
+      let language = LanguageChoice.resolve(language, setting: text.values[.language], in: context)
+      let lines = Translation.$current.withValue(language.translation) { text.lines }
+      context.output.write(json ? text.json + "\n" : lines)
     }
   }
 }

@@ -96,6 +96,10 @@ struct ReportRequest: Sendable {
   let grouping: Target.Period
   let format: ReportFormat
   let outputPath: String?
+  /// `--lang`, nil when not given.
+  let language: Language?
+  /// `--paper`, nil when not given (the locale's).
+  let paper: Paper?
 
   /// A day as `--from` and `--to` take it: what ``TimeParser/parseDay(_:)`` reads, or days or
   /// weeks back from today, as `add --at` takes times back (`-14d`, `-2w`).
@@ -145,9 +149,14 @@ struct ReportRequest: Sendable {
           default: "week", completes: .choices(["day", "week", "month"])))
     }
     options.append(
-      OptionSpec.format(["text", "md", "csv", "json", "html"]))
+      OptionSpec.format(["text", "md", "csv", "json", "html", "pdf"]))
     options.append(
       OptionSpec(["--output"], value: "file", help: "Write the report to this file instead."))
+    options.append(LanguageChoice.option)
+    options.append(
+      OptionSpec(
+        ["--paper"], value: "size", help: "Paper of a PDF report: a4 or letter.",
+        default: "letter in the US and Canada, else a4", completes: .choices(["a4", "letter"])))
     return options
   }
 
@@ -178,6 +187,16 @@ struct ReportRequest: Sendable {
     case let other?: throw UsageError("Unknown period '\(other)' for --by; use day, week or month")
     }
     outputPath = arguments.value("--output")
+    language = try LanguageChoice.parse(arguments)
+    paper = try arguments.value("--paper").map(Paper.init(parsing:))
+    if format == .pdf {
+      guard kind != .activity else {
+        throw UsageError("A PDF report is the meal report; use 'lifelog report meals --format pdf'")
+      }
+      guard outputPath != nil else {
+        throw UsageError("A PDF report needs a file: give --output FILE, such as 'meals.pdf'")
+      }
+    }
   }
 
   /// The days to report on: --from and --to, or the week that ends today (the report day under
@@ -201,12 +220,23 @@ struct ReportRequest: Sendable {
     if let outputPath { try ReportFile.checkWritable(outputPath) }
     let store = try context.store
     try LifelogCommand.Settings.warnAboutIgnoredValues(in: store, context: context)
+    let language = LanguageChoice.resolve(
+      language, setting: try store.value(of: .language), in: context)
+    try Translation.$current.withValue(language.translation) {
+      try run(store: store, in: context)
+    }
+  }
+
+  private func run(store: LogStore, in context: Context) throws {
     var settings = try store.reportSettings()
     settings.today = settings.day(of: context.zone.loggedTime(at: context.now))
     let range = try range(settings: settings, context: context)
     let reader = ReportEntryReader(
       store: store, range: range, settings: settings, fields: fields,
       partEntries: try Self.partEntries(in: context))
+    if format == .pdf, let outputPath {
+      return try writePDF(reader, to: outputPath, context: context)
+    }
     let file = try outputPath.map { path in try OutputFile(replacing: path) }
     let sink = ReportSink(output: context.output, file: file)
     if streamsDays {
@@ -236,7 +266,7 @@ struct ReportRequest: Sendable {
     case .csv: return true
     case .json: return kind != .activity
     case .md: return kind == .meals
-    case .text, .html: return false
+    case .text, .html, .pdf: return false
     }
   }
 
@@ -338,6 +368,7 @@ struct ReportRequest: Sendable {
     case .csv: return .all
     case .json: return kind == .activity ? [] : .all
     case .text, .md, .html: return kind == .meals ? .notes : []
+    case .pdf: return .notes
     }
   }
 
@@ -348,6 +379,7 @@ struct ReportRequest: Sendable {
     case .json: return ReportJSON.activityReport(content.activity, write: write)
     case .csv: return  // written a day at a time (``streamsDays``), never built whole
     case .html: return ReportHTML(content: content).render(write)
+    case .pdf: return  // bytes, not text (``writePDF(_:to:context:)``)
     case .text: break
     }
     switch kind {
@@ -356,7 +388,10 @@ struct ReportRequest: Sendable {
       content.activity.map { ActivityReportText(report: $0, style: style).full(write) }
     case .both:
       let name = content.settings.name.isEmpty ? "" : ", " + content.settings.name
-      var text = style.bold("Report, \(ReportText.range(content.range))") + name + "\n\n"
+      var text =
+        style.bold(
+          Translation.current.format("Report, {range}", ["range": ReportText.range(content.range)]))
+        + name + "\n\n"
       if let meals = content.meals {
         // A row per day of the range: written in pieces, never held whole.
         write(text)
@@ -366,8 +401,30 @@ struct ReportRequest: Sendable {
       if let activity = content.activity {
         text += ActivityReportText(report: activity, style: style).compact()
       }
-      if let offsets = ReportText.offsets(content.offsets) { text += "\nOffsets: \(offsets)\n" }
+      if let offsets = ReportText.offsets(content.offsets) {
+        text += "\n" + Translation.current("Offsets") + ": \(offsets)\n"
+      }
       write(text)
     }
+  }
+}
+
+extension ReportRequest {
+  /// Draws the meal report as a PDF (``ReportPDF``) and writes it to `path`, like every report
+  /// file: atomically, readable only by its owner when new.
+  fileprivate func writePDF(_ reader: ReportEntryReader, to path: String, context: Context) throws {
+    let request = ReportAggregator.Request(meals: true, activities: nil, grouping: grouping)
+    let built = try ReportAggregator.build(request, from: reader, zone: context.zone)
+    guard let meals = built.meals else { return }
+    let paper =
+      self.paper ?? (Language.usesLetterPaper(environment: context.environment) ? .letter : .a4)
+    let bytes = try ReportPDF(
+      report: meals, made: context.zone.loggedTime(at: context.now), paper: paper
+    ).render()
+    let file = try OutputFile(replacing: path)
+    try file.write(bytes)
+    try file.commit()
+    let range = reader.range
+    context.output.write("Wrote the meal report for \(range.from) to \(range.to) to '\(path)'\n")
   }
 }

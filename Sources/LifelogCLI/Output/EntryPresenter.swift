@@ -13,7 +13,7 @@ struct EntryPresenter {
   func when(_ time: LoggedTime) -> String {
     let local = time.local
     var text =
-      "\(CivilDate.weekdayAbbreviations[local.date.weekday]) \(local.date) \(local.timeDescription)"
+      "\(Translation.current.dayLabel(local.date)) \(local.timeDescription)"
     if zone.offsetSeconds(at: time.instant) != time.offsetMinutes * 60 {
       text += " UTC" + LoggedTime.offsetDescription(minutes: time.offsetMinutes)
     }

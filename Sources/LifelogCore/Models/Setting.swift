@@ -14,6 +14,8 @@ public enum Setting: String, CaseIterable, Sendable {
   case remindQuietHours
   /// How many minutes before a meal is due `lifelog remind` speaks up.
   case remindBeforeMinutes
+  /// The language of reports and reminders (`auto`: the locale's).
+  case language
 
   /// The value in force when none has been set.
   public var defaultValue: String {
@@ -25,6 +27,7 @@ public enum Setting: String, CaseIterable, Sendable {
     case .name: ""
     case .remindQuietHours: "22:00-07:00"
     case .remindBeforeMinutes: "0"
+    case .language: "auto"
     }
   }
 
@@ -42,6 +45,8 @@ public enum Setting: String, CaseIterable, Sendable {
       "When 'lifelog remind' stays silent, as HH:MM-HH:MM (may pass midnight), or off."
     case .remindBeforeMinutes:
       "Minutes before a meal is due that 'lifelog remind' speaks up (0-180)."
+    case .language:
+      "Language of reports and reminders: auto (from LC_ALL, LC_MESSAGES or LANG), en or pl."
     }
   }
 
@@ -106,6 +111,9 @@ public enum Setting: String, CaseIterable, Sendable {
           "remindBeforeMinutes must be a whole number of minutes from 0 to 180, such as '15'")
       }
       return String(minutes)
+    case .language:
+      guard value.lowercased() == "auto" else { return try Language(named: value).rawValue }
+      return "auto"
     }
   }
 

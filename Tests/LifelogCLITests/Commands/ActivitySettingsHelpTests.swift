@@ -69,7 +69,8 @@ import Testing
     #expect(
       fixture.run("settings", "--format", "json").stdout
         == "{\"mealGapHours\":\"2.5\",\"mealGapMinHours\":\"2\",\"dayStartsAt\":\"04:00\",\"weekStartsOn\":\"monday\",\"name\":\"Ada Lovelace\","
-        + "\"remindQuietHours\":\"22:00-07:00\",\"remindBeforeMinutes\":\"0\"}\n")
+        + "\"remindQuietHours\":\"22:00-07:00\",\"remindBeforeMinutes\":\"0\",\"language\":\"auto\"}\n"
+    )
   }
 
   @Test(arguments: [

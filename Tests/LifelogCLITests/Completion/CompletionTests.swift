@@ -43,7 +43,7 @@ import Testing
     #expect(
       candidates("settings", "get", "") == [
         "mealGapHours", "dayStartsAt", "weekStartsOn", "name", "remindQuietHours",
-        "remindBeforeMinutes",
+        "remindBeforeMinutes", "language",
       ])
     #expect(candidates("completion", "") == ["bash", "zsh", "fish"])
     // A value that is a file is left to the shell.

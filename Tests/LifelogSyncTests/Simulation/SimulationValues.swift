@@ -82,6 +82,7 @@ extension SimulationRandom {
     case .name: return pick(["", "Ada", "Zoë", "José e\u{301}", "名前", "\"quoted\" \\ name"])
     case .remindQuietHours: return pick(["22:00-07:00", "23:30-06:00", "off", "13:00-14:00"])
     case .remindBeforeMinutes: return pick(["0", "10", "30", "180"])
+    case .language: return pick(["auto", "en", "pl", "PL"])
     }
   }
 }

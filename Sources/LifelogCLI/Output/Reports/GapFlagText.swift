@@ -20,11 +20,12 @@ extension MealGapFlag {
 
   /// `a bit short`, `far too short`, `a bit long`, `far too long`.
   var words: String {
+    let tr = Translation.current
     switch self {
-    case .slightlyShort: "a bit short"
-    case .farTooShort: "far too short"
-    case .slightlyLong: "a bit long"
-    case .farTooLong: "far too long"
+    case .slightlyShort: return tr("a bit short")
+    case .farTooShort: return tr("far too short")
+    case .slightlyLong: return tr("a bit long")
+    case .farTooLong: return tr("far too long")
     }
   }
 
@@ -42,13 +43,21 @@ extension MealGapFlag {
   /// `gap of 1h or less`.
   func legendText(_ settings: ReportSettings) -> String {
     let margin = Double(Self.farMarginMinutes)
+    let tr = Translation.current
     switch self {
-    case .slightlyShort: return "gap under \(ReportText.hours(minutes: settings.mealGapMinMinutes))"
+    case .slightlyShort:
+      return tr.format(
+        "gap under {limit}", ["limit": ReportText.hours(minutes: settings.mealGapMinMinutes)])
     case .farTooShort:
-      return "gap of \(ReportText.hours(minutes: settings.mealGapMinMinutes - margin)) or less"
-    case .slightlyLong: return "gap over \(ReportText.gapLimit(settings))"
+      return tr.format(
+        "gap of {limit} or less",
+        ["limit": ReportText.hours(minutes: settings.mealGapMinMinutes - margin)])
+    case .slightlyLong:
+      return tr.format("gap over {limit}", ["limit": ReportText.gapLimit(settings)])
     case .farTooLong:
-      return "gap of \(ReportText.hours(minutes: settings.mealGapMinutes + margin)) or more"
+      return tr.format(
+        "gap of {limit} or more",
+        ["limit": ReportText.hours(minutes: settings.mealGapMinutes + margin)])
     }
   }
 }
@@ -57,8 +66,13 @@ extension ReportText {
   /// The rule a gap is flagged against: `under 2h or over 3h`, or `over 3h` when no gap is too
   /// short (`mealGapMinHours` 0).
   static func gapRule(_ settings: ReportSettings) -> String {
-    guard settings.mealGapMinMinutes > 0 else { return "over \(gapLimit(settings))" }
-    return "under \(hours(minutes: settings.mealGapMinMinutes)) or over \(gapLimit(settings))"
+    let tr = Translation.current
+    guard settings.mealGapMinMinutes > 0 else {
+      return tr.format("over {limit}", ["limit": gapLimit(settings)])
+    }
+    return tr.format(
+      "under {minimum} or over {limit}",
+      ["minimum": hours(minutes: settings.mealGapMinMinutes), "limit": gapLimit(settings)])
   }
 
   /// `120` minutes as `2h`, `90` as `1h30m`, as settings are typed.
@@ -70,13 +84,20 @@ extension ReportText {
   static func flagCounts(_ day: MealDay, _ settings: ReportSettings) -> String {
     let short = day.flaggedGaps.count { $0.flag.isShort }
     let long = day.flaggedGaps.count - short
+    let tr = Translation.current
     var parts: [(count: Int, limit: String)] = []
-    if short > 0 { parts.append((short, "under \(hours(minutes: settings.mealGapMinMinutes))")) }
-    if long > 0 { parts.append((long, "over \(gapLimit(settings))")) }
+    if short > 0 {
+      parts.append(
+        (
+          short,
+          tr.format("under {limit}", ["limit": hours(minutes: settings.mealGapMinMinutes)])
+        ))
+    }
+    if long > 0 { parts.append((long, tr.format("over {limit}", ["limit": gapLimit(settings)]))) }
     return parts.enumerated().map { index, part in
       index > 0
         ? "\(part.count) \(part.limit)"
-        : "\(part.count) gap\(part.count == 1 ? "" : "s") \(part.limit)"
+        : tr.plural("%d gap", "%d gaps", count: part.count) + " " + part.limit
     }.joined(separator: ", ")
   }
 }

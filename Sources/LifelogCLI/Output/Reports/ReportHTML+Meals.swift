@@ -9,7 +9,7 @@ extension ReportHTML {
   func mealDiary(
     _ report: MealReport, into html: inout ReportBytes, flush: (inout ReportBytes) -> Void
   ) {
-    html += "<section class=\"summary\">\n<h2>Summary</h2>\n"
+    html += "<section class=\"summary\">\n<h2>\(Translation.current("Summary"))</h2>\n"
     summaryTable(report, into: &html)
     html += "</section>\n<section class=\"glance\">\n<h2>Timeline</h2>\n"
     timeline(report.days[...], report, into: &html, flush: flush)
@@ -17,9 +17,12 @@ extension ReportHTML {
     for positions in Self.weeks(report.days, startingOn: settings.weekStartsOn) {
       let week = report.days[positions]
       guard let first = week.first, let last = week.last else { continue }
-      html += "<section class=\"week\">\n<h2>Week of \(ReportText.day(first.date))"
+      let tr = Translation.current
+      html += "<section class=\"week\">\n<h2>"
+      html += tr.format("Week of {day}", ["day": ReportText.day(first.date)])
       if first.date != last.date {
-        html += " <span class=\"range\">to \(ReportText.day(last.date))</span>"
+        html += " <span class=\"range\">"
+        html += tr.format("to {day}", ["day": ReportText.day(last.date)]) + "</span>"
       }
       html += "</h2>\n"
       for day in week {
@@ -33,7 +36,7 @@ extension ReportHTML {
   func summaryTable(_ report: MealReport, into html: inout ReportBytes) {
     html += "<table class=\"facts\">\n<tbody>\n"
     for (label, value) in MealReportText(report: report, style: plain).summaryRows()
-    where label != "Offsets" {
+    where label != Translation.current("Offsets") {
       html +=
         "<tr><th scope=\"row\">\(Self.escape(label))</th><td>\(Self.escape(value))</td></tr>\n"
     }
@@ -43,11 +46,15 @@ extension ReportHTML {
   func dayTable(_ day: MealDay, _ report: MealReport, into html: inout ReportBytes) {
     html += "<div class=\"day\">\n<h3>\(ReportText.day(day.date, settings))</h3>\n"
     guard let first = day.firstMeal, let last = day.lastMeal else {
-      html += "<p class=\"none\">No meals logged.</p>\n</div>\n"
+      html += "<p class=\"none\">\(Translation.current("No meals logged."))</p>\n</div>\n"
       return
     }
-    html += "<p class=\"daynote\">\(day.meals.count) meal\(day.meals.count == 1 ? "" : "s"), "
-    html += "\(ReportText.clock(first.time)) to \(ReportText.clock(last.time))"
+    let tr = Translation.current
+    html += "<p class=\"daynote\">" + tr.plural("%d meal", "%d meals", count: day.meals.count)
+    html += ", "
+    html += tr.format(
+      "{first} to {last}",
+      ["first": ReportText.clock(first.time), "last": ReportText.clock(last.time)])
     if let longest = day.longestGapMinutes {
       html += ", longest gap \(ReportText.minutes(longest))"
     }
@@ -98,14 +105,16 @@ extension ReportHTML {
     html += "<table>\n<thead><tr><th>Day</th><th class=\"n\">Meals</th><th>First</th><th>Last</th>"
     html += "<th class=\"n\">Overnight</th><th class=\"n\">Longest gap</th>"
     html +=
-      "<th class=\"n\">Gaps \(ReportText.gapRule(settings))</th></tr></thead>\n<tbody>\n"
+      "<th class=\"n\">"
+      + Translation.current.format("Gaps {rule}", ["rule": ReportText.gapRule(settings)])
+      + "</th></tr></thead>\n<tbody>\n"
     for day in report.days {
       flush(&html)
       html += day.flaggedGaps.isEmpty ? "<tr>" : "<tr class=\"flagged\">"
       html +=
         "<td>\(ReportText.day(day.date, settings))</td><td class=\"n\">\(day.meals.count)</td>"
       guard let first = day.firstMeal, let last = day.lastMeal else {
-        html += "<td class=\"none\" colspan=\"5\">no meals</td></tr>\n"
+        html += "<td class=\"none\" colspan=\"5\">\(Translation.current("no meals"))</td></tr>\n"
         continue
       }
       html +=

@@ -50,12 +50,17 @@ struct ReportMarkdown {
 
   /// The meal diary's title and how to read it, before its days.
   func mealsHeading() -> String {
-    var text = "# Meals, \(ReportText.range(content.range))\(forName())\n\n"
-    text +=
-      "Days start at \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)); gaps "
-    text +=
-      "\(ReportText.gapRule(settings)) are flagged: ▲ too long, ▼ too short, doubled when an hour or "
-    text += "more outside; times are on the clock where each meal was logged.\n"
+    let tr = Translation.current
+    var text =
+      "# " + tr.format("Meals, {range}", ["range": ReportText.range(content.range)]) + forName()
+      + "\n\n"
+    text += tr.format(
+      "Days start at {time}; gaps {rule} are flagged: ▲ too long, ▼ too short, doubled when an hour or more outside; times are on the clock where each meal was logged.",
+      [
+        "time": ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes),
+        "rule": ReportText.gapRule(settings),
+      ])
+    text += "\n"
     return text
   }
 
@@ -63,11 +68,16 @@ struct ReportMarkdown {
   func mealDay(_ closed: ClosedMealDay) -> String {
     let day = closed.day
     var text = "\n### \(ReportText.day(day.date, settings))\n\n"
-    guard let first = day.firstMeal, let last = day.lastMeal else { return text + "No meals.\n" }
-    text += "\(day.meals.count) meal\(day.meals.count == 1 ? "" : "s"), "
-    text += "\(ReportText.clock(first.time)) to \(ReportText.clock(last.time))"
+    let tr = Translation.current
+    guard let first = day.firstMeal, let last = day.lastMeal else {
+      return text + tr("No meals.") + "\n"
+    }
+    text += tr.plural("%d meal", "%d meals", count: day.meals.count) + ", "
+    text += tr.format(
+      "{first} to {last}",
+      ["first": ReportText.clock(first.time), "last": ReportText.clock(last.time)])
     if let longest = day.longestGapMinutes {
-      text += ", longest gap \(ReportText.minutes(longest))"
+      text += ", " + tr.format("longest gap {gap}", ["gap": ReportText.minutes(longest)])
     }
     if !day.flaggedGaps.isEmpty {
       text += ", **\(ReportText.flagCounts(day, settings))**"
@@ -103,7 +113,10 @@ struct ReportMarkdown {
 
   private func activity(_ report: ActivityReport, write: (String) -> Void) {
     let renderer = ActivityReportText(report: report, style: plain)
-    var text = "# Activities, \(ReportText.range(report.range))\(forName())\n\n"
+    var text =
+      "# "
+      + Translation.current.format("Activities, {range}", ["range": ReportText.range(report.range)])
+      + forName() + "\n\n"
     text +=
       String(renderer.heading().split(separator: "\n", omittingEmptySubsequences: false)[1])
       + "\n\n"
@@ -133,7 +146,10 @@ struct ReportMarkdown {
   /// The compact report, handed to `write` in pieces: the meals table has a row per day of the
   /// range, made when written.
   private func both(_ write: (String) -> Void) {
-    var text = "# Report, \(ReportText.range(content.range))\(forName())\n"
+    var text =
+      "# "
+      + Translation.current.format("Report, {range}", ["range": ReportText.range(content.range)])
+      + forName() + "\n"
     if let report = content.meals {
       let renderer = MealReportText(report: report, style: plain)
       text +=
