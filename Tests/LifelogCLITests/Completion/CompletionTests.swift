@@ -42,8 +42,8 @@ import Testing
     #expect(candidates("report", "--format=c") == ["--format=csv"])
     #expect(
       candidates("settings", "get", "") == [
-        "mealGapHours", "dayStartsAt", "weekStartsOn", "name", "remindQuietHours",
-        "remindBeforeMinutes", "language",
+        "mealGapHours", "mealGapMinHours", "dayStartsAt", "weekStartsOn", "name",
+        "remindQuietHours", "remindBeforeMinutes", "language",
       ])
     #expect(candidates("completion", "") == ["bash", "zsh", "fish"])
     // A value that is a file is left to the shell.
