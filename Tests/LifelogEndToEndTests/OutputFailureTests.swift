@@ -20,7 +20,8 @@ import Testing
   }
 
   @Test(arguments: [
-    "export", "export --format jsonl", "list --format json --limit 100000", "report --from 2026-11-01",
+    "export", "export --format jsonl", "list --format json --limit 100000",
+    "report --from 2026-11-01",
     "list --limit 100000",
   ])
   func standardOutputOnAFullDeviceIsAnIOError(command: String) throws {
