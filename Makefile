@@ -18,14 +18,22 @@
 #   make install  install the binary, the man page and the bash/zsh/fish completions under $(PREFIX)
 #   make deb      build .build/deb/lifelog_<version>_amd64.deb with dpkg-deb (packaging/deb)
 #   make man      regenerate docs/lifelog.1 from the command configurations
+#   make catalogs check and compile po/*.po with msgfmt into .build/catalogs, and embed them
+#                 (Sources/LifelogCore/Localization/EmbeddedCatalogs.swift; make lint checks it)
 #   make golden   rewrite the golden files (every --help, the report snapshots, docs/lifelog.1)
-#   make format   rewrite sources with swift format;  make lint  check them, and the module
-#                 graph (scripts/check-imports.sh: no module imports one it may not)
+#   make format   rewrite sources with swift format;  make lint  check them, the module
+#                 graph (scripts/check-imports.sh: no module imports one it may not;
+#                 scripts/module-graph.py: docs/architecture.md's graph is Package.swift's), and
+#                 that the web app built into the binary is Web/ as it is (scripts/web-embed.sh)
 #   make clean    remove build products
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodium-dev libreadline-dev libpq-dev zlib1g-dev pkg-config
+# clang, lld, wasi-libc and libclang-rt-dev-wasm32 build the web app's libsodium WebAssembly module
+# from libsodium's source (scripts/web-wasm.sh, fetched with pip into python3-venv's .build/venv).
+# gettext's msgfmt compiles the message catalogs (make catalogs).
+DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodium-dev libreadline-dev libpq-dev zlib1g-dev libqrencode-dev pkg-config gettext \
+	clang lld wasi-libc libclang-rt-dev-wasm32 python3-venv
 # Only the tests need these: a terminal for the shell, the shells the completions are for, groff,
 # PostgreSQL's server for throwaway clusters (also for make bench), Python's venv for the API
 # contract tools (scripts/api-contract.sh installs them, pinned, into .build/venv), and
@@ -35,10 +43,14 @@ DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodi
 # and Apache httpd (mod_dav) and rclone, the WebDAV servers of the WebDAV tests. Python's icalendar
 # (the ics export tests) goes into .build/venv too
 # (scripts/python-tools.sh). libfiu (fiu-utils, libfiu-dev) injects the faults of make faults.
-TEST_PACKAGES := tmux zsh fish groff-base postgresql python3-venv timewarrior taskwarrior lintian libxml2 time apache2 apache2-utils rclone fiu-utils libfiu-dev
+# Node.js runs the web app's sync core under test (node --test Web/test/,
+# docs/web.md); chromium and chromium-driver run the page itself, driven by selenium (in .build/venv).
+# poppler-utils reads the PDF reports back (pdftotext, pdffonts, pdftoppm); cairo and pango
+# (libpangocairo-1.0-0) draw them, in DejaVu (fonts-dejavu-core).
+TEST_PACKAGES := strace tmux zsh fish groff-base postgresql python3-venv timewarrior taskwarrior lintian libxml2 time apache2 apache2-utils rclone fiu-utils libfiu-dev nodejs chromium chromium-driver poppler-utils libpangocairo-1.0-0 fonts-dejavu-core
 # make deb: dpkg-shlibdeps (for Depends) and chrpath (to drop the toolchain's RUNPATH).
 DEB_PACKAGES := dpkg-dev chrpath binutils
-POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)|LifelogServerTests\.(AdmissionTests|WireRangeRouteTests|InfoRouteTests|BatchRouteTests|ChangesRouteTests|SnapshotRouteTests|KeyRouteTests|RouteGoldenTests)
+POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)|LifelogServerTests\.(AdmissionTests|WireRangeRouteTests|InfoRouteTests|BatchRouteTests|ChangesRouteTests|SnapshotRouteTests|KeyRouteTests|RouteGoldenTests|DeviceRouteTests|ShareRouteTests)
 # --disable-local-rpath: no RUNPATH $ORIGIN, which made every start of lifelog look for each of
 # its five libraries in the binary's folder first (25 failing openat/stat calls; docs/benchmarks.md).
 # -L$(STATIC_CXX): libstdc++ linked statically, one library fewer to load and bind at every start
@@ -55,7 +67,7 @@ install-missing = missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || m
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-.PHONY: faults faults-run deps test-deps build test contract contract-run demo bench soak fuzz sanitize install man golden format lint clean \
+.PHONY: faults faults-run deps test-deps wasm build test catalogs contract contract-run demo bench soak fuzz sanitize install man golden format lint clean \
 	deb deb-run
 
 deps:
@@ -67,21 +79,27 @@ test-deps:
 	@$(call install-missing,$(TEST_PACKAGES) $(DEB_PACKAGES))
 	@scripts/python-tools.sh >/dev/null
 
-build: deps
+# The web app's libsodium module, built into .build/wasm and from there into lifelog serve.
+wasm: deps
+	@scripts/web-wasm.sh
+
+build: deps wasm
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 
-test: deps test-deps
+test: deps test-deps wasm
 	scripts/check-imports.sh
+	scripts/catalogs.sh --check
 	scripts/import-tools.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 	$(SWIFT) test --skip-build --parallel
+	node --test Web/test/
 	@$(MAKE) --no-print-directory faults-run FAULT_RUNS=$(FAULT_RUNS_TEST)
 	LIFELOG_TEST_STORE=postgres $(SWIFT) test --skip-build --filter '$(POSTGRES_SUITES)'
 	@$(MAKE) --no-print-directory contract-run
 	@$(MAKE) --no-print-directory deb-run TEST_DEB=1
 
-contract: deps test-deps
+contract: deps test-deps wasm
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 	@$(MAKE) --no-print-directory contract-run
 
@@ -93,7 +111,7 @@ contract-run:
 demo: build
 	@scripts/demo.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/lifelog"
 
-bench: deps test-deps
+bench: deps test-deps wasm
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog-bench
 	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; "$$bin/lifelog-bench" "$$bin/lifelog" && \
@@ -113,7 +131,7 @@ faults-run:
 	FAULT_SEED=$(FAULT_SEED) scripts/faults.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/lifelog" $(FAULT_RUNS)
 
 SEEDS ?= 5000
-soak: deps
+soak: deps wasm
 	$(SWIFT) build --build-tests
 	LIFELOG_SOAK_SEEDS=$(SEEDS) $(SWIFT) test --skip-build --filter ConvergenceSimulation
 
@@ -153,7 +171,7 @@ fuzz: deps
 # long under ThreadSanitizer, so it is left out unless SANITIZE_SUITES says otherwise.
 SANITIZERS ?= thread address
 SANITIZE_SUITES ?= LifelogSQLiteTests|LifelogCoreTests|LifelogProtocolTests|LifelogSyncTests|LifelogServerTests|LifelogCLITests
-sanitize: deps test-deps
+sanitize: deps test-deps wasm
 	@failed=""; for sanitizer in $(SANITIZERS); do \
 	  echo "== $$sanitizer sanitizer"; \
 	  case $$sanitizer in thread) scratch=.build/tsan;; address) scratch=.build/asan;; \
@@ -179,7 +197,7 @@ install: build
 	  "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_lifelog" \
 	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/lifelog.fish"
 
-deb: deps
+deb: deps wasm
 	@$(call install-missing,$(DEB_PACKAGES))
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 	@$(MAKE) --no-print-directory deb-run
@@ -190,22 +208,28 @@ deb-run:
 	  .build/deb)" && echo "built $$deb" && \
 	  if [ -n "$(TEST_DEB)" ]; then packaging/deb/test.sh "$$deb"; fi
 
-man: deps
+man: deps wasm
 	$(SWIFT) build --product lifelog
 	"$$($(SWIFT) build --show-bin-path)/lifelog" __manpage > docs/lifelog.1
 
 # The golden files from what the code prints now (RECORD_SNAPSHOTS=1, docs/testing.md): review
 # the diff before committing it.
 GOLDEN_SUITES := HelpGoldenTests|ReportCommandTests|ManualPageTests
-golden: deps
+golden: deps wasm
 	$(SWIFT) build --build-tests
 	RECORD_SNAPSHOTS=1 $(SWIFT) test --skip-build --filter '$(GOLDEN_SUITES)'
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
 
+catalogs: deps
+	scripts/catalogs.sh
+
 lint:
 	scripts/check-imports.sh
+	scripts/web-embed.sh --check
+	scripts/module-graph.py check
+	scripts/catalogs.sh --check
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 
 clean:

@@ -18,6 +18,10 @@ let package = Package(
     // libsodium through dlopen, so only adding or syncing an encrypted remote loads it
     .target(
       name: "CLifelogSodium", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+    // libqrencode through dlopen, so only `lifelog pair` and `lifelog share` load it
+    .target(name: "CLifelogQR", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+    // The web app's WebAssembly module, built into .build/wasm by scripts/web-wasm.sh (make)
+    .target(name: "CLifelogWebAssets"),
     // libreadline through dlopen, so only an interactive `lifelog shell` loads it
     .target(name: "CLifelogReadline", linkerSettings: [.linkedLibrary("dl")]),
     // libxml2 and zlib through dlopen, so only `lifelog import --from apple-health` loads them
@@ -25,11 +29,17 @@ let package = Package(
       name: "CLifelogXML", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     .target(
       name: "CLifelogZlib", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+    // cairo and pango through dlopen, so only `lifelog report --format pdf` loads them
+    .target(
+      name: "CLifelogPDF", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     // libpq through dlopen, so only a server on a PostgreSQL store loads it
     .target(name: "CLifelogPQ", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
 
+    // The unix VFS's folder sync skipped for a WAL already on disk (docs/schema.md)
+    .target(name: "CLifelogFolderSync", linkerSettings: [.linkedLibrary("pthread")]),
+
     // Libraries (all logic lives here)
-    .target(name: "LifelogSQLite", dependencies: ["CSQLite"]),
+    .target(name: "LifelogSQLite", dependencies: ["CSQLite", "CLifelogFolderSync"]),
     .target(
       name: "LifelogCore", dependencies: ["LifelogSQLite", "CLifelogXML", "CLifelogZlib"]),
     // The wire format client and server share (docs/architecture.md): no networking, no crypto
@@ -44,10 +54,14 @@ let package = Package(
       name: "LifelogServer",
       dependencies: [
         "LifelogProtocol", "LifelogCore", "LifelogSQLite", "CLifelogHTTPD", "CLifelogPQ",
+        "CLifelogWebAssets",
       ]
     ),
     .target(
-      name: "LifelogCLI", dependencies: ["LifelogServer", "LifelogSync", "CLifelogReadline"]),
+      name: "LifelogCLI",
+      dependencies: [
+        "LifelogServer", "LifelogSync", "CLifelogReadline", "CLifelogQR", "CLifelogPDF",
+      ]),
 
     // Executables (thin)
     .executableTarget(name: "lifelog", dependencies: ["LifelogCLI"]),

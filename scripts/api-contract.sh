@@ -25,8 +25,9 @@ examples=${LIFELOG_CONTRACT_EXAMPLES:-40}
 if ! "$venv/bin/python" -c 'import openapi_spec_validator, schemathesis' 2>/dev/null ||
   [ "$(cat "$venv/.tools" 2>/dev/null)" != "$tools" ]; then
   echo "api-contract: installing $tools into $venv"
-  rm -rf "$venv"
-  /usr/bin/python3 -m venv "$venv"
+  # The venv is shared (import-tools.sh, python-tools.sh): add to it, never remove it, or the
+  # next `swift test` would find no selenium, icalendar, jrnl or watson.
+  [ -x "$venv/bin/pip" ] || /usr/bin/python3 -m venv "$venv"
   # shellcheck disable=SC2086
   "$venv/bin/pip" install --quiet --disable-pip-version-check $tools
   echo "$tools" >"$venv/.tools"

@@ -13,6 +13,7 @@ if [[ $# -ne 1 || ! -x "$1" ]]; then
   exit 64
 fi
 lifelog_binary=$1
+repository=$(cd "$(dirname "$0")/.." && pwd)
 [[ $lifelog_binary == /* ]] || lifelog_binary="$PWD/$lifelog_binary"
 
 demo_folder=$(mktemp -d "${TMPDIR:-/tmp}/lifelog-demo.XXXXXX")
@@ -229,6 +230,31 @@ show --db laptop.db sync home
 run sync home
 run list --from today
 run status
+
+# The web app: the same server serves it at its root, and `lifelog pair` makes a one-time link
+# (with a QR code) that turns a phone's browser into one more device of the account.
+echo
+echo "The server also serves the web app, for a phone: $server_url/"
+curl_page=$(command -v curl || true)
+if [[ -n $curl_page ]]; then
+  printf '\n%s\n' "\$ curl -sI $server_url/ | grep -i -E 'content-type|content-security|referrer'"
+  curl -sI "$server_url/" | grep -i -E 'content-type|content-security|referrer' || true
+fi
+run pair home --name phone
+pair_link=$("$lifelog_binary" pair home --name demo-phone --format json |
+  sed -n 's|.*"url":"\([^"]*\)".*|\1|p')
+if command -v node >/dev/null; then
+  # The web app's own sync core, run as a command-line device (what the page does in a browser).
+  device_tool="$repository/Web/tools/device.mjs"
+  printf '\n%s\n' "\$ node Web/tools/device.mjs --state phone pair '<the demo-phone link>'"
+  node "$device_tool" --state phone pair "$pair_link"
+  printf '\n%s\n' "\$ node Web/tools/device.mjs --state phone add snack \"apple\" && … sync"
+  node "$device_tool" --state phone add snack "apple" >/dev/null
+  node "$device_tool" --state phone sync
+  run sync home
+  run list --from today
+fi
+run pair --list
 
 printf '\n%s\n' "The server's request log (one line per request):"
 cat server.log

@@ -63,7 +63,12 @@ faulty() {
   local seed=$1 probability=$2 out=$3 err=$4
   shift 4
   : >"$work/count"
-  local enable="enable_random name=posix/io/*,probability=$probability"
+  # The errno of a failed call: what disks report (EIO, and ENOSPC for a full one), not libfiu's
+  # random pick among every errno a call may return (ENOENT from open, EBADF from read), which
+  # no disk makes and which would test lifelog against a C library that lies.
+  local errno=5
+  [ $((seed % 3)) -eq 1 ] && errno=28
+  local enable="enable_random name=posix/io/*,probability=$probability,failinfo=$errno"
   # Every third seed also fails allocations and mmap (a Swift trap may end the process then).
   if [ $(((seed / 18) % 3)) -eq 2 ]; then
     enable="$enable
@@ -155,7 +160,7 @@ run_add() { # seed probability dir
   if [ "$rc" -ne 0 ]; then
     # What a script may conclude from the message: saved, not saved, or nothing.
     local says=""
-    if grep -qiE 'nothing was (written|saved|added)|was not (saved|added|written)|not in the log' "$3/err"; then
+    if grep -qiE 'nothing was (written|saved|added|changed)|was not (saved|added|written)|not in the log' "$3/err"; then
       says=no
     elif grep -qiE '(is|was) (saved|added|in the log)' "$3/err"; then
       says=yes

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Times two lifelog binaries side by side, each run alternated with the other's, so the drift
-of a shared machine falls on both alike (docs/benchmarks.md, "The refactor of issue 13").
+of a shared machine falls on both alike (docs/benchmarks.md, the before-and-after section).
 
     scripts/paired-bench.py OLD_BINARY NEW_BINARY [ROWS] [SYNC_ROWS]
 

@@ -338,7 +338,17 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *connection, c
      * the next call (LH_PHASE_WHOLE; answering in this one would close the connection). */
     if (!request->has_body) return MHD_YES;
     server->handler(server->context, request, LH_PHASE_HEADERS);
-    if (request->deferred == NULL) return MHD_YES;
+    if (request->deferred == NULL) {
+      /* Admitted without a token (tag 0: a pairing code's redemption): its small body must come
+       * within the head's deadline, and it takes no place among the requests handled at once
+       * while it comes, so slow bodies from clients with no token cannot hold those places. */
+      if (request->tag == 0) {
+        lh_slots_head_extends(server->slots, slot_of(connection));
+        atomic_fetch_sub(&server->active, 1);
+        request->counted = 0;
+      }
+      return MHD_YES;
+    }
     /* Refused at its headers (no token, a bad route, too large, over a limit): it is no longer
      * counted, its body is never read: answered now and its connection closed, so a slow or
      * endless upload costs nothing past its headers. */
@@ -358,6 +368,7 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *connection, c
     return request->too_large ? MHD_NO : MHD_YES;
   }
   request->phase = request->has_body ? LH_PHASE_COMPLETE : LH_PHASE_WHOLE;
+  if (request->has_body && request->tag == 0) lh_slots_head_done(server->slots, slot_of(connection));
   request->queued = MHD_YES;
   server->handler(server->context, request, request->phase);
   if (!request->answered) {

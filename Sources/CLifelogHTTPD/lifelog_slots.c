@@ -196,6 +196,13 @@ void lh_slots_head_done(lh_slots *slots, lh_slot *slot) {
   pthread_mutex_unlock(&slots->lock);
 }
 
+void lh_slots_head_extends(lh_slots *slots, lh_slot *slot) {
+  if (slot == NULL) return;
+  pthread_mutex_lock(&slots->lock);
+  slot->head_done = 0;
+  pthread_mutex_unlock(&slots->lock);
+}
+
 void lh_slots_head_begins(lh_slots *slots, lh_slot *slot) {
   if (slot == NULL) return;
   pthread_mutex_lock(&slots->lock);

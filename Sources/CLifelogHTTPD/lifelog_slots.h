@@ -47,6 +47,9 @@ lh_slot *lh_slots_open(lh_slots *slots, const struct sockaddr *address, int sock
 void lh_slots_close(lh_slots *slots, lh_slot *slot);
 /* The connection's request head is complete: no deadline until its answer is sent. */
 void lh_slots_head_done(lh_slots *slots, lh_slot *slot);
+/* The request was admitted without a token, so its body is held to the head's deadline, counted
+ * from when its head began: a body no token vouches for cannot trickle in for ever. */
+void lh_slots_head_extends(lh_slots *slots, lh_slot *slot);
 /* The connection's answer is sent: its next request head starts its deadline now. */
 void lh_slots_head_begins(lh_slots *slots, lh_slot *slot);
 

@@ -52,6 +52,9 @@ struct BenchmarkSuite {
     /// lifelog's add, list, `due --short` and `report activity` against timewarrior and
     /// taskwarrior on the same 100,000 entries, paired run by run.
     case peers
+    /// lifelog's add, list, `due --short` and `show last` against the floor (`scripts/floor`),
+    /// paired run by run on a 100,000-entry log.
+    case floor
     /// The first open of a 100,000-entry log written by lifelog 0.3.0 (schema v3): every later
     /// migration, in place.
     case migration
@@ -77,6 +80,7 @@ struct BenchmarkSuite {
       try runShell(report: report)
       try runRhythm(report: report)
       try runPeers(report: report)
+      try runFloor(report: report)
       try runMigration(report: report)
     case .log: try runLog(report: report)
     case .sync: try runSync(report: report)
@@ -92,6 +96,7 @@ struct BenchmarkSuite {
     case .rhythm: try runRhythm(report: report)
     case .serverCPU: try runServerCPU(report: report)
     case .peers: try runPeers(report: report)
+    case .floor: try runFloor(report: report)
     case .migration: try runMigration(report: report)
     }
   }

@@ -1,6 +1,7 @@
 @preconcurrency import Glibc
 
-/// for `lifelog serve`'s answers (a status line, headers, a `Content-Length` body).
+/// One keep-alive connection of the benchmark to `lifelog serve`: writes a request and reads just
+/// enough HTTP/1.1 for `lifelog serve`'s answers (a status line, headers, a `Content-Length` body).
 final class HTTPConnection {
   struct Response {
     let status: Int

@@ -1,7 +1,7 @@
 @preconcurrency import Glibc
 import LifelogCore
 
-/// The figures of `lifelog import --from` (issue 16): 100,000 timewarrior intervals into a new
+/// The figures of `lifelog import --from`: 100,000 timewarrior intervals into a new
 /// log (rows per second, whole process), and a 1 GB Apple Health export.xml (peak memory of the
 /// child `lifelog`, from getrusage, which must stay bounded whatever the file's size).
 extension BenchmarkSuite {
@@ -27,7 +27,7 @@ extension BenchmarkSuite {
     sync()
     let database = folder + "/timew-100k.db"
     let (seconds, cpu, peak) = try lifelogCommand(
-      ["import", "--from", "timewarrior", export], database: database
+      ["import", "--from", "timewarrior", "--kind", "other", export], database: database
     ).timedRunWithUsage()
     let count = try LogStore(path: database).entryCount()
     guard count == Self.timewarriorIntervals else {

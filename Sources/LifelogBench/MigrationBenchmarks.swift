@@ -3,7 +3,7 @@ import LifelogCore
 import LifelogSQLite
 
 /// `migration_100k_ms`: the first open by today's lifelog of a 100,000-entry log written by
-/// lifelog 0.3.0, which runs every migration after that version's three (issue 14: ≤ 2 s).
+/// lifelog 0.3.0, which runs every migration after that version's three; the target is ≤ 2 s.
 ///
 /// The log is built at schema v3 with `LogStore(path:schemaVersion: 3)` (migrations never
 /// change, so that is 0.3.0's layout exactly) and its rows are written with plain SQL in that

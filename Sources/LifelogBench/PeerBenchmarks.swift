@@ -14,7 +14,8 @@ import LifelogCore
 /// `task import` of 100,000 tasks takes several; each peer then counts what it sees before
 /// anything is timed. Both run in private folders (`TIMEWARRIORDB`, `TASKRC`, `TASKDATA`).
 extension BenchmarkSuite {
-  /// The share of a peer's time lifelog's `add` and `list` may take (issue 14).
+  /// The share of a peer's time lifelog's `add` and `list` may take: lifelog must be faster than
+  /// the tools it is compared with (docs/benchmarks.md).
   static let peerShare = 0.8
   static let peerRuns = 40
 

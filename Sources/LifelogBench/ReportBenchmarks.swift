@@ -44,6 +44,7 @@ extension BenchmarkSuite {
       year: (yearRange, yearPath, SampleYear.mealCount(yearEntries)),
       big: (bigRange, bigPath, Self.entryCount), report: report)
     try runReportPeaks(today: today, report: report)
+    try runPDFReports(year: (yearRange, yearPath), today: today, report: report)
   }
 
   /// `report_<kind>_1m_peak_mb`: each report kind's peak memory over a 1,000,000-entry log.
@@ -136,7 +137,7 @@ extension BenchmarkSuite {
   }
 
   /// The peak in KiB that `/usr/bin/time -f %M -o path` wrote (its last line).
-  private static func peakKilobytes(in path: String) throws -> Int {
+  static func peakKilobytes(in path: String) throws -> Int {
     guard let file = fopen(path, "r") else {
       throw BenchmarkError("/usr/bin/time wrote no '\(path)'; is Debian's 'time' installed?")
     }

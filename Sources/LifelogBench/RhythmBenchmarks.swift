@@ -9,7 +9,8 @@ import LifelogCore
 /// files are plain text (`~/.timewarrior/data/YYYY-MM.data`, one `inc` line per interval), so the
 /// same sample log is written there line for line; `TIMEWARRIORDB` points it at the folder.
 extension BenchmarkSuite {
-  /// The share of timewarrior's time `due --short` may take (issue 15).
+  /// The share of timewarrior's time `due --short` may take: a prompt token must cost less than
+  /// the peer's cheapest command (docs/benchmarks.md).
   static let dueShareOfTimewarrior = 0.8
 
   func runRhythm(report: (Figure) -> Void) throws {

@@ -23,11 +23,10 @@ public enum LifelogCommand {
         ["--verbose"], help: "With an error, also show SQLite's own report."),
     ],
     subcommands: [
-      Add.self, List.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self,
+      Add.self, List.self, Today.self, Edit.self, Delete.self, Restore.self, ActivityGroup.self,
       Show.self, Again.self, Undo.self, Settings.self, Due.self, Remind.self, TimerGroup.self,
       RemoteGroup.self, Sync.self, Status.self, Check.self, Recover.self, ReportGroup.self,
-      Import.self,
-      Export.self, Serve.self,
+      Import.self, Export.self, Serve.self, Pair.self, Share.self,
       Shell.self, Completion.self, Help.self, CompleteWords.self, ManualPageCommand.self,
     ],
     usesDatabase: true)
@@ -134,7 +133,8 @@ public enum LifelogCommand {
     throw UsageError("Unknown command '\(name)'\(hint)")
   }
 
-  /// Prints an error the way docs/design.md §6 and STYLE §4 say, and returns its exit code.
+  /// Prints an error as `Error: <what was wrong>; <what to do>` (docs/design.md §6), a usage
+  /// error with its usage line, and returns the error's exit code (docs/cli.md).
   private static func present(_ error: any Error, path: [String], context: Context) -> Int32 {
     context.output.flush()
     // Failures already reported (the lines of a shell script) end with their code alone.
@@ -219,6 +219,8 @@ public enum LifelogCommand {
     case let error as ListenerError:
       return (ExitCode.unavailable, "Cannot serve: \(error.message)")
     case let error as TimerError: return (ExitCode.unavailable, error.description)
+    case let error as PDFError:
+      return (error.isUnavailable ? ExitCode.unavailable : ExitCode.failure, error.description)
     case let error as SQLiteError:
       return (error.isBusy ? ExitCode.temporaryFailure : ExitCode.failure, error.description)
     default: return (ExitCode.failure, String(describing: error))

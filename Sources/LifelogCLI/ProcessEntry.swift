@@ -33,15 +33,20 @@ extension LifelogCommand {
 
 /// Reads the process environment without Foundation (which would add milliseconds to start-up).
 enum ProcessEnvironment {
+  /// Each `NAME=value` split at its first `=` in its bytes: searching the `String` by `Character`
+  /// (grapheme clusters) cost about 5% of a whole `add`'s instructions with 40 variables.
   static func read() -> [String: String] {
+    var count = 0
+    while environ[count] != nil { count += 1 }
     var result: [String: String] = [:]
-    var pointer = environ
-    while let entry = pointer.pointee {
-      let text = String(cString: entry)
-      if let equals = text.firstIndex(of: "=") {
-        result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+    result.reserveCapacity(count)
+    for index in 0..<count {
+      guard let entry = environ[index], let equals = strchr(entry, 0x3D) else { continue }
+      let nameLength = entry.distance(to: equals)
+      let name = entry.withMemoryRebound(to: UInt8.self, capacity: nameLength) {
+        String(decoding: UnsafeBufferPointer(start: $0, count: nameLength), as: UTF8.self)
       }
-      pointer += 1
+      result[name] = String(cString: equals + 1)
     }
     return result
   }

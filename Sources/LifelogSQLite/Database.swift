@@ -26,7 +26,13 @@ public final class Database {
   /// Process-wide settings, made once before the first connection opens: memory statistics off
   /// (SQLite would otherwise lock a global mutex around every allocation: 4.5% of an import's
   /// samples in `perf`; 1,000,000-row imports took 8.4–9.4 s against 8.1–11.0 s, alternated).
-  private static let configured: Bool = csqlite_disable_memory_statistics() == SQLITE_OK
+  ///
+  /// The folder-sync filter of ``SyncedWAL`` is installed after (finding the VFS initializes
+  /// SQLite, after which the statistics can no longer be turned off).
+  private static let configured: Bool = {
+    let statisticsOff = csqlite_disable_memory_statistics() == SQLITE_OK
+    return SyncedWAL.filterInstalled && statisticsOff
+  }()
 
   /// Opens the database at `path` (`:memory:` for a private in-memory database).
   ///

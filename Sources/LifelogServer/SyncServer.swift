@@ -136,6 +136,8 @@ public final class SyncServer: HTTPHandling {
           429, APIErrorCode.rateLimited, "Too many requests for this token; wait \(wait) s",
           retryAfter: wait)
       }
+    } else {
+      try SyncServer.checkTokenFreeBody(route, request)
     }
     if request.bodyTooLarge { throw tooLarge }
     return user
@@ -158,6 +160,15 @@ public final class SyncServer: HTTPHandling {
     case .snapshot(let name): return try snapshot(named: name, request: request, user: user)
     case .keys: return try keys(user: user)
     case .putKeys(let version): return try putKeys(version: version, request: request, user: user)
+    case .createPairing: return try createPairing(request: request, user: user)
+    case .redeemPairing: return try redeemPairing(request: request)
+    case .devices: return try devices(request: request, user: user)
+    case .revokeDevice(let name): return try revokeDevice(name: name, request: request, user: user)
+    case .shares: return try shares(request: request, user: user)
+    case .putShare(let id): return try putShare(id: id, request: request, user: user)
+    case .revokeShare(let id): return try revokeShare(id: id, user: user)
+    case .shareContent(let id): return try shareContent(id: id, request: request)
+    case .webFile(let path): return WebApp.response(for: path)
     }
   }
 
@@ -191,6 +202,30 @@ public final class SyncServer: HTTPHandling {
     return text.utf8.count > limit ? result + "…" : result
   }
 
+  /// Refuses, on its headers, a body that no token vouches for: only a pairing code's redemption
+  /// takes one, of at most ``maximumPairingBody`` bytes declared by `Content-Length`.
+  ///
+  /// Every other body is read only after a valid token, so without this check a client with no
+  /// token could make the server hold `--max-body` bytes per connection (`GET /` with an 8 MiB
+  /// body), or a body trickling in for ever, in its slots of `--max-concurrent`.
+  static func checkTokenFreeBody(_ route: Route, _ request: HTTPRequest) throws(HTTPError) {
+    let limit = route == .redeemPairing ? maximumPairingBody : 0
+    let declared = request.header("Content-Length")
+    let chunked = request.header("Transfer-Encoding") != nil
+    guard chunked || declared != nil else { return }
+    if chunked, limit > 0 {
+      throw HTTPError(
+        411, APIErrorCode.badRequest, "This request must declare its length (Content-Length)")
+    }
+    let length = declared.flatMap { $0.utf8.count <= 18 ? Int($0) : nil }
+    guard !chunked, let length, length >= 0, length <= limit else {
+      throw HTTPError(
+        413, APIErrorCode.tooLarge,
+        limit == 0
+          ? "This path takes no body" : "The body is larger than this path takes (\(limit) bytes)")
+    }
+  }
+
   var tooLarge: HTTPError {
     HTTPError(
       413, APIErrorCode.tooLarge,
@@ -220,7 +255,7 @@ public final class SyncServer: HTTPHandling {
       } else {
         try pool.withStore { try $0.user(tokenSHA256: hash) }
       }
-    guard let user = found else {
+    guard let user = try found ?? deviceUser(tokenSHA256: hash, store: store) else {
       throw HTTPError(
         401, APIErrorCode.unauthorized,
         "The token is not valid; ask the server's admin for a new one ('lifelog serve user token')")

@@ -30,17 +30,15 @@ public final class HTTPRemote: Remote {
   }
 
   public func manifest() throws(SyncError) -> RemoteManifest {
-    let json = try expectJSON(
-      try transport.send("GET", APIPath.manifest), what: "read the manifest")
-    guard let id = json["remoteId"]?.string, let format = json["format"]?.integer,
-      let minimum = json["minVersion"]?.string
-    else {
+    let response = try transport.send("GET", APIPath.manifest)
+    guard response.status == 200 else { throw unexpected(response, doing: "read the manifest") }
+    guard let body = try? ManifestBody(parsing: response.body) else {
       throw .remoteUnavailable(
         location, reason: "the server's manifest is not one lifelog understands")
     }
     return RemoteManifest(
-      remoteID: id, format: Int(format), minimumVersion: minimum,
-      encrypted: json["encrypted"]?.bool ?? false)
+      remoteID: body.remoteID, format: body.format, minimumVersion: body.minimumVersion,
+      encrypted: body.encrypted)
   }
 
   public func push(device: String, seq: Int, bytes: [UInt8]) throws(SyncError) {
@@ -179,15 +177,13 @@ public final class HTTPRemote: Remote {
       APIPath.latestSnapshot
         + "?\(APIQuery.after)=\(state.next)&\(APIQuery.exclude)=\(device)&\(APIQuery.meta)=1")
     if meta.status == 404 { return nil }
-    let json = try expectJSON(meta, what: "look for snapshots")
-    guard let name = json["name"]?.string, APIPath.isName(name),
-      let next = json["cursor"]?.string,
-      CursorToken.isValid(next)
-    else {
+    guard meta.status == 200 else { throw unexpected(meta, doing: "look for snapshots") }
+    guard let description = try? SnapshotDescription(parsing: meta.body) else {
       throw .remoteUnavailable(location, reason: "the server's snapshot description cannot be read")
     }
-    state.next = next
-    state.base = next
+    let name = description.name
+    state.next = description.cursor
+    state.base = description.cursor
     let response = try transport.send("GET", APIPath.snapshot(name))
     guard response.status == 200 else { throw unexpected(response, doing: "read snapshot \(name)") }
     let snapshot: Batch
@@ -201,9 +197,12 @@ public final class HTTPRemote: Remote {
   }
 
   public func batchCount(device: String) throws(SyncError) -> Int {
-    let json = try expectJSON(
-      try transport.send("GET", APIPath.batches(device: device)), what: "count batches")
-    return Int(json["batches"]?.integer ?? 0)
+    let response = try transport.send("GET", APIPath.batches(device: device))
+    guard response.status == 200 else { throw unexpected(response, doing: "count batches") }
+    guard let body = try? BatchCountBody(parsing: response.body) else {
+      throw .remoteUnavailable(location, reason: "the server's count of batches cannot be read")
+    }
+    return body.batches
   }
 
   public func deleteBatches(device: String, through seq: Int) throws(SyncError) {
@@ -235,15 +234,6 @@ public final class HTTPRemote: Remote {
     case 409: throw .keysChanged(location)
     default: throw unexpected(response, doing: "store the key envelope")
     }
-  }
-
-  private func expectJSON(
-    _ response: HTTPTransport.Response, what: String
-  ) throws(SyncError) -> JSONValue {
-    guard response.status == 200, let json = try? JSONValue.parse(response.body) else {
-      throw unexpected(response, doing: what)
-    }
-    return json
   }
 
   private func unexpected(_ response: HTTPTransport.Response, doing what: String) -> SyncError {

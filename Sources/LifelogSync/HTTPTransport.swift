@@ -285,9 +285,7 @@ final class HTTPTransport {
 
   /// The `message` of a JSON error body, or a short form of the body.
   static func errorMessage(_ body: [UInt8]) -> String {
-    if let json = try? JSONValue.parse(body), let message = json["error"]?["message"]?.string {
-      return message
-    }
+    if let error = try? ErrorBody(parsing: body) { return error.message }
     return String(decoding: body.prefix(200), as: UTF8.self)
   }
 }

@@ -8,7 +8,8 @@ public enum RemoteAddress {
   static let unbounded = Int64.max / 4
 
   /// - Parameters:
-  ///   - url: a folder path, `file:///path`, or `http(s)://host:port`.
+  ///   - url: a folder path, `file:///path`, `http(s)://host:port` (a `lifelog serve` server) or
+  ///     `dav(s)://host/path` (a WebDAV folder).
   ///   - token: the server's bearer token (nil for a folder); for a WebDAV remote,
   ///     `user:password`.
   ///   - caFile: certificates to trust for a private server (`LIFELOG_CA_FILE`).
@@ -36,7 +37,7 @@ public enum RemoteAddress {
     } else if url.contains("://"), !url.hasPrefix("file://") {
       throw InputError(
         "Cannot use '\(url)' as a remote; give a folder path, file:///path, http(s)://host:port "
-          + "or davs://host/path")
+          + "or dav(s)://host/path")
     } else {
       remote = try FileRemote(url: url)
     }

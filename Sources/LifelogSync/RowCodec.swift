@@ -55,28 +55,35 @@ enum RowCodec {
 
   /// Inserts or replaces a whole row.
   static func write(_ change: RowChange, in database: Database) throws {
-    let v = change.values
+    let positions = fieldPositions[change.entity] ?? [:]
+    /// The value of a field, found by its name (``SyncedEntity/fields``), never by position.
+    func v(_ field: String) -> FieldValue {
+      guard let index = positions[field], index < change.values.count else { return .null }
+      return change.values[index]
+    }
     let values: [String: any SQLiteBindable]
     switch change.entity {
     case .entry:
-      guard case .time(let time) = v[1] else { return }
+      guard case .time(let time) = v("at") else { return }
       var tags: [String] = []
-      if case .tags(let list) = v[5] { tags = list }
+      if case .tags(let list) = v("tags") { tags = list }
       values = [
-        "activity": try LogStore.activityKey(for: text(v[0]) ?? "", in: database),
+        "activity": try LogStore.activityKey(for: text(v("activity")) ?? "", in: database),
         "at": time.instant, "tz_offset": time.offsetMinutes,
-        "duration": integer(v[2]).map { max(0, $0) }, "note": text(v[3]), "quantity": real(v[4]),
-        "tags": tags.joined(separator: " "), "source": text(v[6]), "deleted": flag(v[7]),
+        "duration": integer(v("duration")).map { max(0, $0) }, "note": text(v("note")),
+        "quantity": real(v("quantity")), "tags": tags.joined(separator: " "),
+        "source": text(v("source")), "deleted": flag(v("deleted")),
       ]
     case .activity:
-      let name = text(v[0]) ?? ""
-      let kind = ActivityKind(rawValue: text(v[1]) ?? "") ?? .other
+      let name = text(v("name")) ?? ""
+      let kind = ActivityKind(rawValue: text(v("kind")) ?? "") ?? .other
       values = [
-        "name": name, "name_key": ActivityName.key(name), "kind": kind.rawValue, "unit": text(v[2]),
-        "target": text(v[3]), "archived": flag(v[4]), "deleted": flag(v[5]),
+        "name": name, "name_key": ActivityName.key(name), "kind": kind.rawValue,
+        "unit": text(v("unit")), "target": text(v("target")), "archived": flag(v("archived")),
+        "deleted": flag(v("deleted")),
       ]
     case .setting:
-      values = ["value": text(v[0]) ?? ""]
+      values = ["value": text(v("value")) ?? ""]
     }
     let map = change.entity.columns
     let written = Array(map.selected.dropFirst()) + map.derived  // all but the id
@@ -87,6 +94,12 @@ enum RowCodec {
           name == map.stamps ? change.stamps.encoded : values[name] ?? String?.none
         })
   }
+
+  /// Where each field of each entity is in ``RowChange/values``, built once.
+  private static let fieldPositions = Dictionary(
+    uniqueKeysWithValues: SyncedEntity.allCases.map { entity in
+      (entity, Dictionary(uniqueKeysWithValues: entity.fields.enumerated().map { ($1, $0) }))
+    })
 
   /// ``upsert(_:)`` of each entity, built once.
   private static let upserts = Dictionary(
@@ -118,6 +131,35 @@ enum RowCodec {
       changed = true
     }
     return changed ? merged : nil
+  }
+
+  /// The fields of `existing` written on this machine (stamp device part `here`) whose value a
+  /// later `incoming` write replaces with a different one: the edits a merge drops.
+  static func replacedLocalFields(
+    _ incoming: RowChange, existing: RowChange, here: String
+  ) -> [(index: Int, field: String)] {
+    let fields = incoming.entity.fields
+    return incoming.values.indices.compactMap { index in
+      let local = existing.stamps[index]
+      guard index < fields.count, index < existing.values.count, local != Stamp.never,
+        local.hasSuffix(here), incoming.stamps[index] > local,
+        incoming.values[index] != existing.values[index]
+      else { return nil }
+      return (index, fields[index])
+    }
+  }
+
+  /// A value as a person reads it: text as is, a time in ISO 8601, tags space-separated, none empty.
+  static func shown(_ value: FieldValue) -> String {
+    switch value {
+    case .null: ""
+    case .text(let text): text
+    case .integer(let number): String(number)
+    case .real(let number): String(number)
+    case .flag(let flag): flag ? "yes" : "no"
+    case .time(let time): time.iso8601
+    case .tags(let tags): tags.joined(separator: " ")
+    }
   }
 
   private static func text(_ value: FieldValue) -> String? {

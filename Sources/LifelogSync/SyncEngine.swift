@@ -50,6 +50,8 @@ public final class SyncEngine {
     public var held: [HeldBatch] = []
     /// How far ahead of this machine the newest received stamp was (ms), when notably so.
     public var clockSkewMilliseconds: Int64?
+    /// Local field values that later changes from other machines replaced in this sync.
+    public var replaced: [ReplacedField] = []
   }
 
   /// Syncs with one configured remote.
@@ -58,8 +60,11 @@ public final class SyncEngine {
   ) throws -> Report {
     let deadline = options.deadline ?? Deadline(seconds: options.timeout, now: wallClock)
     var report = Report(remote: record.name)
+    let run = wallClock()
     do {
-      try run(record, remote: remote, options: options, deadline: deadline, report: &report)
+      try self.run(
+        record, remote: remote, options: options, deadline: deadline, run: run, report: &report)
+      report.replaced = try store.log.replacedFields(run: run)
       try store.recordOutcome(
         remote: record.name, at: wallClock(), outcome: "ok",
         skipped: report.skipped.map(remote.secrets.scrubbed),
@@ -79,7 +84,7 @@ public final class SyncEngine {
   }
 
   private func run(
-    _ record: RemoteRecord, remote: any Remote, options: Options, deadline: Deadline,
+    _ record: RemoteRecord, remote: any Remote, options: Options, deadline: Deadline, run: Int64,
     report: inout Report
   ) throws {
     let device = try store.deviceID
@@ -124,7 +129,8 @@ public final class SyncEngine {
       newest = max(
         newest,
         try store.apply(
-          [snapshot.snapshot], remote: record.name, cursor: snapshot.cursor, now: wallClock()))
+          [snapshot.snapshot], remote: record.name, cursor: snapshot.cursor, now: wallClock(),
+          run: run))
       try store.setSnapshot(snapshot.name, remote: record.name)
       cursor = snapshot.cursor
       merged.insert(snapshot.name)
@@ -142,7 +148,8 @@ public final class SyncEngine {
         newest = max(
           newest,
           try store.apply(
-            page.batches.map(\.batch), remote: record.name, cursor: page.cursor, now: wallClock()))
+            page.batches.map(\.batch), remote: record.name, cursor: page.cursor, now: wallClock(),
+            run: run))
         report.pulled += page.batches.count
       }
       cursor = page.cursor

@@ -2,6 +2,10 @@
 
 /// The lock that keeps two syncs of one log apart: `flock` on a file beside the database, so a
 /// sync started by cron while another runs exits at once, and a crashed sync leaves no stale lock.
+///
+/// The lock file sits beside the log, maybe in a folder others can write: it is opened with
+/// `O_NOFOLLOW` and non-blocking, and must be a regular file, so a link planted at its name never
+/// makes lifelog create or lock a file elsewhere, and a FIFO or device never blocks it.
 public final class SyncLock {
   private let descriptor: Int32
   public let path: String
@@ -9,15 +13,19 @@ public final class SyncLock {
   /// Takes the lock, or throws ``SyncError/syncRunning(_:)`` at once when another process holds it.
   public init(path: String) throws(SyncError) {
     self.path = path
-    descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
+      let reason = errno == ELOOP ? "it is a symbolic link" : String(cString: strerror(errno))
       throw .remoteUnavailable(
-        path, reason: "cannot create the sync lock: \(String(cString: strerror(errno)))")
+        path, reason: "cannot create the lock file: \(reason); remove it and try again")
     }
-    // No close here: the descriptor is already stored, so `deinit` runs when this throws and
-    // closes it. Closing it here too closed it twice, and in a process with other threads (the
-    // test process, running suites in parallel) the second close hit whatever file had been given
-    // that number meanwhile: an SQLite connection then failed with "disk I/O error" (fstat, 1802).
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      throw .remoteUnavailable(
+        path, reason: "the lock file is not a regular file; remove it and try again")
+    }
+    // No close here: the descriptor is already stored, so `deinit` closes it when this throws.
+    // A second close would hit whatever file another thread was given that number meanwhile.
     guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { throw .syncRunning(path) }
   }
 

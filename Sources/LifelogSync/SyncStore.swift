@@ -112,16 +112,44 @@ public final class SyncStore {
   /// Call inside a transaction.
   ///
   /// - Returns: the newest stamp seen, so the caller can advance the clock past it.
-  func merge(_ batch: Batch) throws -> String {
+  /// Local field values a later change replaces are kept (``ReplacedField``), stamped with `run`.
+  func merge(_ batch: Batch, run: Int64) throws -> String {
     var newest = Stamp.never
+    let here = Stamp.devicePart(try deviceID)
+    var replaced: [ReplacedField] = []
     for change in batch.changes {
       let existing = try RowCodec.read(change.entity, id: change.id, in: database)
+      if let existing {
+        for (index, field) in RowCodec.replacedLocalFields(change, existing: existing, here: here) {
+          replaced.append(
+            ReplacedField(
+              entity: change.entity, id: change.id, field: field,
+              localValue: try shown(existing.values[index], field: field),
+              localStamp: existing.stamps[index],
+              remoteValue: try shown(change.values[index], field: field),
+              remoteStamp: change.stamps[index],
+              remoteDevice: Stamp.devicePart(batch.device)
+                == String(change.stamps[index].suffix(12))
+                ? batch.device : String(change.stamps[index].suffix(12)),
+              runMilliseconds: run))
+        }
+      }
       if let merged = RowCodec.merge(change, into: existing) {
         try RowCodec.write(merged, in: database)
       }
       newest = max(newest, change.stamps.newest)
     }
+    try log.recordReplaced(replaced)
     return newest
+  }
+
+  /// A field's value as a person reads it: an entry's activity by its name.
+  private func shown(_ value: FieldValue, field: String) throws -> String {
+    if field == "activity", case .text(let id) = value {
+      return try database.cachedStatement(sql: "SELECT name FROM activity WHERE id = ?").first(
+        [id]) { $0[0] } ?? id
+    }
+    return RowCodec.shown(value)
   }
 
   /// Applies pulled batches and records the new cursor, all in one transaction.
@@ -129,12 +157,14 @@ public final class SyncStore {
   /// - Parameter now: the wall clock, which the hybrid clock is never moved beyond by more than
   ///   ``Stamp/aheadLimit`` (the engine holds batches stamped further ahead; this is a second fence).
   /// - Returns: the newest stamp in the batches.
-  public func apply(_ batches: [Batch], remote: String, cursor: String, now: Int64) throws -> String
-  {
+  /// - Parameter run: when the sync started (Unix ms), recorded with the fields it replaced.
+  public func apply(
+    _ batches: [Batch], remote: String, cursor: String, now: Int64, run: Int64 = 0
+  ) throws -> String {
     try log.inTransaction {
       var newest = Stamp.never
       for batch in batches {
-        newest = max(newest, try merge(batch))
+        newest = max(newest, try merge(batch, run: run))
         if batch.kind == .batch {
           try setApplied(device: batch.device, seq: batch.seq)
         } else {

@@ -14,6 +14,25 @@ public enum ToolProcess {
     process.waitUntilExit()
     return process.terminationStatus
   }
+
+  /// Runs it and returns its exit status and what it wrote, standard error after standard output
+  /// (poppler's pdftotext and pdffonts, scripts/catalogs.sh: small outputs).
+  public static func output(
+    _ path: String, _ arguments: [String]
+  ) throws -> (
+    status: Int32, text: String
+  ) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
 }
 
 /// A self-signed certificate for 127.0.0.1, made with openssl, for the tests of HTTPS.

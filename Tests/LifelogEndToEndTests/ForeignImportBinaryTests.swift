@@ -63,7 +63,8 @@ import Testing
       ], database)
     _ = try tool("/usr/bin/timew", [":yes", "start", "2026-12-01T08:00", "reading"], database)
     let export = try tool("/usr/bin/timew", ["export"], database)
-    let first = try lifelog(["import", "--from", "timewarrior", "-"], input: export)
+    let first = try lifelog(
+      ["import", "--from", "timewarrior", "--kind", "other", "-"], input: export)
     #expect(first.exitCode == 0, "\(first)")
     #expect(first.stdout.hasPrefix("Imported: 2 added"), "\(first.stdout)")
     #expect(first.stderr.contains("is still open; skipped"), "\(first.stderr)")
@@ -76,12 +77,13 @@ import Testing
     #expect(code["note"] as? String == "fixed the import")
     let reading = try #require(rows.first { $0["activity"] as? String == "reading" })
     #expect(reading["duration"] as? Int == 1200)
-    let again = try lifelog(["import", "--from", "timewarrior", "-"], input: export)
+    let again = try lifelog(
+      ["import", "--from", "timewarrior", "--kind", "other", "-"], input: export)
     #expect(again.stdout.hasPrefix("Imported: 0 added, 0 updated, 2 unchanged"), "\(again)")
     // A newer export: the open interval closed; only it is added.
     _ = try tool("/usr/bin/timew", [":yes", "stop", "2026-12-01T08:45"], database)
     let newer = try lifelog(
-      ["import", "--from", "timewarrior", "-"],
+      ["import", "--from", "timewarrior", "--kind", "other", "-"],
       input: try tool("/usr/bin/timew", ["export"], database))
     #expect(newer.stdout.hasPrefix("Imported: 1 added, 0 updated, 2 unchanged"), "\(newer)")
   }
@@ -90,7 +92,8 @@ import Testing
     #expect(try lifelog(["activity", "add", "lifelog", "--kind", "other"]).exitCode == 0)
     let export =
       #"[{"id":1,"start":"20261130T090000Z","end":"20261130T100000Z","tags":["code","lifelog"]}]"#
-    let result = try lifelog(["import", "--from", "timewarrior", "-"], input: export)
+    let result = try lifelog(
+      ["import", "--from", "timewarrior", "--kind", "other", "-"], input: export)
     #expect(result.exitCode == 0, "\(result)")
     let row = try #require(try entries().first)
     #expect(row["activity"] as? String == "lifelog")
@@ -109,7 +112,9 @@ import Testing
     _ = try tool(
       watson, ["add", "-f", "2026-11-30 14:00", "-t", "2026-11-30 14:30", "running"],
       variables)
-    let first = try lifelog(["import", "--from", "watson", folder.file("watson/frames")])
+    let first = try lifelog([
+      "import", "--from", "watson", "--kind", "other", folder.file("watson/frames"),
+    ])
     #expect(first.stdout.hasPrefix("Imported: 2 added"), "\(first)")
     let rows = try entries()
     let writing = try #require(rows.first { $0["activity"] as? String == "writing" })
@@ -118,7 +123,7 @@ import Testing
     #expect(writing["tags"] as? [String] == ["book", "deep-work"])
     let log = try tool(
       watson, ["log", "--json", "--from", "2026-11-01", "--to", "2026-12-31"], variables)
-    let again = try lifelog(["import", "--from", "watson", "-"], input: log)
+    let again = try lifelog(["import", "--from", "watson", "--kind", "other", "-"], input: log)
     #expect(again.stdout.hasPrefix("Imported: 0 added, 0 updated, 2 unchanged"), "\(again)")
   }
 
@@ -148,7 +153,7 @@ import Testing
       ], [:])
     _ = try tool(jrnl, ["--config-file", config, "2026-12-01 07:05: Early start @work."], [:])
     let export = try tool(jrnl, ["--config-file", config, "--export", "json"], [:])
-    let first = try lifelog(["import", "--from", "jrnl", "-"], input: export)
+    let first = try lifelog(["import", "--from", "jrnl", "--kind", "other", "-"], input: export)
     #expect(first.stdout.hasPrefix("Imported: 2 added"), "\(first)")
     #expect(first.stdout.contains("journal (other)"))
     let rows = try entries()
@@ -158,7 +163,7 @@ import Testing
       rows[0]["note"] as? String == "A quiet day. Walked @dog by the river.\nThe second line.")
     #expect(rows[0]["tags"] as? [String] == ["dog"])
     #expect(rows[1]["activity"] as? String == "journal")
-    let again = try lifelog(["import", "--from", "jrnl", "-"], input: export)
+    let again = try lifelog(["import", "--from", "jrnl", "--kind", "other", "-"], input: export)
     #expect(again.stdout.hasPrefix("Imported: 0 added, 0 updated, 2 unchanged"), "\(again)")
   }
 
@@ -273,7 +278,8 @@ import Testing
 
   @Test func aDryRunWritesNothingAndActivityPutsEveryEntryUnderIt() throws {
     let export = #"[{"start":"20261130T090000Z","end":"20261130T100000Z","tags":["code"]}]"#
-    let dry = try lifelog(["import", "--from", "timewarrior", "--dry-run", "-"], input: export)
+    let dry = try lifelog(
+      ["import", "--from", "timewarrior", "--kind", "other", "--dry-run", "-"], input: export)
     #expect(dry.stdout.hasPrefix("Dry run, nothing written: would add 1"), "\(dry)")
     #expect(try entries().isEmpty)
     let chosen = try lifelog(

@@ -31,11 +31,11 @@ import Testing
     _ source: String, _ input: String, count: Int,
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
-    let first = try lifelog(["import", "--from", source, "-"], input: input)
+    let first = try lifelog(["import", "--from", source, "--kind", "other", "-"], input: input)
     #expect(
       first.stdout.hasPrefix("Imported: \(count) added, 0 updated, 0 unchanged"), "\(first)",
       sourceLocation: sourceLocation)
-    let again = try lifelog(["import", "--from", source, "-"], input: input)
+    let again = try lifelog(["import", "--from", source, "--kind", "other", "-"], input: input)
     #expect(
       again.stdout.hasPrefix("Imported: 0 added, 0 updated, \(count) unchanged"), "\(again)",
       sourceLocation: sourceLocation)
@@ -97,9 +97,9 @@ import Testing
       2026-12-01T08:00:00+01:00,coffee,espresso
 
       """
-    let first = try lifelog(["import", "-"], input: csv)
+    let first = try lifelog(["import", "--kind", "meal", "-"], input: csv)
     #expect(first.stdout.hasPrefix("Imported: 2 added, 0 updated, 0 unchanged"), "\(first)")
-    let again = try lifelog(["import", "-"], input: csv)
+    let again = try lifelog(["import", "--kind", "meal", "-"], input: csv)
     #expect(again.stdout.hasPrefix("Imported: 0 added, 0 updated, 2 unchanged"), "\(again)")
     #expect(try entries().count == 2)
   }
@@ -112,7 +112,7 @@ import Testing
       \(id),2026-12-01T09:00:00+01:00,coffee,latte
 
       """
-    let result = try lifelog(["import", "-"], input: csv)
+    let result = try lifelog(["import", "--kind", "meal", "-"], input: csv)
     #expect(result.exitCode == 65, "\(result)")
     #expect(
       result.stderr.contains("line 3: id '\(id)' is on an earlier row of the file"), "\(result)")

@@ -259,7 +259,7 @@ import Testing
     #expect(seconds < 4, "gave up after \(seconds) s with --timeout 2")
     #expect(try laptop.entries()[entry] != nil)
     let status = try laptop.expectSuccess("status")
-    #expect(status.stdout.contains("Pending: 1 changed row"), "\(status)")
+    #expect(status.stdout.contains("Pending: 1 change not yet synced"), "\(status)")
     #expect(status.stdout.contains("(failed: "), "\(status)")
 
     // Back up on the same address: the next sync sends what waited.

@@ -160,6 +160,36 @@ import Testing
     #expect(!left.contains { $0.contains(".tmp-") }, "no temporary left: \(left)")
   }
 
+  // MARK: - Lock files
+
+  /// A link planted at the sync lock's or the remind lock's name, beside the log: `sync` and
+  /// `remind` refuse it and create nothing where it points (a missing file) nor touch what is
+  /// there (an existing one keeps its bytes and mode).
+  @Test(arguments: ["sync", "remind"])
+  func aLockFileNeverFollowsAPlantedLink(_ command: String) throws {
+    let environment = ["LIFELOG_DB": folder.file("l.db"), "OUT": folder.path]
+    #expect(try shell("exec \"$LIFELOG\" add lunch --at 12:00", environment).exitCode == 0)
+    #expect(
+      try shell("exec \"$LIFELOG\" remote add usb \"$OUT/usb\"", environment).exitCode == 0)
+    let lock = folder.file("l.db.\(command)-lock")
+    try FileManager.default.createSymbolicLink(
+      atPath: lock, withDestinationPath: folder.file("created-elsewhere"))
+    let result = try shell("exec \"$LIFELOG\" \(command)", environment)
+    #expect(result.exitCode != 0, "\(result)")
+    #expect(result.stderr.contains("symbolic link"), "\(result)")
+    #expect(!FileManager.default.fileExists(atPath: folder.file("created-elsewhere")))
+
+    let victim = folder.file("victim.txt")
+    try "precious\n".write(toFile: victim, atomically: false, encoding: .utf8)
+    chmod(victim, 0o644)
+    try FileManager.default.removeItem(atPath: lock)
+    try FileManager.default.createSymbolicLink(atPath: lock, withDestinationPath: victim)
+    #expect(try shell("exec \"$LIFELOG\" \(command)", environment).exitCode != 0)
+    #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+    let mode = try FileManager.default.attributesOfItem(atPath: victim)[.posixPermissions]
+    #expect(mode as? Int == 0o644)
+  }
+
   // MARK: - Record cap
 
   /// A 64 MB CSV record (a quote never closed) and a 64 MB JSON line: the import stops at 1 MiB

@@ -72,7 +72,7 @@ import Testing
       "\(proposal.stderr)")
     let map = [
       "--map", "at=Data+Godzina", "--map", "activity=Posiłek", "--map", "note=Co zjadłem",
-      "--map", "quantity=Kcal",
+      "--map", "quantity=Kcal", "--kind", "meal",
     ]
     let first = try lifelog(["import", path] + map)
     #expect(first.stdout.hasPrefix("Imported: 3 added"), "\(first)")

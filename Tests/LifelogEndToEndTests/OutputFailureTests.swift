@@ -20,7 +20,9 @@ import Testing
   }
 
   @Test(arguments: [
-    "export", "export --format jsonl", "list --format json", "report --from 2026-11-01", "list",
+    "export", "export --format jsonl", "list --format json --limit 100000",
+    "report --from 2026-11-01",
+    "list --limit 100000",
   ])
   func standardOutputOnAFullDeviceIsAnIOError(command: String) throws {
     let result = try FaultInjection.shell(
@@ -32,7 +34,7 @@ import Testing
       "\(result)")
   }
 
-  @Test(arguments: ["export", "list", "list --format json"])
+  @Test(arguments: ["export", "list --limit 100000", "list --format json --limit 100000"])
   func aClosedPipeIsQuietAndSucceeds(command: String) throws {
     let result = try FaultInjection.shell(
       "$LIFELOG \(command) | head -c 10 > /dev/null; exit ${PIPESTATUS[0]}",

@@ -43,7 +43,7 @@ import Testing
 
   static let polishMap = [
     "--map", "at=Data+Godzina", "--map", "activity=Posiłek", "--map", "note=Co zjadłem",
-    "--map", "quantity=E",
+    "--map", "quantity=E", "--kind", "meal",
   ]
 
   @Test func withoutAMapTheColumnsContentsGiveAReadyMapLineAndNothingIsWritten() throws {
@@ -87,7 +87,10 @@ import Testing
     let path = folder.file("woda.txt")
     try #require(FileManager.default.createFile(atPath: path, contents: text.data(using: .utf16)))
     let result = try lifelog(
-      ["import", path, "--map", "at=A", "--map", "quantity=Ile", "--activity", "water"])
+      [
+        "import", path, "--map", "at=A", "--map", "quantity=Ile", "--activity", "water", "--kind",
+        "other",
+      ])
     #expect(result.stdout.hasPrefix("Imported: 2 added"), "\(result)")
     #expect(try entries().map { $0["quantity"] as? Double } == [2, 1.5])
   }
@@ -113,7 +116,7 @@ import Testing
     let path = folder.file("bad.csv")
     try "Data;Posiłek\n6.12.2026 8:00;obiad\n\n31.2.2026 8:00;obiad\n".write(
       toFile: path, atomically: true, encoding: .utf8)
-    let map = ["--map", "at=Data", "--map", "activity=Posiłek"]
+    let map = ["--map", "at=Data", "--map", "activity=Posiłek", "--kind", "meal"]
     let result = try lifelog(["import", path] + map)
     #expect(result.exitCode == 65, "\(result)")
     #expect(result.stderr.contains("line 4: Cannot read '31.2.2026 8:00'"), "\(result.stderr)")

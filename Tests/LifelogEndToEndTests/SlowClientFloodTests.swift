@@ -87,4 +87,43 @@ import Testing
     try user.send(Array("GET /v1/info HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
     #expect(try user.readResponse().hasPrefix("HTTP/1.1 200"))
   }
+
+  /// The one body a client with no token may send, a pairing code's redemption, is held to the
+  /// head's deadline too, and takes none of `--max-concurrent` while it trickles in: a client
+  /// with a token is still answered, and a whole redemption still is.
+  @Test func aTricklingBodyWithoutATokenIsCutOffAtTheHeadDeadline() throws {
+    let server = try ServerProcess(
+      dataFolder: folder.file("data"),
+      arguments: ["--threads", "1", "--head-timeout", "2", "--max-concurrent", "1"])
+    let token = try server.addUser("alice")
+    let slow = try RawHTTPConnection(port: server.port, from: "127.0.0.2")
+    try slow.send(
+      Array(
+        "POST /v1/pairings/redeem HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{\"code\":\""
+          .utf8))
+    var sent = 0
+    // A byte every 50 ms for at most 45 s.
+    while sent < 900, !slow.isClosedByServer, (try? slow.send([0x61])) != nil {
+      sent += 1
+      if sent == 10 {
+        let user = try RawHTTPConnection(port: server.port, from: "127.0.0.3")
+        try user.send(
+          Array(
+            "GET /v1/manifest HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n\r\n"
+              .utf8))
+        let answer = try user.readResponse()
+        #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(80))")
+      }
+      usleep(50_000)
+    }
+    #expect(slow.isClosedByServer || sent < 900, "a trickling body was kept for \(sent) bytes")
+
+    let whole = try RawHTTPConnection(port: server.port, from: "127.0.0.4")
+    let body = #"{"code":"llp_unknown"}"#
+    try whole.send(
+      Array(
+        "POST /v1/pairings/redeem HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+          .utf8))
+    #expect(try whole.readResponse().hasPrefix("HTTP/1.1 404"))
+  }
 }

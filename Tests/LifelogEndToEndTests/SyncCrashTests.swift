@@ -117,7 +117,8 @@ import Testing
         Set(entries.keys) == created, "\(machine.name): lost \(lost), unexpected \(unexpected)")
       let status = try machine.expectSuccess("status")
       #expect(
-        status.stdout.contains("Pending: 0 changed rows"), "\(machine.name): \(status.stdout)")
+        status.stdout.contains("Pending: 0 changes not yet synced"),
+        "\(machine.name): \(status.stdout)")
       #expect(status.stdout.contains("Unsent batches: 0"), "\(machine.name): \(status.stdout)")
     }
     let pusherLines = try pusher.sortedListLines()

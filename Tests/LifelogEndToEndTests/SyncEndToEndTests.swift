@@ -214,7 +214,7 @@ import Testing
     do {
       let lock = try SyncLock(path: laptop.databasePath + ".sync-lock")
       let start = Date()
-      let busy = try laptop.run("sync", "--quiet")
+      let busy = try laptop.run("sync")
       #expect(busy.exitCode == 75, "\(busy)")
       #expect(busy.stderr.contains("another sync is running"), "\(busy)")
       #expect(busy.stdout.isEmpty)
@@ -356,7 +356,7 @@ import Testing
     let deviceID = try #require(device["device"] as? String)
     #expect(UUID(uuidString: deviceID) != nil)
     #expect(before.stdout.hasPrefix("Device \(deviceID) (\(Self.hostName))\n"), "\(before)")
-    #expect(before.stdout.contains("Pending: 2 changed rows not yet in a batch"), "\(before)")
+    #expect(before.stdout.contains("Pending: 2 changes not yet synced"), "\(before)")
     #expect(before.stdout.contains("No remotes"), "\(before)")
 
     try laptop.expectSuccess("remote", "add", "usb", remote)
@@ -371,7 +371,7 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: remote + "/devices") == [deviceID])
     _ = try laptop.add("dinner", "pasta", "--at", "2026-12-01 19:00")
     let synced = try laptop.expectSuccess("status")
-    #expect(synced.stdout.contains("Pending: 1 changed row not yet in a batch"), "\(synced)")
+    #expect(synced.stdout.contains("Pending: 1 change not yet synced"), "\(synced)")
     let lastSync = try #require(
       synced.stdout.split(separator: "\n").first { $0.contains("Last sync:") })
     #expect(lastSync.hasSuffix(" (ok)"), "\(synced)")

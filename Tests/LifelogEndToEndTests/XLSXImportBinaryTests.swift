@@ -74,7 +74,8 @@ import Testing
         "--map at=Data+Godzina --map activity=Posiłek --map note=\"Co zjadłem\""),
       "\(proposal.stderr)")
     let map = [
-      "--map", "at=Data+Godzina", "--map", "activity=Posiłek", "--map", "note=Co zjadłem",
+      "--map", "at=Data+Godzina", "--map", "activity=Posiłek", "--map", "note=Co zjadłem", "--kind",
+      "meal",
     ]
     let first = try lifelog(["import", path] + map)
     #expect(first.stdout.hasPrefix("Imported: 3 added"), "\(first)")
@@ -89,7 +90,7 @@ import Testing
     let weight = try lifelog(
       [
         "import", path, "--sheet", "waga", "--map", "at=A", "--map", "quantity=Kg",
-        "--activity", "weight",
+        "--activity", "weight", "--kind", "other",
       ])
     #expect(weight.stdout.hasPrefix("Imported: 1 added"), "\(weight)")
     let missing = try lifelog(["import", path, "--sheet", "3"] + map)
@@ -141,7 +142,9 @@ import Testing
         toFile: folder.file("sheet.xml"), atomically: true, encoding: .utf8)
   }
 
-  static let map = ["--map", "at=Kiedy", "--map", "note=Co", "--activity", "meal"]
+  static let map = [
+    "--map", "at=Kiedy", "--map", "note=Co", "--activity", "meal", "--kind", "meal",
+  ]
 
   @Test func sharedStringsDateStylesAndAFormulasCachedValueAreRead() throws {
     try writeSheetXML(

@@ -29,8 +29,8 @@ import Testing
     }
   }
 
-  /// A page of changes whose index lists a batch of size -1 (issue 12 item 5, replayed through the
-  /// `changes` harness; owner: the HTTP remote's changes index).
+  /// A page of changes whose index lists a batch of size -1, as the `changes` fuzz harness found
+  /// it: the HTTP remote's changes index must refuse it.
   static let negativeSizePage =
     "{\"cursor\":\"1\",\"more\":false,\"batches\":[{\"device\":\"d\",\"seq\":1,\"cursor\":1,"
     + "\"rows\":1,\"size\":-1}]}\n"

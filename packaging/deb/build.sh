@@ -95,8 +95,8 @@ Architecture: amd64
 Maintainer: $maintainer
 Installed-Size: $size
 Depends: $depends
-Recommends: libcurl4 | libcurl3-gnutls, libsodium23, libreadline8
-Suggests: libmicrohttpd12, libpq5, libxml2, libssl3
+Recommends: libcurl4 | libcurl3-gnutls, libsodium23, libreadline8, libpangocairo-1.0-0, fonts-dejavu-core
+Suggests: libmicrohttpd12, libpq5, libxml2, libssl3, libqrencode4
 Section: utils
 Priority: optional
 Description: meal and activity log for the command line, with sync
@@ -108,7 +108,8 @@ Description: meal and activity log for the command line, with sync
  .
  Features load their libraries only when used: HTTP remotes libcurl,
  encrypted remotes libsodium, the interactive shell readline, the server
- libmicrohttpd, its PostgreSQL store libpq.
+ libmicrohttpd, its PostgreSQL store libpq, the QR codes of pair and share
+ libqrencode.
 CONTROL
 chmod 0644 "$root/DEBIAN/control"
 

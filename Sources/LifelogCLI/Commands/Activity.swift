@@ -7,12 +7,12 @@ extension LifelogCommand {
   struct ActivityGroup: Command {
     static let configuration = CommandConfiguration(
       commandName: "activity",
-      abstract: "Add, list, rename and archive activities.",
+      abstract: "Add, list, rename, merge and archive activities.",
       discussion: "'lifelog activity' alone lists the activities.",
       options: ActivityList.configuration.options,
       subcommands: [
         ActivityAdd.self, ActivityList.self, ActivityEdit.self, ActivityRename.self,
-        ActivityArchive.self,
+        ActivityMerge.self, ActivityArchive.self,
         ActivityUnarchive.self,
       ])
 
@@ -34,8 +34,8 @@ extension LifelogCommand {
       ],
       options: [
         OptionSpec(
-          ["--kind"], value: "kind", help: "meal, exercise, sleep, medication or other.",
-          default: "other"),
+          ["--kind"], value: "kind",
+          help: "meal, exercise, sleep, medication or other (asked at a terminal, else required)."),
         OptionSpec(
           ["--unit"], value: "unit", help: "The unit quantities are in: km, kcal, glasses, ..."),
         OptionSpec(
@@ -48,22 +48,48 @@ extension LifelogCommand {
       ])
 
     let name: String
-    let kind: ActivityKind
+    let kind: ActivityKind?
     let unit: String?
     let target: Target?
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
+      if arguments.positionals.count > 1 {
+        let words = arguments.positionals.joined(separator: " ")
+        throw UsageError(
+          "A name of several words needs quotes: lifelog activity add \(ShellQuote.word(words))")
+      }
       name = try arguments.checkedPositionals(for: Self.configuration)["name"]?.first ?? ""
-      kind = try ActivityKind(parsing: arguments.valueOrDefault("--kind") ?? "")
-      unit = arguments.value("--unit")
+      kind = try arguments.value("--kind").map(ActivityKind.init(parsing:))
+      // Checked before the kind is asked for, so a bad value is refused before any question.
+      unit = try arguments.value("--unit").map(ActivityUnit.validated)
       target = try arguments.value("--target").map(Target.init(parsing:))
     }
 
     func run(in context: Context) throws {
+      let kind = try self.kind ?? Self.askKind(of: name, in: context)
       let activity = try context.recordingStep("activity add \(name)") {
         try $0.addActivity(named: name, kind: kind, unit: unit, target: target)
       }
       context.output.write("Created activity '\(activity.name)' (\(activity.kind.rawValue))\n")
+    }
+
+    /// The kind of a new activity given without `--kind`: asked at a terminal, meal first (most
+    /// new activities are meals); refused in a script, where a guessed kind would file every
+    /// entry of it wrongly without a word (an `other` lunch is no meal to `due` or the report).
+    static func askKind(of name: String, in context: Context) throws -> ActivityKind {
+      let kinds = ActivityKind.allCases.map(\.rawValue)
+      if let existing = try context.store.activity(named: name) {
+        throw InputError("Activity '\(existing.name)' already exists; pick another name")
+      }
+      guard let prompt = context.prompt else {
+        throw UsageError(
+          "Missing --kind for the new activity '\(name)'; add --kind meal (or "
+            + kinds.dropFirst().joined(separator: ", ") + ")")
+      }
+      guard let answer = prompt.choose("Kind of '\(name)'", from: kinds) else {
+        throw UsageError("No kind given for '\(name)'; add --kind meal (or another kind)")
+      }
+      return try ActivityKind(parsing: answer)
     }
   }
 
@@ -153,6 +179,11 @@ extension LifelogCommand {
     let target: Target??
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
+      if arguments.positionals.count > 1 {
+        let words = arguments.positionals.joined(separator: " ")
+        throw UsageError(
+          "A name of several words needs quotes: lifelog activity add \(ShellQuote.word(words))")
+      }
       name = try arguments.checkedPositionals(for: Self.configuration)["name"]?.first ?? ""
       kind = try arguments.value("--kind").map(ActivityKind.init(parsing:))
       unit = arguments.value("--unit").map { $0.lowercased() == "none" ? nil : $0 }
@@ -202,6 +233,40 @@ extension LifelogCommand {
         try $0.renameActivity(oldName, to: newName)
       }
       context.output.write("Renamed activity '\(oldName)' to '\(activity.name)'\n")
+    }
+  }
+
+  struct ActivityMerge: Command {
+    static let configuration = CommandConfiguration(
+      commandName: "merge",
+      abstract: "Move every entry of one activity to another, then archive the first.",
+      discussion: """
+        The entries move as edits do, so they sync; the emptied activity is archived, not deleted.
+        'lifelog undo' moves them back.
+        """,
+      arguments: [
+        ArgumentSpec("from", "The activity to empty and archive.", completes: .activityName),
+        ArgumentSpec("into", "The activity its entries join.", completes: .activityName),
+      ],
+      examples: ["lifelog activity merge brekfast breakfast"])
+
+    let fromName: String
+    let intoName: String
+
+    init(parsing arguments: ParsedArguments, in context: Context) throws {
+      let positionals = try arguments.checkedPositionals(for: Self.configuration)
+      fromName = positionals["from"]?.first ?? ""
+      intoName = positionals["into"]?.first ?? ""
+    }
+
+    func run(in context: Context) throws {
+      let merged = try context.recordingStep("activity merge \(fromName) \(intoName)") {
+        try $0.mergeActivity(fromName, into: intoName)
+      }
+      let entries = merged.moved == 1 ? "1 entry" : "\(merged.moved) entries"
+      context.output.write(
+        "Moved \(entries) from '\(merged.from.name)' to '\(merged.into.name)' "
+          + "(\(merged.into.kind.rawValue)); archived '\(merged.from.name)'\n")
     }
   }
 

@@ -21,6 +21,7 @@ extension LifelogCommand {
           default: "now"),
         OptionSpec(["--duration"], value: "duration", help: "How long: 45m, 1h30m, 90s, 1:30."),
         OptionSpec(["--qty"], value: "number", help: "How much, in the activity's unit."),
+        OptionSpec(["--note"], value: "text", help: "The note, as 'edit' takes it (or as words)."),
         OptionSpec(["--tag"], value: "tag", help: "A tag (one word).", repeatable: true),
         OptionSpec(
           ["--kind"], value: "kind",
@@ -34,6 +35,8 @@ extension LifelogCommand {
       ])
 
     let activityName: String
+    /// The words after the activity, for the hint when they continue its name (`green tea`).
+    let noteWords: [String]
     let fields: EntryFieldValues
     let kind: ActivityKind?
     let json: Bool
@@ -44,8 +47,12 @@ extension LifelogCommand {
       json = try arguments.choice("--format") == "json"
       kind = try arguments.value("--kind").map(ActivityKind.init(parsing:))
       let words = positionals["note"] ?? []
+      noteWords = words
+      if !words.isEmpty, arguments.value("--note") != nil {
+        throw UsageError("Give the note either as words or with --note, not both")
+      }
       fields = try EntryFieldValues(
-        arguments, note: words.isEmpty ? nil : words.joined(separator: " "),
+        arguments, note: words.isEmpty ? arguments.value("--note") : words.joined(separator: " "),
         parser: context.timeParser)
     }
 
@@ -63,10 +70,7 @@ extension LifelogCommand {
             tags: fields.tags ?? []))
         return (entry, created)
       }
-      if entry.time.instant > context.now + 300 {
-        context.errors.write(
-          "Note: \(presenter.when(entry.time)) is in the future; 'lifelog edit' can fix it\n")
-      }
+      context.noteIfInFuture(entry, presenter: presenter)
       if json {
         context.output.write(presenter.json(entry) + "\n")
         return
@@ -75,6 +79,19 @@ extension LifelogCommand {
         context.output.write("Created activity '\(created.name)' (\(created.kind.rawValue))\n")
       }
       context.output.write("Added \(presenter.summary(entry))\n")
+    }
+
+    /// Refuses `lifelog add green tea` when `green` is unknown but `green tea` (or a longer
+    /// name) is an activity, naming the quoted form to type.
+    private func suggestQuotedName(in store: LogStore) throws {
+      for count in stride(from: noteWords.count, through: 1, by: -1) {
+        let name = ([activityName] + noteWords.prefix(count)).joined(separator: " ")
+        guard let activity = try store.activity(named: name) else { continue }
+        let rest = noteWords.dropFirst(count).map(ShellQuote.word).joined(separator: " ")
+        throw InputError(
+          "Unknown activity '\(activityName)'; for '\(activity.name)', quote it: lifelog add "
+            + ShellQuote.word(activity.name) + (rest.isEmpty ? "" : " " + rest))
+      }
     }
 
     /// The activity to log to; creates it when `--kind` was given and it does not exist yet.
@@ -93,11 +110,22 @@ extension LifelogCommand {
         return (existing, nil)
       }
       guard let kind else {
+        try suggestQuotedName(in: store)
         return (try store.requireActivity(named: activityName, creatingHint: true), nil)
       }
       let activity = try store.addActivity(named: activityName, kind: kind)
       return (activity, activity)
     }
+  }
+}
+
+extension Context {
+  /// Notes on standard error that an entry just written lies in the future (beyond five minutes of
+  /// clock skew): a typo such as `--at 21:00` for `12:00` otherwise goes unseen.
+  func noteIfInFuture(_ entry: Entry, presenter: EntryPresenter) {
+    guard entry.time.instant > now + 300 else { return }
+    errors.write(
+      "Note: \(presenter.when(entry.time)) is in the future; 'lifelog edit' can fix it\n")
   }
 }
 
@@ -125,7 +153,13 @@ struct EntryFieldValues {
       quantity =
         allowsClearing && text.lowercased() == "none" ? .some(nil) : try EntryFields.quantity(text)
     }
-    if let note { self.note = .some(try EntryFields.note(note)) }
+    if let note {
+      // Typed blanks are a slip (an unset shell variable), not a note; '' still clears one.
+      guard note.isEmpty || note.contains(where: { !$0.isWhitespace }) else {
+        throw InputError("Note is only spaces; write a note, or leave it out")
+      }
+      self.note = .some(try EntryFields.note(note))
+    }
     let tagTexts = arguments.all("--tag")
     if !tagTexts.isEmpty {
       var tags: [String] = []

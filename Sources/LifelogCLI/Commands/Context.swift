@@ -71,6 +71,9 @@ public final class Context {
       // LIFELOG_BUSY_TIMEOUT_MS is for tests that need a lock to time out quickly.
       let timeout = environment["LIFELOG_BUSY_TIMEOUT_MS"].flatMap(Int32.init) ?? 10_000
       let store = try LogStore(path: try databasePath, busyTimeoutMilliseconds: timeout)
+      if store.isNewLog, let names = BuiltInActivityNames.forLocale(environment) {
+        try store.nameBuiltInActivities(names)
+      }
       openedStore = store
       return store
     }

@@ -14,23 +14,39 @@ extension LifelogCommand {
       options: [
         OptionSpec.format(["text", "json"]),
         OptionSpec(
-          ["--short"], help: "Print one token for a shell prompt: 1h40m, due, or +25m overdue."),
+          ["--short"],
+          help:
+            "Print one token for a shell prompt: 1h40m, due, or +25m overdue (nothing in quiet hours)."
+        ),
+        LanguageChoice.option,
       ],
       examples: ["lifelog due", "lifelog due --short", "lifelog due --format json"])
 
     let json: Bool
     let short: Bool
+    let language: Language?
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
       json = try arguments.choice("--format") == "json"
       short = arguments.flag("--short")
       if json, short { throw UsageError("Give either --short or --format json, not both") }
+      language = try LanguageChoice.parse(arguments)
     }
 
     func run(in context: Context) throws {
       let text = try DueText.current(in: context)
-      context.output.write(short ? text.short + "\n" : json ? text.json + "\n" : text.lines)
+      if short {
+        // A prompt at 03:30 shows nothing, as `remind` says nothing in quiet hours.
+        let quiet =
+          (try? QuietHours(parsing: text.values[.remindQuietHours] ?? "")) ?? .defaultHours
+        let inQuietHours = quiet.contains(context.zone.loggedTime(at: context.now))
+        context.output.write(inQuietHours ? "\n" : text.short + "\n")
+        return
+      }
+      let language = LanguageChoice.resolve(language, setting: text.values[.language], in: context)
+      let lines = Translation.$current.withValue(language.translation) { text.lines }
+      context.output.write(json ? text.json + "\n" : lines)
     }
   }
 }

@@ -16,7 +16,9 @@ extension LifelogCommand {
           ["--of"], value: "name", help: "With last or -N: count only this activity's entries."),
         OptionSpec(["--activity"], value: "name", help: "Move the entry to another activity."),
         OptionSpec(["--note"], value: "text", help: "Replace the note."),
-        OptionSpec(["--at"], value: "time", help: "Change when it happened."),
+        OptionSpec(
+          ["--at"], value: "time",
+          help: "Change when it happened (a bare time such as 13:15 keeps its day)."),
         OptionSpec(["--duration"], value: "duration", help: "Change how long it took (or none)."),
         OptionSpec(["--qty"], value: "number", help: "Change the quantity (or none)."),
         OptionSpec(["--tag"], value: "tag", help: "Replace the tags with these.", repeatable: true),
@@ -33,6 +35,8 @@ extension LifelogCommand {
     let ofActivity: String?
     let activityName: String?
     let fields: EntryFieldValues
+    /// `--at` as typed: a bare time of day is read on the entry's own day once it is known.
+    let atText: String?
     let json: Bool
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
@@ -51,6 +55,7 @@ extension LifelogCommand {
         fields.tags = []
       }
       self.fields = fields
+      atText = arguments.value("--at")
       if activityName == nil, fields.time == nil, fields.duration == nil, fields.note == nil,
         fields.quantity == nil, fields.tags == nil
       {
@@ -76,13 +81,17 @@ extension LifelogCommand {
           }
           changes.activityID = activity.id
         }
-        changes.time = fields.time
+        if let atText, let current = try store.entry(id: fullID) {
+          changes.time = try context.timeParser.parseTime(
+            atText, bareTimeOn: current.time.local.date)
+        }
         changes.duration = fields.duration
         changes.note = fields.note
         changes.quantity = fields.quantity
         changes.tags = fields.tags
         return try store.update(id: fullID, with: changes)
       }
+      if atText != nil { context.noteIfInFuture(entry, presenter: presenter) }
       context.output.write(
         json ? presenter.json(entry) + "\n" : "Updated \(presenter.summary(entry))\n")
     }

@@ -39,8 +39,8 @@ extension LifelogCommand {
         OptionSpec(["--dry-run"], help: "Report what would be added and updated; write nothing."),
         OptionSpec(["--skip-invalid"], help: "Import the valid rows and list the invalid ones."),
         OptionSpec(
-          ["--kind"], value: "kind", help: "Kind of new activities whose rows give none.",
-          default: "other"),
+          ["--kind"], value: "kind",
+          help: "Kind of new activities whose rows give none (without it, such rows are refused)."),
       ] + SheetOptions.specs,
       examples: [
         "lifelog import meals.csv --dry-run",
@@ -56,7 +56,7 @@ extension LifelogCommand {
     let format: ExchangeFormat?
     let dryRun: Bool
     let skipInvalid: Bool
-    let kind: ActivityKind
+    let kind: ActivityKind?
     let source: ForeignSource?
     let activity: String?
     let sheet: SheetOptions
@@ -68,7 +68,7 @@ extension LifelogCommand {
       format = try arguments.choice("--format").map(ExchangeFormat.parse)
       dryRun = arguments.flag("--dry-run")
       skipInvalid = arguments.flag("--skip-invalid")
-      kind = try ActivityKind(parsing: arguments.valueOrDefault("--kind") ?? "")
+      kind = try arguments.value("--kind").map(ActivityKind.init(parsing:))
       source = try arguments.value("--from").map(ForeignSource.parse)
       activity = try arguments.value("--activity").map(ActivityName.validated)
       sheet = try SheetOptions(arguments)

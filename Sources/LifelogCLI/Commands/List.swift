@@ -10,8 +10,14 @@ extension LifelogCommand {
       abstract: "List entries, oldest first.",
       discussion: """
         Without --from or --to it shows the last \(defaultLimit) entries; with them, every entry in the
-        range (--from inclusive, --to exclusive; a bare date means that day's midnight).
+        range (--from inclusive, --to exclusive; a bare date means that day's midnight). A day
+        (today, yesterday, mon, 2026-12-01) lists every entry of that day. JSON and CSV that stop
+        at --limit say so on standard error.
         """,
+      arguments: [
+        ArgumentSpec(
+          "day", "Every entry of this day: today, yesterday, mon, 2026-12-01.", .optional)
+      ],
       options: [
         OptionSpec(["--from"], value: "time", help: "Only entries at or after this time or day."),
         OptionSpec(["--to"], value: "time", help: "Only entries before this time or day."),
@@ -25,6 +31,7 @@ extension LifelogCommand {
       ],
       examples: [
         "lifelog list",
+        "lifelog list today",
         "lifelog list --from yesterday --activity snack",
         "lifelog list --from 2026-11-01 --to 2026-12-01 --format csv > november.csv",
       ])
@@ -37,9 +44,32 @@ extension LifelogCommand {
     let format: OutputFormat
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
-      _ = try arguments.checkedPositionals(for: Self.configuration)
+      try self.init(parsing: arguments, in: context, day: nil)
+    }
+
+    /// - Parameter day: the day to list when a command other than `list` names it (`today`).
+    init(parsing arguments: ParsedArguments, in context: Context, day: String?) throws {
+      let day =
+        try day ?? arguments.checkedPositionals(for: Self.configuration)["day"]?.first
       format = try OutputFormat(parsing: arguments.choice("--format"))
-      (from, to) = try arguments.timeRange(parser: context.timeParser)
+      if let day {
+        guard arguments.value("--from") == nil, arguments.value("--to") == nil else {
+          throw UsageError("Give either a day or --from/--to, not both")
+        }
+        let date: CivilDate
+        do {
+          date = try context.timeParser.parseDay(day)
+        } catch {
+          throw UsageError(error.message)  // a word after `list` that is no day: a usage slip
+        }
+        let parser = context.timeParser
+        (from, to) = (
+          try parser.parseBoundary(date.description),
+          try parser.parseBoundary(date.adding(days: 1).description)
+        )
+      } else {
+        (from, to) = try arguments.timeRange(parser: context.timeParser)
+      }
       activityName = arguments.value("--activity")
       deleted = arguments.flag("--deleted")
       if let text = arguments.value("--limit") {
@@ -71,18 +101,43 @@ extension LifelogCommand {
         }
         output.write(
           presenter.table(entries).render(width: context.terminalWidth, bold: context.usesColor))
+        if entries.contains(where: { ($0.note?.count ?? 0) > EntryPresenter.tableNoteLength }) {
+          output.write("Long notes are cut; 'lifelog show ID' shows one in full.\n")
+        }
       case .json:
         var first = true
+        var count = 0
         output.write("[")
         try store.forEachEntry(query) { entry in
           output.write((first ? "\n" : ",\n") + presenter.json(entry))
           first = false
+          count += 1
         }
         output.write(first ? "]\n" : "\n]\n")
+        try noteIfCut(count, query: query, store: store, context: context)
       case .csv:
+        var count = 0
         output.write(CSVText.row(EntryPresenter.csvHeader))
-        try store.forEachEntry(query) { output.write(presenter.csv($0)) }
+        try store.forEachEntry(query) {
+          output.write(presenter.csv($0))
+          count += 1
+        }
+        try noteIfCut(count, query: query, store: store, context: context)
       }
+    }
+
+    /// Says on standard error when JSON or CSV stopped at `--limit` with more entries left, so a
+    /// script reading it never takes the last 20 for everything.
+    private func noteIfCut(
+      _ count: Int, query: EntryQuery, store: LogStore, context: Context
+    ) throws {
+      guard let limit, count == limit else { return }
+      var wider = query
+      wider.limit = limit + 1
+      guard try store.entries(wider).count > limit else { return }
+      context.errors.write(
+        "Note: stopped at --limit \(limit) (the newest \(limit) entries); pass --limit N, "
+          + "--from/--to or a day for more\n")
     }
   }
 }

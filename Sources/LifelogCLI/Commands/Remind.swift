@@ -19,6 +19,7 @@ extension LifelogCommand {
         OptionSpec(
           ["--exec"], value: "command",
           help: "Also run this shell command, with the message in LIFELOG_MESSAGE."),
+        LanguageChoice.option,
       ],
       examples: [
         "lifelog remind",
@@ -28,6 +29,7 @@ extension LifelogCommand {
 
     let notify: Bool
     let command: String?
+    let language: Language?
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
@@ -36,6 +38,7 @@ extension LifelogCommand {
       if let command, command.trimmingSpaces().isEmpty || command.utf8.count > 4096 {
         throw InputError("--exec needs a shell command of at most 4096 bytes")
       }
+      language = try LanguageChoice.parse(arguments)
     }
 
     func run(in context: Context) throws {
@@ -76,7 +79,8 @@ extension LifelogCommand {
       else {
         return
       }
-      let message = due.message
+      let language = LanguageChoice.resolve(language, setting: due.values[.language], in: context)
+      let message = Translation.$current.withValue(language.translation) { due.message }
       context.output.write(message + "\n")
       if notify { Self.sendNotification(message, context: context) }
       if let command { try Self.execute(command, message: message, context: context) }

@@ -36,8 +36,10 @@ extension LifelogCommand {
       abstract: "Show every meal by day, the gaps between them, and a summary.",
       discussion: """
         Each day lists its meals at the time they were logged, with the gap since the meal before;
-        gaps longer than the mealGapHours setting are flagged with '!'. The overnight gap (from the
-        day before's last meal) is shown apart and never flagged. The summary gives meals per day,
+        gaps longer than the mealGapHours setting are flagged with '!', gaps shorter than
+        mealGapMinHours with '<' (HTML and Markdown grade each: a bit, or far when an hour or more
+        outside). The overnight gap (from the day before's last meal) is shown apart and never
+        flagged. The summary gives meals per day,
         the median and longest gap, the typical first and last meal, and the days with no flagged
         gap.
         """,
@@ -94,6 +96,37 @@ struct ReportRequest: Sendable {
   let grouping: Target.Period
   let format: ReportFormat
   let outputPath: String?
+  /// `--lang`, nil when not given.
+  let language: Language?
+  /// `--paper`, nil when not given (the locale's).
+  let paper: Paper?
+
+  /// A day as `--from` and `--to` take it: what ``TimeParser/parseDay(_:)`` reads, or days or
+  /// weeks back from today, as `add --at` takes times back (`-14d`, `-2w`).
+  static func day(_ text: String, parser: TimeParser) throws -> CivilDate {
+    guard text.hasPrefix("-") else { return try parser.parseDay(text) }
+    return parser.today.adding(days: -(try days(inSpan: String(text.dropFirst()))))
+  }
+
+  /// The days in a span of whole days or weeks: `14d`, `2w`, `3 weeks` (at most 100 years).
+  static func days(inSpan text: String) throws(InputError) -> Int {
+    let span = text.lowercased().trimmingSpaces()
+    let digits = span.prefix { $0.isASCII && $0.isNumber }
+    let unit = String(span.dropFirst(digits.count)).trimmingSpaces()
+    guard digits.count <= 5, let count = Int(digits), count > 0 else {
+      throw InputError("Cannot read '\(text)' as days or weeks; write it as '14d' or '2w'")
+    }
+    let days: Int
+    switch unit {
+    case "d", "day", "days": days = count
+    case "w", "wk", "week", "weeks": days = count * 7
+    default: throw InputError("Cannot read '\(text)' as days or weeks; write it as '14d' or '2w'")
+    }
+    guard days <= 36_600 else {
+      throw InputError("'\(text)' reaches back more than 100 years; give a shorter span")
+    }
+    return days
+  }
 
   /// How many days the default range covers, today included.
   static let defaultDays = 7
@@ -102,10 +135,12 @@ struct ReportRequest: Sendable {
     var options = [
       OptionSpec(
         ["--from"], value: "day",
-        help: "First day of the report (YYYY-MM-DD, today, yesterday, mon).",
+        help: "First day of the report (YYYY-MM-DD, today, yesterday, mon, -14d, -2w).",
         default: "6 days before --to"),
       OptionSpec(
         ["--to"], value: "day", help: "Last day of the report, included.", default: "today"),
+      OptionSpec(
+        ["--last"], value: "span", help: "The last days or weeks, today included: 14d, 2w."),
     ]
     if grouping {
       options.append(
@@ -114,9 +149,14 @@ struct ReportRequest: Sendable {
           default: "week", completes: .choices(["day", "week", "month"])))
     }
     options.append(
-      OptionSpec.format(["text", "md", "csv", "json", "html"]))
+      OptionSpec.format(["text", "md", "csv", "json", "html", "pdf"]))
     options.append(
       OptionSpec(["--output"], value: "file", help: "Write the report to this file instead."))
+    options.append(LanguageChoice.option)
+    options.append(
+      OptionSpec(
+        ["--paper"], value: "size", help: "Paper of a PDF report: a4 or letter.",
+        default: "letter in the US and Canada, else a4", completes: .choices(["a4", "letter"])))
     return options
   }
 
@@ -128,8 +168,17 @@ struct ReportRequest: Sendable {
     self.kind = kind
     format = try ReportFormat(parsing: arguments.value("--format"))
     let parser = context.timeParser
-    from = try arguments.value("--from").map(parser.parseDay)
-    to = try arguments.value("--to").map(parser.parseDay)
+    let to = try arguments.value("--to").map { try Self.day($0, parser: parser) }
+    if let span = arguments.value("--last") {
+      guard arguments.value("--from") == nil else {
+        throw UsageError("Give either --last or --from, not both")
+      }
+      let days = try Self.days(inSpan: span)
+      from = (to ?? parser.today).adding(days: 1 - days)
+    } else {
+      from = try arguments.value("--from").map { try Self.day($0, parser: parser) }
+    }
+    self.to = to
     if let from, let to { _ = try ReportRange(from: from, to: to) }
     switch arguments.value("--by")?.lowercased() {
     case nil, "week", "weekly", "w": grouping = .week
@@ -138,6 +187,16 @@ struct ReportRequest: Sendable {
     case let other?: throw UsageError("Unknown period '\(other)' for --by; use day, week or month")
     }
     outputPath = arguments.value("--output")
+    language = try LanguageChoice.parse(arguments)
+    paper = try arguments.value("--paper").map(Paper.init(parsing:))
+    if format == .pdf {
+      guard kind != .activity else {
+        throw UsageError("A PDF report is the meal report; use 'lifelog report meals --format pdf'")
+      }
+      guard outputPath != nil else {
+        throw UsageError("A PDF report needs a file: give --output FILE, such as 'meals.pdf'")
+      }
+    }
   }
 
   /// The days to report on: --from and --to, or the week that ends today (the report day under
@@ -161,11 +220,23 @@ struct ReportRequest: Sendable {
     if let outputPath { try ReportFile.checkWritable(outputPath) }
     let store = try context.store
     try LifelogCommand.Settings.warnAboutIgnoredValues(in: store, context: context)
-    let settings = try store.reportSettings()
+    let language = LanguageChoice.resolve(
+      language, setting: try store.value(of: .language), in: context)
+    try Translation.$current.withValue(language.translation) {
+      try run(store: store, in: context)
+    }
+  }
+
+  private func run(store: LogStore, in context: Context) throws {
+    var settings = try store.reportSettings()
+    settings.today = settings.day(of: context.zone.loggedTime(at: context.now))
     let range = try range(settings: settings, context: context)
     let reader = ReportEntryReader(
       store: store, range: range, settings: settings, fields: fields,
       partEntries: try Self.partEntries(in: context))
+    if format == .pdf, let outputPath {
+      return try writePDF(reader, to: outputPath, context: context)
+    }
     let file = try outputPath.map { path in try OutputFile(replacing: path) }
     let sink = ReportSink(output: context.output, file: file)
     if streamsDays {
@@ -195,7 +266,7 @@ struct ReportRequest: Sendable {
     case .csv: return true
     case .json: return kind != .activity
     case .md: return kind == .meals
-    case .text, .html: return false
+    case .text, .html, .pdf: return false
     }
   }
 
@@ -211,12 +282,17 @@ struct ReportRequest: Sendable {
     if format == .md {
       let markdown = ReportMarkdown(
         content: .init(kind: kind, range: reader.range, settings: reader.settings))
+      let request = ReportAggregator.Request(meals: true, activities: nil, grouping: grouping)
+      // The summary goes first, where a reader looks; it is known only once every day is read,
+      // so the days are read twice (in one read transaction, so both passes see the same log),
+      // which keeps the memory of one day instead of holding the whole diary.
+      let counted = try ReportAggregator.stream(request, from: reader, zone: zone) { _ in }
       sink.write(markdown.mealsHeading())
-      let streamed = try ReportAggregator.stream(
-        ReportAggregator.Request(meals: true, activities: nil, grouping: grouping),
-        from: reader, zone: zone
-      ) { day in sink.write { $0.append(markdown.mealDay(day)) } }
-      sink.write(markdown.mealsSummary(streamed.summary, offsets: streamed.offsets))
+      sink.write(markdown.mealsSummary(counted.summary, offsets: counted.offsets))
+      sink.write("\n## Days\n")
+      _ = try ReportAggregator.stream(request, from: reader, zone: zone) { day in
+        sink.write { $0.append(markdown.mealDay(day)) }
+      }
       return
     }
     guard format == .json else {
@@ -292,6 +368,7 @@ struct ReportRequest: Sendable {
     case .csv: return .all
     case .json: return kind == .activity ? [] : .all
     case .text, .md, .html: return kind == .meals ? .notes : []
+    case .pdf: return .notes
     }
   }
 
@@ -302,6 +379,7 @@ struct ReportRequest: Sendable {
     case .json: return ReportJSON.activityReport(content.activity, write: write)
     case .csv: return  // written a day at a time (``streamsDays``), never built whole
     case .html: return ReportHTML(content: content).render(write)
+    case .pdf: return  // bytes, not text (``writePDF(_:to:context:)``)
     case .text: break
     }
     switch kind {
@@ -310,7 +388,10 @@ struct ReportRequest: Sendable {
       content.activity.map { ActivityReportText(report: $0, style: style).full(write) }
     case .both:
       let name = content.settings.name.isEmpty ? "" : ", " + content.settings.name
-      var text = style.bold("Report, \(ReportText.range(content.range))") + name + "\n\n"
+      var text =
+        style.bold(
+          Translation.current.format("Report, {range}", ["range": ReportText.range(content.range)]))
+        + name + "\n\n"
       if let meals = content.meals {
         // A row per day of the range: written in pieces, never held whole.
         write(text)
@@ -320,8 +401,30 @@ struct ReportRequest: Sendable {
       if let activity = content.activity {
         text += ActivityReportText(report: activity, style: style).compact()
       }
-      if let offsets = ReportText.offsets(content.offsets) { text += "\nOffsets: \(offsets)\n" }
+      if let offsets = ReportText.offsets(content.offsets) {
+        text += "\n" + Translation.current("Offsets") + ": \(offsets)\n"
+      }
       write(text)
     }
+  }
+}
+
+extension ReportRequest {
+  /// Draws the meal report as a PDF (``ReportPDF``) and writes it to `path`, like every report
+  /// file: atomically, readable only by its owner when new.
+  fileprivate func writePDF(_ reader: ReportEntryReader, to path: String, context: Context) throws {
+    let request = ReportAggregator.Request(meals: true, activities: nil, grouping: grouping)
+    let built = try ReportAggregator.build(request, from: reader, zone: context.zone)
+    guard let meals = built.meals else { return }
+    let paper =
+      self.paper ?? (Language.usesLetterPaper(environment: context.environment) ? .letter : .a4)
+    let bytes = try ReportPDF(
+      report: meals, made: context.zone.loggedTime(at: context.now), paper: paper
+    ).render()
+    let file = try OutputFile(replacing: path)
+    try file.write(bytes)
+    try file.commit()
+    let range = reader.range
+    context.output.write("Wrote the meal report for \(range.from) to \(range.to) to '\(path)'\n")
   }
 }

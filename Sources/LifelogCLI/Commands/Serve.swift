@@ -117,6 +117,9 @@ extension LifelogCommand {
         "lifelog serve: listening on \(scheme)://\(host):\(listener.port), \(Serve.describe(configuration.store))\n"
       )
       context.output.flush()
+      if let warning = Serve.plainHTTPWarning(host: configuration.listener.host, scheme: scheme) {
+        Serve.writeLogLine(warning)
+      }
       var received: Int32 = 0
       sigwait(&signals, &received)
       let active = listener.activeRequests

@@ -64,16 +64,7 @@ extension LifelogCommand {
     }
 
     /// A new bearer token: 32 random bytes from the system's secure generator, in hex.
-    static func newToken() -> String {
-      var generator = SystemRandomNumberGenerator()
-      var text = "llt_"
-      for _ in 0..<4 {
-        let word = generator.next()
-        let hex = String(word, radix: 16)
-        text += String(repeating: "0", count: 16 - hex.count) + hex
-      }
-      return text
-    }
+    static func newToken() -> String { SecretToken.make(prefix: "llt_") }
 
     static func userName(
       _ arguments: ParsedArguments, _ configuration: CommandConfiguration

@@ -63,7 +63,7 @@ extension LifelogCommand {
       abstract: "Print one setting's value.",
       arguments: [
         ArgumentSpec(
-          "key", "mealGapHours, dayStartsAt, weekStartsOn or name.",
+          "key", "mealGapHours, mealGapMinHours, dayStartsAt, weekStartsOn, name, ...",
           completes: .choices(Setting.allCases.map(\.rawValue)))
       ],
       examples: ["lifelog settings get mealGapHours"])

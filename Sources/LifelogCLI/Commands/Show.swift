@@ -43,11 +43,14 @@ extension LifelogCommand {
         : History(
           stamp: history.changed, fields: history.changedFields, history: history,
           zone: context.zone)
+      let replaced = try store.replacedFields(ofRow: entry.id)
+      let replacedText = ReplacedFieldText(zone: context.zone)
       if json {
         var object = JSONObjectWriter()
         object.addRaw("entry", presenter.json(entry))
         object.addRaw("created", created.json)
         object.addRaw("changed", changed?.json ?? "null")
+        object.addRaw("replaced", "[" + replaced.map(Self.json).joined(separator: ",") + "]")
         context.output.write(object.result + "\n")
         return
       }
@@ -69,7 +72,30 @@ extension LifelogCommand {
         ),
       ]
       for (field, value) in rows { table.append([field, value]) }
+      for field in replaced {
+        // The value that lost a sync, in full, so it can be put back.
+        table.append([
+          "replaced",
+          TerminalText.visible(
+            "\(field.field) '\(field.localValue)' (here, \(replacedText.when(field.localStamp))) "
+              + "by \(replacedText.value(field.remoteValue)) "
+              + "(\(replacedText.machine(field.remoteDevice)), \(replacedText.when(field.remoteStamp)))"
+          ),
+        ])
+      }
       context.output.write(table.render(width: nil, bold: context.usesColor))
+    }
+
+    /// One replaced value as JSON: the field, both values, the other machine, both times.
+    static func json(_ field: ReplacedField) -> String {
+      var object = JSONObjectWriter()
+      object.add("field", field.field)
+      object.add("localValue", field.localValue)
+      object.add("localStamp", field.localStamp)
+      object.add("remoteValue", field.remoteValue)
+      object.add("remoteStamp", field.remoteStamp)
+      object.add("remoteDevice", field.remoteDevice)
+      return object.result
     }
 
     /// When and on which device a stamp was written.

@@ -38,13 +38,20 @@ extension LifelogCommand {
         return
       }
       var text = "Device \(try store.deviceID) (\(try store.deviceName()))\n"
-      text += "Pending: \(pending) changed row\(pending == 1 ? "" : "s") not yet in a batch\n"
+      text += "Pending: \(pending) change\(pending == 1 ? "" : "s") not yet synced\n"
       if clockWarning {
         text +=
           "Warning: this machine's clock is \(HeldBatch.duration(clockAhead)) ahead of the wall clock; "
           + "other machines hold back its changes until then (check its clock and time zone)\n"
       }
       if remotes.isEmpty { text += "No remotes; add one with 'lifelog remote add NAME FOLDER'\n" }
+      let replaced = try store.log.lastReplacedFields()
+      let replacedText = ReplacedFieldText(zone: context.zone)
+      text += replacedText.block(
+        replaced,
+        lead: replaced.first.map {
+          "The last sync conflict (\(replacedText.when(milliseconds: $0.runMilliseconds)))"
+        })
       for remote in remotes {
         text +=
           "\nRemote '\(remote.name)': \(remote.url)\(remote.dataKey != nil ? " (encrypted)" : "")\n"

@@ -41,7 +41,7 @@ extension LifelogCommand {
 
     func run(in context: Context) throws {
       let path = try context.databasePath
-      let lock = path == ":memory:" ? nil : try SyncLock(path: path + ".sync-lock")
+      let lock = path == ":memory:" ? nil : try Self.lock(path + ".sync-lock", quiet: quiet)
       defer { withExtendedLifetime(lock) {} }
       let store = SyncStore(log: try context.store)
       var remotes = try store.remotes()
@@ -100,7 +100,20 @@ extension LifelogCommand {
           if let name = report.snapshotMerged { line += ", merged snapshot \(name)" }
           if let name = report.snapshotWritten { line += ", wrote snapshot \(name)" }
           context.output.write(TerminalText.visible(line) + "\n")
+          context.output.write(
+            ReplacedFieldText(zone: context.zone).block(report.replaced))
         }
+      }
+    }
+
+    /// The sync lock; with `--quiet`, another sync holding it ends this one with exit 75 alone:
+    /// cron runs overlap by design, and a mail per overlap says nothing the code does not.
+    static func lock(_ path: String, quiet: Bool) throws -> SyncLock {
+      do {
+        return try SyncLock(path: path)
+      } catch let error as SyncError {
+        guard quiet, case .syncRunning = error else { throw error }
+        throw ExitStatus(code: ExitCode.temporaryFailure)
       }
     }
 

@@ -4,6 +4,8 @@ extension LifelogCommand {
   /// `lifelog undo`: reverts this machine's last changes, one step per call.
   struct Undo: Command {
     static let defaultListed = 10
+    /// How many restored entries an undo shows as they now are.
+    static let shownRestored = 3
 
     static let configuration = CommandConfiguration(
       commandName: "undo",
@@ -69,6 +71,14 @@ extension LifelogCommand {
         }
         // Kept from before ids were shown escaped: a step may hold a synced id's control bytes.
         context.output.write("Undid: \(TerminalText.visible(step.description))\n")
+        let presenter = EntryPresenter(zone: context.zone)
+        for id in step.restoredEntryIDs.prefix(Self.shownRestored) {
+          guard let entry = try store.entry(id: id) else { continue }
+          context.output.write(
+            "Now: \(presenter.summary(entry))\(entry.deleted ? " (deleted)" : "")\n")
+        }
+        let more = step.restoredEntryIDs.count - Self.shownRestored
+        if more > 0 { context.output.write("Now: ... and \(more) more entries restored\n") }
       }
     }
   }

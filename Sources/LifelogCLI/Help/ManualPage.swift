@@ -65,14 +65,29 @@ enum ManualPage {
     return ".TP\n\(names)\(value)\n\(escape(help))\n"
   }
 
-  /// Text made safe for roff: backslashes and dashes escaped, no line starting with a control
-  /// character, blank lines dropped (roff would print them).
+  /// Text made safe for roff: backslashes and dashes escaped, letters beyond ASCII as `\[u0142]`
+  /// (groff reads its input as Latin-1 and warns about the bytes of UTF-8), no line starting with
+  /// a control character, blank lines dropped (roff would print them).
   static func escape(_ text: some StringProtocol) -> String {
     text.split(separator: "\n").map { line -> String in
-      var escaped = String(line).replacing("\\", with: "\\e").replacing("-", with: "\\-")
+      var escaped = ""
+      for scalar in line.unicodeScalars {
+        switch scalar {
+        case "\\": escaped += "\\e"
+        case "-": escaped += "\\-"
+        case _ where scalar.isASCII: escaped.unicodeScalars.append(scalar)
+        default: escaped += "\\[u" + hex4(scalar.value) + "]"
+        }
+      }
       if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
       return escaped
     }.joined(separator: "\n")
+  }
+
+  /// At least four upper-case hex digits, as groff's `\[uXXXX]` wants them.
+  private static func hex4(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
   }
 
   private static func lowercasedFirst(_ text: some StringProtocol) -> String {

@@ -13,7 +13,7 @@ struct EntryPresenter {
   func when(_ time: LoggedTime) -> String {
     let local = time.local
     var text =
-      "\(CivilDate.weekdayAbbreviations[local.date.weekday]) \(local.date) \(local.timeDescription)"
+      "\(Translation.current.dayLabel(local.date)) \(local.timeDescription)"
     if zone.offsetSeconds(at: time.instant) != time.offsetMinutes * 60 {
       text += " UTC" + LoggedTime.offsetDescription(minutes: time.offsetMinutes)
     }
@@ -25,12 +25,20 @@ struct EntryPresenter {
     return JSONText.number(quantity) + (entry.unit.map { " \($0)" } ?? "")
   }
 
+  /// `text`, cut to `length` characters with `…` when longer.
+  static func cut(_ text: String, to length: Int) -> String {
+    text.count > length ? text.prefix(length - 1) + "…" : text
+  }
+
   /// The note with tags after it (`oatmeal #home`), on one line.
   func noteWithTags(_ entry: Entry) -> String {
     let note = (entry.note ?? "").split(whereSeparator: \.isNewline).joined(separator: " ⏎ ")
     let tags = entry.tags.map { "#\($0)" }.joined(separator: " ")
     return [note, tags].filter { !$0.isEmpty }.joined(separator: " ")
   }
+
+  /// The longest note the entry table shows; a longer one is cut with `…` (`show` has it whole).
+  static let tableNoteLength = 120
 
   func table(_ entries: [Entry]) -> Table {
     var table = Table([
@@ -42,7 +50,7 @@ struct EntryPresenter {
       table.append([
         entry.shortID, when(entry.time), entry.activityName,
         entry.duration.map(DurationText.format) ?? "",
-        quantity(entry), noteWithTags(entry),
+        quantity(entry), Self.cut(noteWithTags(entry), to: Self.tableNoteLength),
       ])
     }
     return table

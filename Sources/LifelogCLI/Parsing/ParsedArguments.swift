@@ -133,9 +133,25 @@ struct ParsedArguments {
     argument.count > 1 && argument.dropFirst().first.map { ("0"..."9").contains($0) } == true
   }
 
+  /// Options people reach for that lifelog spells another way, with the spelling it takes.
+  static let synonyms: [String: String] = [
+    "--time": "--at", "--when": "--at", "--date": "--at", "--on": "--at",
+    "--notes": "--note", "--comment": "--note", "--text": "--note", "--message": "--note",
+    "--quantity": "--qty", "--amount": "--qty", "--count": "--qty",
+    "--tags": "--tag", "--type": "--kind", "--length": "--duration", "--for": "--duration",
+    "--since": "--from", "--until": "--to", "--json": "--format json", "--csv": "--format csv",
+    "--output-format": "--format", "--database": "--db", "-n": "--limit",
+  ]
+
   private static func unknownOption(_ name: String, options: [OptionSpec]) -> UsageError {
+    let known = options.flatMap(\.names)
+    if let synonym = synonyms[name.lowercased()],
+      known.contains(String(synonym.prefix { $0 != " " }))
+    {
+      return UsageError("Unknown option '\(name)'; did you mean '\(synonym)'?")
+    }
     let near = Suggestions.nearest(
-      to: name, in: options.flatMap(\.names).filter { $0.hasPrefix("--") }, limit: 1)
+      to: name, in: known.filter { $0.hasPrefix("--") }, limit: 1)
     let hint = near.first.map { "; did you mean '\($0)'?" } ?? ""
     return UsageError("Unknown option '\(name)'\(hint)")
   }

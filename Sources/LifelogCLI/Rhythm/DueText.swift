@@ -23,54 +23,70 @@ struct DueText {
 
   /// The lines `lifelog due` prints.
   var lines: String {
+    let tr = Translation.current
     guard let lastMeal, let dueAt = due.dueAt else {
-      return "No meals logged yet; log one with 'lifelog add breakfast'\n"
+      return tr("No meals logged yet; log one with 'lifelog add breakfast'") + "\n"
     }
-    var text = "Last meal: \(lastMeal.activityName) \(presenter.when(lastMeal.time))"
+    var text = tr.format(
+      "Last meal: {activity} {when}",
+      ["activity": lastMeal.activityName, "when": presenter.when(lastMeal.time)])
     if let note = lastMeal.note { text += " \"\(note.count > 60 ? note.prefix(59) + "…" : note)\"" }
     text += " (\(ago(due.sinceMinutes ?? 0)))\n"
     let dueTime = presenter.when(due.now.instant == dueAt ? due.now : zoneTime(dueAt))
     let when = relative
     if due.isFirstOfDay {
-      text +=
-        "No meal yet today (days start at \(dayStartsAt)); the first is due by \(dueTime) (\(when))\n"
+      text += tr.format(
+        "No meal yet today (days start at {time}); the first is due by {due} ({when})",
+        ["time": dayStartsAt, "due": dueTime, "when": when])
     } else {
-      text += "Next meal due: \(dueTime) (\(when))\n"
+      text += tr.format("Next meal due: {due} ({when})", ["due": dueTime, "when": when])
     }
-    return text
+    return text + "\n"
   }
 
   /// The message `lifelog remind` sends: one line.
   var message: String {
     guard let lastMeal, let dueAt = due.dueAt else { return "" }
+    let tr = Translation.current
     let time = presenter.when(zoneTime(dueAt))
-    let last = "the last was \(lastMeal.activityName) \(ago(due.sinceMinutes ?? 0))"
+    let last = tr.format(
+      "the last was {activity} {ago}",
+      ["activity": lastMeal.activityName, "ago": ago(due.sinceMinutes ?? 0)])
     if due.overdueMinutes > 0 {
-      return
-        "A meal was due at \(time), \(DurationText.format(due.overdueMinutes * 60)) ago: \(last)"
+      return tr.format(
+        "A meal was due at {time}, {overdue} ago: {last}",
+        ["time": time, "overdue": DurationText.format(due.overdueMinutes * 60), "last": last])
     }
     guard let seconds = due.secondsUntilDue, seconds >= 60 else {
-      return "A meal is due now: \(last)"
+      return tr.format("A meal is due now: {last}", ["last": last])
     }
-    return "A meal is due at \(time), in \(short): \(last)"
+    return tr.format(
+      "A meal is due at {time}, in {duration}: {last}",
+      ["time": time, "duration": short, "last": last])
   }
 
   /// `in 55m`, `due now`, `overdue by 25m`.
   private var relative: String {
+    let tr = Translation.current
     if due.overdueMinutes > 0 {
-      return "overdue by \(DurationText.format(due.overdueMinutes * 60))"
+      return tr.format(
+        "overdue by {duration}", ["duration": DurationText.format(due.overdueMinutes * 60)])
     }
     let token = short
-    return token == "due" ? "due now" : "in \(token)"
+    return token == "due" ? tr("due now") : tr.format("in {duration}", ["duration": token])
   }
 
   private func ago(_ minutes: Int) -> String {
-    minutes < 1 ? "just now" : "\(DurationText.format(minutes * 60)) ago"
+    minutes < 1
+      ? Translation.current("just now")
+      : Translation.current.format(
+        "{duration} ago", ["duration": DurationText.format(minutes * 60)])
   }
 
   private func zoneTime(_ instant: Int64) -> LoggedTime { presenter.zone.loggedTime(at: instant) }
 
-  /// Exactly the keys of issue 15: lastMeal, sinceMinutes, dueAt, overdueMinutes, mealGapHours.
+  /// Exactly the keys docs/cli.md gives for `due --json`: lastMeal, sinceMinutes, dueAt,
+  /// overdueMinutes, mealGapHours; scripts read them, so none is renamed or dropped.
   var json: String {
     var object = JSONObjectWriter()
     if let lastMeal {

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import LifelogCore
 
 /// Questions asked on the terminal, only when standard input is one (a `lifelog` run from cron or a
 /// script never waits for an answer).
@@ -17,6 +18,22 @@ public struct TerminalPrompt: Sendable {
     guard let answer = readLine(strippingNewline: true)?.lowercased() else { return defaultAnswer }
     if answer.isEmpty { return defaultAnswer }
     return answer.hasPrefix("y")
+  }
+
+  /// Asks for one of `choices` (a unique prefix is enough); an empty answer takes the first.
+  ///
+  /// Asks again after an answer that matches none; nil at end of input.
+  func choose(_ question: String, from choices: [String]) -> String? {
+    guard let first = choices.first else { return nil }
+    while true {
+      write("\(question) (\(choices.joined(separator: ", "))) [\(first)] ")
+      guard let line = readLine(strippingNewline: true) else { return nil }
+      let answer = line.trimmingSpaces().lowercased()
+      if answer.isEmpty { return first }
+      let matches = choices.filter { $0.lowercased().hasPrefix(answer) }
+      if matches.count == 1 { return matches[0] }
+      write("Please answer with one of: \(choices.joined(separator: ", "))\n")
+    }
   }
 
   /// Reads a secret without echoing it; nil at end of input.

@@ -28,9 +28,17 @@ public enum Stamp {
   }
 
   /// The wall-clock milliseconds a stamp carries, or nil for a malformed one.
-  public static func milliseconds(_ stamp: String) -> Int64? {
-    guard isValid(stamp) else { return nil }
-    return Int64(stamp.prefix(12), radix: 16)
+  public static func milliseconds(_ stamp: String) -> Int64? { milliseconds(utf8: stamp.utf8) }
+
+  /// The wall-clock milliseconds of a stamp given as its bytes (a column read in place), or nil
+  /// for a malformed one: the one reader of a stamp's time, for strings and raw columns alike.
+  public static func milliseconds(utf8 stamp: some Collection<UInt8>) -> Int64? {
+    guard isValid(utf8: stamp) else { return nil }
+    var milliseconds: Int64 = 0
+    for byte in stamp.prefix(12) {
+      milliseconds = milliseconds << 4 | Int64(byte <= 57 ? byte - 48 : byte - 87)
+    }
+    return milliseconds
   }
 
   /// The logical counter a stamp carries.
@@ -40,9 +48,11 @@ public enum Stamp {
   }
 
   /// Whether `text` is a well-formed stamp.
-  public static func isValid(_ text: String) -> Bool {
-    text.utf8.count == length
-      && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+  public static func isValid(_ text: String) -> Bool { isValid(utf8: text.utf8) }
+
+  /// Whether `bytes` are a well-formed stamp: exactly ``length`` lower-case hex digits.
+  public static func isValid(utf8 bytes: some Collection<UInt8>) -> Bool {
+    bytes.count == length && bytes.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
   }
 
   /// The 12 hex digits of a device id that go into its stamps.

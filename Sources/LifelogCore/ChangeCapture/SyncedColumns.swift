@@ -15,6 +15,10 @@ public struct SyncedColumns: Sendable {
   /// Columns that are not synced because they are computed from synced ones when a row is
   /// written (the activity's `name_key`, for lookups by name).
   public let derived: [String]
+  /// Each field's columns followed by the derived columns computed from it, in field order: what
+  /// a whole field is when a row is saved and restored (undo), so a field and its derived columns
+  /// always travel together.
+  public let stored: [[String]]
 
   /// The columns of a whole synced row in the order a row is selected: the id, each field's
   /// columns in field order, the stamps.
@@ -26,13 +30,18 @@ public struct SyncedColumns: Sendable {
   private let reads: [String: String]
   private let writes: [String: String]
 
+  /// - Parameter derived: each derived column with the field it is computed from.
   init(
-    id: String, fields: [(field: String, columns: [String])], derived: [String],
+    id: String, fields: [(field: String, columns: [String])],
+    derived: [(column: String, field: String)],
     reads: [String: String] = [:], writes: [String: String] = [:]
   ) {
     self.id = id
     self.fields = fields
-    self.derived = derived
+    self.derived = derived.map(\.column)
+    stored = fields.map { field in
+      field.columns + derived.filter { $0.field == field.field }.map(\.column)
+    }
     self.reads = reads
     self.writes = writes
     selected = [id] + fields.flatMap(\.columns) + ["stamps"]
@@ -76,7 +85,7 @@ extension SyncedColumns {
       ("name", ["name"]), ("kind", ["kind"]), ("unit", ["unit"]), ("target", ["target"]),
       ("archived", ["archived"]), ("deleted", ["deleted"]),
     ],
-    derived: ["name_key"])
+    derived: [("name_key", "name")])
   static let entry = SyncedColumns(
     id: "id",
     fields: [

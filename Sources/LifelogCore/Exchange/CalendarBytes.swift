@@ -69,18 +69,31 @@ struct CalendarBytes {
 
   // MARK: - Events
 
+  /// Where each value is in a row of the calendar export query (``EntryExportColumns/calendar``).
+  private enum At {
+    static let columns = EntryExportColumns.calendar
+    static let id = columns.position(of: "id")
+    static let at = columns.position(of: "at")
+    static let offset = columns.position(of: "tz_offset")
+    static let activity = columns.position(of: "activity")
+    static let kind = columns.position(of: "kind")
+    static let duration = columns.position(of: "duration")
+    static let note = columns.position(of: "note")
+    static let tags = columns.position(of: "tags")
+    static let stamps = columns.position(of: "stamps")
+  }
+
   /// One VEVENT from a row of the calendar export query.
   ///
-  /// The row holds id, at, tz_offset, activity name, kind, duration, note, tags and stamps;
   /// `now` is the DTSTAMP of a row without a valid stamp.
   mutating func event(_ row: Row, now: Int64) {
     property("BEGIN:VEVENT")
-    row.withUTF8(0) { id in
+    row.withUTF8(At.id) { id in
       start("UID:")
       text(id)
       endLine()
     }
-    let modified = row.withUTF8(8) { Self.newestMilliseconds(stamps: $0) }
+    let modified = row.withUTF8(At.stamps) { Self.newestMilliseconds(stamps: $0) }
     utcTime("DTSTAMP:", seconds: modified.map { $0 / 1000 } ?? now)
     if let modified {
       utcTime("LAST-MODIFIED:", seconds: modified / 1000)
@@ -90,26 +103,36 @@ struct CalendarBytes {
     } else {
       property("SEQUENCE:0")
     }
-    let offset: Int = row[2]
+    let offset: Int = row[At.offset]
     start("DTSTART;TZID=" + Self.tzid(offset) + ":")
-    localTime(LoggedTime(instant: row[1], offsetMinutes: offset).local)
+    localTime(LoggedTime(instant: row[At.at], offsetMinutes: offset).local)
     endLine()
-    if !row.isNull(5), let seconds = EntryFields.stored(duration: row[5] as Int64) {
+    if !row.isNull(At.duration),
+      let seconds = EntryFields.stored(duration: row[At.duration] as Int64)
+    {
       start("DURATION:")
       duration(seconds)
       endLine()
     }
     start("SUMMARY:")
-    if row.isNull(3) { text("(unknown activity)") } else { row.withUTF8(3) { text($0) } }
-    if !row.isNull(6) {
+    if row.isNull(At.activity) {
+      text("(unknown activity)")
+    } else {
+      row.withUTF8(At.activity) { text($0) }
+    }
+    if !row.isNull(At.note) {
       text(": ")
-      row.withUTF8(6) { text($0) }
+      row.withUTF8(At.note) { text($0) }
     }
     endLine()
     start("CATEGORIES:")
-    if row.isNull(4) { text(ActivityKind.other.rawValue) } else { row.withUTF8(4) { text($0) } }
+    if row.isNull(At.kind) {
+      text(ActivityKind.other.rawValue)
+    } else {
+      row.withUTF8(At.kind) { text($0) }
+    }
     // Tags are stored separated by single spaces; a category list separates them by commas.
-    row.withUTF8(7) { tags in
+    row.withUTF8(At.tags) { tags in
       for tag in tags.split(separator: 0x20) {
         line.append(byte: UInt8(ascii: ","))
         text(UnsafeBufferPointer(rebasing: tag))
@@ -123,17 +146,10 @@ struct CalendarBytes {
   /// (one 28-digit stamp, or one per field separated by commas), nil when there is none.
   static func newestMilliseconds(stamps: UnsafeBufferPointer<UInt8>) -> Int64? {
     var newest: Int64?
-    for stamp in stamps.split(separator: UInt8(ascii: ","))
-    where stamp.count == Stamp.length {
-      var milliseconds: Int64 = 0
-      for byte in stamp.prefix(12) {
-        guard let digit = hexValue(byte) else {
-          milliseconds = -1
-          break
-        }
-        milliseconds = milliseconds << 4 | Int64(digit)
+    for stamp in stamps.split(separator: UInt8(ascii: ",")) {
+      if let milliseconds = Stamp.milliseconds(utf8: stamp), milliseconds > newest ?? -1 {
+        newest = milliseconds
       }
-      if milliseconds >= 0, milliseconds > newest ?? -1 { newest = milliseconds }
     }
     return newest
   }
@@ -145,14 +161,6 @@ struct CalendarBytes {
   /// takes it as the update it is.
   static func sequence(milliseconds: Int64) -> Int64 {
     min(max(milliseconds / 1000 - sequenceEpoch, 0), Int64(Int32.max))
-  }
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case 48...57: byte - 48
-    case 97...102: byte - 87
-    default: nil
-    }
   }
 
   // MARK: - Values

@@ -119,23 +119,13 @@ public struct ValidImportRow: Sendable {
     add(quantity.map { Int64(bitPattern: $0.bitPattern) } ?? -1)
     add(tags.joined(separator: " "))
     if ordinal > 1 { add(Int64(ordinal)) }
-    var bytes = Array(SHA256.hash(seed).prefix(16))
-    bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8: custom, content-derived
-    bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant
-    return UUIDText.format(bytes)
+    return UUIDText.derived(fromSeed: seed)
   }
 
   /// Checks an id: a UUID in its text form (`1a2b3c4d-...`), any case.
   static func checkedID(_ text: String) throws(InputError) -> String {
     let id = text.lowercased()
-    let utf8 = Array(id.utf8)
-    let valid =
-      utf8.count == 36
-      && utf8.enumerated().allSatisfy { offset, byte in
-        [8, 13, 18, 23].contains(offset)
-          ? byte == UInt8(ascii: "-") : (48...57).contains(byte) || (97...102).contains(byte)
-      }
-    guard valid else {
+    guard UUIDText.isCanonical(id) else {
       throw InputError(
         "Id '\(text)' is not a lifelog id (a UUID such as '1a2b3c4d-0000-4000-8000-000000000000'); "
           + "leave the id empty to let lifelog make one")

@@ -20,7 +20,7 @@ extension LogStore {
     let (condition, arguments) = Self.exportRange(from: from, to: to)
     let offsetsSQL = "SELECT DISTINCT e.tz_offset FROM entry e WHERE \(condition) ORDER BY 1"
     let sql = """
-      SELECT \(StoredEntryID.text(of: "e.id")), e.at, e.tz_offset, a.name, a.kind, e.duration, e.note, e.tags, e.stamps
+      SELECT \(EntryExportColumns.calendar.sql)
       FROM \(LogStore.entrySource)
       WHERE \(condition) ORDER BY e.at, e.id
       """

@@ -15,7 +15,7 @@ extension LogStore {
   ) throws -> Int {
     let (condition, arguments) = Self.exportRange(from: from, to: to)
     let sql = """
-      SELECT \(StoredEntryID.text(of: "e.id")), e.at, e.tz_offset, a.name, a.kind, e.duration, e.note, e.quantity, a.unit, e.tags
+      SELECT \(EntryExportColumns.csv.sql)
       FROM \(LogStore.entrySource)
       WHERE \(condition) ORDER BY e.at, e.id
       """
@@ -71,34 +71,49 @@ struct CSVBytes {
     text.append("\r\n")
   }
 
+  /// Where each value is in a row of the export query (``EntryExportColumns/csv``).
+  private enum At {
+    static let columns = EntryExportColumns.csv
+    static let id = columns.position(of: "id")
+    static let at = columns.position(of: "at")
+    static let offset = columns.position(of: "tz_offset")
+    static let activity = columns.position(of: "activity")
+    static let kind = columns.position(of: "kind")
+    static let duration = columns.position(of: "duration")
+    static let note = columns.position(of: "note")
+    static let quantity = columns.position(of: "quantity")
+    static let unit = columns.position(of: "unit")
+    static let tags = columns.position(of: "tags")
+  }
+
   /// One exported entry from a row of the export query.
   mutating func row(_ row: Row) {
-    row.withUTF8(0) { text.append($0) }  // ids need no quoting
+    row.withUTF8(At.id) { text.append($0) }  // ids need no quoting
     comma()
-    text.iso8601(LoggedTime(instant: row[1], offsetMinutes: row[2]))
+    text.iso8601(LoggedTime(instant: row[At.at], offsetMinutes: row[At.offset]))
     comma()
-    if row.isNull(3) {
+    if row.isNull(At.activity) {
       text.append("(unknown activity)")
     } else {
-      row.withUTF8(3) { text.csvField($0) }
+      row.withUTF8(At.activity) { text.csvField($0) }
     }
     comma()
-    if row.isNull(4) {
+    if row.isNull(At.kind) {
       text.append(ActivityKind.other.rawValue)
     } else {
-      row.withUTF8(4) { text.csvField($0) }
+      row.withUTF8(At.kind) { text.csvField($0) }
     }
     comma()
-    if !row.isNull(5) { text.number(row[5] as Int64) }
+    if !row.isNull(At.duration) { text.number(row[At.duration] as Int64) }
     comma()
-    row.withUTF8(6) { text.csvField($0) }
+    row.withUTF8(At.note) { text.csvField($0) }
     comma()
-    if !row.isNull(7) { text.append(JSONText.number(row[7] as Double)) }
+    if !row.isNull(At.quantity) { text.append(JSONText.number(row[At.quantity] as Double)) }
     comma()
-    row.withUTF8(8) { text.csvField($0) }
+    row.withUTF8(At.unit) { text.csvField($0) }
     comma()
     // Tags are stored separated by spaces and exported separated by semicolons.
-    row.withUTF8(9) { tags in
+    row.withUTF8(At.tags) { tags in
       for byte in tags { text.append(byte: byte == 0x20 ? UInt8(ascii: ";") : byte) }
     }
     text.append("\r\n")

@@ -5,7 +5,10 @@ public struct ImportOptions: Sendable {
   /// Reads each row's time as `lifelog add --at` would.
   public var parser: TimeParser
   /// The kind of an activity the import creates when the row names none.
-  public var defaultKind: ActivityKind = .other
+  ///
+  /// Nil: such a row is refused rather than filed under a guessed kind (an `other` lunch is
+  /// no meal to `due` or the report).
+  public var defaultKind: ActivityKind?
   /// Report what would happen, then roll everything back.
   public var dryRun = false
   /// Import the valid rows even when some are invalid (the others are listed, not imported).
@@ -207,8 +210,13 @@ private final class EntryImporter {
       activity = existing
       activitiesByName[row.activity] = existing
     } else {
-      activity = try store.addActivity(
-        named: row.activity, kind: row.kind ?? options.defaultKind, unit: row.unit)
+      guard let kind = row.kind ?? options.defaultKind else {
+        throw InputError(
+          "activity '\(row.activity)' is new and the row gives no kind; pass --kind meal (or "
+            + "exercise, sleep, medication, other), add a kind column, or create it first "
+            + "with 'lifelog activity add'")
+      }
+      activity = try store.addActivity(named: row.activity, kind: kind, unit: row.unit)
       activitiesByName[row.activity] = activity
       summary.createdActivities.append(activity)
       return activity

@@ -83,9 +83,6 @@ public enum ActivityName {
   /// activity already holds the first one.
   public static func derivedID(for name: String, attempt: Int = 0) -> String {
     let seed = "lifelog-activity:" + key(name) + (attempt == 0 ? "" : "#\(attempt)")
-    var bytes = Array(SHA256.hash(Array(seed.utf8)).prefix(16))
-    bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8: custom, name-based
-    bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant
-    return UUIDText.format(bytes)
+    return UUIDText.derived(fromSeed: Array(seed.utf8))
   }
 }

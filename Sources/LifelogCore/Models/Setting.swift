@@ -1,7 +1,9 @@
 /// The synced settings: their names, defaults and the values each accepts.
 public enum Setting: String, CaseIterable, Sendable {
-  /// Hours between meals before a gap is flagged in the meal report.
+  /// Hours between meals before a gap is flagged as too long in the meal report.
   case mealGapHours
+  /// Hours between meals under which a gap is flagged as too short (0 turns it off).
+  case mealGapMinHours
   /// When a day begins for reports (a 1 a.m. snack belongs to the day before).
   case dayStartsAt
   /// The first day of a week for weekly totals.
@@ -12,16 +14,20 @@ public enum Setting: String, CaseIterable, Sendable {
   case remindQuietHours
   /// How many minutes before a meal is due `lifelog remind` speaks up.
   case remindBeforeMinutes
+  /// The language of reports and reminders (`auto`: the locale's).
+  case language
 
   /// The value in force when none has been set.
   public var defaultValue: String {
     switch self {
     case .mealGapHours: "3"
+    case .mealGapMinHours: "2"
     case .dayStartsAt: "04:00"
     case .weekStartsOn: "monday"
     case .name: ""
     case .remindQuietHours: "22:00-07:00"
     case .remindBeforeMinutes: "0"
+    case .language: "auto"
     }
   }
 
@@ -29,6 +35,8 @@ public enum Setting: String, CaseIterable, Sendable {
   public var summary: String {
     switch self {
     case .mealGapHours: "Hours between meals before the meal report flags a gap (0.5-24)."
+    case .mealGapMinHours:
+      "Hours between meals under which the meal report flags a gap as too short (0-24; 0: never)."
     case .dayStartsAt:
       "When a day begins for reports, as HH:MM (a 1 a.m. snack counts to the day before)."
     case .weekStartsOn: "First day of the week for weekly totals (monday-sunday)."
@@ -37,6 +45,8 @@ public enum Setting: String, CaseIterable, Sendable {
       "When 'lifelog remind' stays silent, as HH:MM-HH:MM (may pass midnight), or off."
     case .remindBeforeMinutes:
       "Minutes before a meal is due that 'lifelog remind' speaks up (0-180)."
+    case .language:
+      "Language of reports and reminders: auto (from LC_ALL, LC_MESSAGES or LANG), en or pl."
     }
   }
 
@@ -61,6 +71,12 @@ public enum Setting: String, CaseIterable, Sendable {
       guard let hours = Double(value), hours.isFinite, (0.5...24).contains(hours) else {
         throw InputError(
           "mealGapHours must be a number of hours from 0.5 to 24, such as '3' or '2.5'")
+      }
+      return hours.rounded() == hours ? String(Int(hours)) : String(hours)
+    case .mealGapMinHours:
+      guard let hours = Double(value), hours.isFinite, (0...24).contains(hours) else {
+        throw InputError(
+          "mealGapMinHours must be a number of hours from 0 to 24, such as '2' or '1.5'")
       }
       return hours.rounded() == hours ? String(Int(hours)) : String(hours)
     case .dayStartsAt:
@@ -95,6 +111,9 @@ public enum Setting: String, CaseIterable, Sendable {
           "remindBeforeMinutes must be a whole number of minutes from 0 to 180, such as '15'")
       }
       return String(minutes)
+    case .language:
+      guard value.lowercased() == "auto" else { return try Language(named: value).rawValue }
+      return "auto"
     }
   }
 

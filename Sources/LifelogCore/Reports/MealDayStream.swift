@@ -23,7 +23,7 @@ public struct MealDayStream {
   private var open: [ClosedMealDay.Parts] = []
   /// The instant of the last meal of the day before ``nextDay`` (nil if that day had none).
   private var previousLast: Int64?
-  private var summary = MealSummary.Tally()
+  private var summary: MealSummary.Tally
 
   /// - Parameters:
   ///   - zone: the reader's zone; a meal logged at an offset it did not have then is marked
@@ -36,6 +36,7 @@ public struct MealDayStream {
     self.range = range
     self.settings = settings
     self.keepsEveryEntry = keepsEveryEntry
+    summary = MealSummary.Tally(unfinishedFrom: settings.today)
     zoneOffsets = ZoneOffsetCache(zone: zone)
     firstDay = range.from.daysSinceEpoch
   }
@@ -84,7 +85,7 @@ public struct MealDayStream {
       let last = parts.meals.last?.time.instant
       let mealDay = MealDay(
         date: range.from.adding(days: nextDay), meals: parts.meals, previousMealAt: previousLast,
-        gapLimitMinutes: settings.mealGapMinutes)
+        settings: settings)
       previousLast = last
       nextDay += 1
       summary.add(mealDay)

@@ -1,5 +1,5 @@
-/// The meal diary: every meal of every day with the gap since the one before, gaps longer than
-/// `mealGapHours` flagged, and a summary of the range (docs/design.md §5).
+/// The meal diary: every meal of every day with the gap since the one before, gaps shorter than
+/// `mealGapMinHours` or longer than `mealGapHours` flagged (``MealGapFlag``), and a summary of the range (docs/design.md §5).
 ///
 /// Plain values, no formatting: the text, Markdown, CSV, JSON and HTML renderers all read this.
 /// Days and times of day are on the wall clock where each meal was logged (see
@@ -55,12 +55,12 @@ public struct MealReport: Sendable {
         MealDay(
           date: range.from.adding(days: position), meals: meals,
           previousMealAt: previous.position == position - 1 ? previous.lastMealAt : nil,
-          gapLimitMinutes: settings.mealGapMinutes))
+          settings: settings))
       positions.append(position)
       previous = (position, last)
     }
     self.days = MealDays(range: range, withMeals: days, positions: positions)
-    summary = MealSummary(days: self.days)
+    summary = MealSummary(days: self.days, unfinishedFrom: settings.today)
   }
 }
 
@@ -233,7 +233,7 @@ public struct MealDay: Sendable {
   public let overnightGapMinutes: Int?
   /// The longest gap between two meals of this day; nil with fewer than two meals.
   public let longestGapMinutes: Int?
-  /// The gaps longer than the limit, in order.
+  /// The gaps outside the rule (too short or too long), in order.
   public let flaggedGaps: [MealGap]
 
   /// A day without meals: no gaps, no overnight gap.
@@ -248,7 +248,7 @@ public struct MealDay: Sendable {
   /// - Parameters:
   ///   - meals: the day's meals, oldest first, without gaps yet.
   ///   - previousMealAt: the instant of the previous day's last meal, if it had one.
-  init(date: CivilDate, meals: consuming [Meal], previousMealAt: Int64?, gapLimitMinutes: Double) {
+  init(date: CivilDate, meals: consuming [Meal], previousMealAt: Int64?, settings: ReportSettings) {
     self.date = date
     var flagged: [MealGap] = []
     var longest: Int?
@@ -258,9 +258,9 @@ public struct MealDay: Sendable {
       let minutes = Int((to.instant - from.instant) / 60)
       meals[index].gapMinutes = minutes
       longest = max(longest ?? minutes, minutes)
-      if Double(minutes) > gapLimitMinutes {
-        meals[index].isFlagged = true
-        flagged.append(MealGap(minutes: minutes, mealIndex: index, from: from, to: to))
+      if let flag = settings.gapFlag(minutes: minutes) {
+        meals[index].gapFlag = flag
+        flagged.append(MealGap(minutes: minutes, mealIndex: index, from: from, to: to, flag: flag))
       }
     }
     if let first = meals.first, let previousMealAt, first.time.instant > previousMealAt {
@@ -297,10 +297,18 @@ public struct Meal: Hashable, Sendable {
   private let storedOffset: Int16
   private let storedMinute: Int16
   private var hasGap = false
-  /// Whether ``gapMinutes`` is longer than `mealGapHours`.
-  public internal(set) var isFlagged = false
+  private var storedFlag: UInt8 = 0
   /// Logged at a UTC offset the reader's zone did not have at that instant (travel).
   public let isAway: Bool
+
+  /// How ``gapMinutes`` stands against the rule; nil when it keeps it (or there is no gap).
+  public internal(set) var gapFlag: MealGapFlag? {
+    get { MealGapFlag(rawValue: storedFlag) }
+    set { storedFlag = newValue?.rawValue ?? 0 }
+  }
+  /// Whether ``gapMinutes`` is outside the rule: shorter than `mealGapMinHours` or longer than
+  /// `mealGapHours`.
+  public var isFlagged: Bool { storedFlag != 0 }
 
   /// The index of the meal's entry in ``MealReport/entries``.
   public var entryIndex: Int { Int(storedEntryIndex) }
@@ -343,7 +351,7 @@ extension MealReport {
   public func note(of meal: Meal) -> String? { entries.note(at: meal.entryIndex) }
 }
 
-/// A gap between two meals of one day that is longer than `mealGapHours`.
+/// A gap between two meals of one day that is outside the rule (``MealGapFlag``).
 public struct MealGap: Hashable, Sendable {
   public let minutes: Int
   /// The index in ``MealDay/meals`` of the meal that ended the gap.
@@ -352,4 +360,6 @@ public struct MealGap: Hashable, Sendable {
   public let from: LoggedTime
   /// When the meal after it was logged.
   public let to: LoggedTime
+  /// How it stands against the rule.
+  public let flag: MealGapFlag
 }

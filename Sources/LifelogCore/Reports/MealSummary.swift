@@ -3,12 +3,15 @@
 ///
 /// Gap figures cover daytime gaps only (between meals of one day); overnight gaps are left out.
 public struct MealSummary: Hashable, Sendable {
-  /// Days in the range.
+  /// Finished days in the range (the summary counts only these; see ``unfinishedDays``).
   public let days: Int
+  /// Days of the range not over yet (today, and any after it): their meals and gaps count, but
+  /// they are no day of the figures per day (days, meals per day, first and last meal, rhythm).
+  public let unfinishedDays: Int
   public let daysWithMeals: Int
   public let daysWithoutMeals: Int
   public let meals: Int
-  /// Meals over days in the range (days without meals count as days).
+  /// Meals of the finished days over those days (days without meals count as days).
   public let mealsPerDay: Double
   /// How many daytime gaps there are.
   public let gapCount: Int
@@ -19,8 +22,12 @@ public struct MealSummary: Hashable, Sendable {
   public let longestGapMinutes: Int?
   /// The day of the longest gap (the first such day when several tie).
   public let longestGapDate: CivilDate?
-  /// How many gaps were longer than `mealGapHours`.
+  /// How many gaps were outside the rule: ``shortGaps`` plus ``longGaps``.
   public let flaggedGaps: Int
+  /// How many gaps were shorter than `mealGapMinHours`.
+  public let shortGaps: Int
+  /// How many gaps were longer than `mealGapHours`.
+  public let longGaps: Int
   /// The median time of the day's first meal, as minutes since the day began (see
   /// ``Meal/minuteOfDay``); ``ReportSettings/clockMinute(ofMinuteOfDay:)`` turns it into a time.
   public let typicalFirstMealMinute: Int?
@@ -29,8 +36,8 @@ public struct MealSummary: Hashable, Sendable {
   /// Days with meals and no flagged gap.
   public let daysOnRhythm: Int
 
-  init(days: some Sequence<MealDay>) {
-    var tally = Tally()
+  init(days: some Sequence<MealDay>, unfinishedFrom: CivilDate?) {
+    var tally = Tally(unfinishedFrom: unfinishedFrom)
     for day in days { tally.add(day) }
     self.init(tally)
   }
@@ -38,10 +45,11 @@ public struct MealSummary: Hashable, Sendable {
   /// The summary of the days `tally` counted.
   init(_ tally: Tally) {
     days = tally.days
+    unfinishedDays = tally.unfinished
     daysWithMeals = tally.firsts.count
     daysWithoutMeals = tally.days - tally.firsts.count
     meals = tally.meals
-    mealsPerDay = tally.days == 0 ? 0 : Double(tally.meals) / Double(tally.days)
+    mealsPerDay = tally.days == 0 ? 0 : Double(tally.finishedMeals) / Double(tally.days)
     gapCount = tally.gaps.count
     medianGapMinutes = tally.gaps.median
     averageGapMinutes =
@@ -49,7 +57,9 @@ public struct MealSummary: Hashable, Sendable {
       ? nil : Int((Double(tally.gaps.sum) / Double(tally.gaps.count)).rounded())
     longestGapMinutes = tally.longest?.minutes
     longestGapDate = tally.longest?.date
-    flaggedGaps = tally.flagged
+    flaggedGaps = tally.short + tally.long
+    shortGaps = tally.short
+    longGaps = tally.long
     typicalFirstMealMinute = tally.firsts.median
     typicalLastMealMinute = tally.lasts.median
     daysOnRhythm = tally.onRhythm
@@ -58,9 +68,15 @@ public struct MealSummary: Hashable, Sendable {
   /// The summary's figures counted a day at a time, in the range's order: a fixed few hundred
   /// kilobytes however many days and meals (``MealDayStream`` hands days on and forgets them).
   struct Tally {
+    /// The first unfinished day (``ReportSettings/today``): it and later days are no day of the
+    /// figures per day.
+    let unfinishedFrom: CivilDate?
+    private(set) var unfinished = 0
     private(set) var days = 0
     private(set) var meals = 0
-    private(set) var flagged = 0
+    private(set) var finishedMeals = 0
+    private(set) var short = 0
+    private(set) var long = 0
     private(set) var onRhythm = 0
     private(set) var gaps = MinuteCounts()
     /// The minute of the day (``Meal/minuteOfDay``) of each day's first and last meal.
@@ -69,14 +85,23 @@ public struct MealSummary: Hashable, Sendable {
     /// The longest gap and its day (the first such day when several tie).
     private(set) var longest: (minutes: Int, date: CivilDate)?
 
+    init(unfinishedFrom: CivilDate?) { self.unfinishedFrom = unfinishedFrom }
+
     mutating func add(_ day: MealDay) {
-      days += 1
       meals += day.meals.count
-      flagged += day.flaggedGaps.count
-      if day.isOnRhythm { onRhythm += 1 }
-      if let first = day.firstMeal, let last = day.lastMeal {
-        firsts.add(first.minuteOfDay)
-        lasts.add(last.minuteOfDay)
+      for gap in day.flaggedGaps {
+        if gap.flag.isShort { short += 1 } else { long += 1 }
+      }
+      if let unfinishedFrom, day.date >= unfinishedFrom {
+        unfinished += 1
+      } else {
+        days += 1
+        finishedMeals += day.meals.count
+        if day.isOnRhythm { onRhythm += 1 }
+        if let first = day.firstMeal, let last = day.lastMeal {
+          firsts.add(first.minuteOfDay)
+          lasts.add(last.minuteOfDay)
+        }
       }
       for meal in day.meals {
         guard let gap = meal.gapMinutes else { continue }

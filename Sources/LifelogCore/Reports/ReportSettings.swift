@@ -5,20 +5,28 @@
 /// clocks change (23 or 25 hours long) is still one day: everything here counts wall-clock
 /// minutes, never UTC hours.
 public struct ReportSettings: Hashable, Sendable {
-  /// Gaps between meals longer than this are flagged.
+  /// Gaps between meals longer than this are flagged as too long.
   public var mealGapHours: Double
+  /// Gaps between meals shorter than this are flagged as too short (0: never).
+  public var mealGapMinHours: Double
   /// When a report day begins, in minutes after midnight (04:00 is 240).
   public var dayStartsAtMinutes: Int
   /// The first day of a week, 0 for Sunday through 6 for Saturday.
   public var weekStartsOn: Int
   /// The person's name for report titles; empty when not set.
   public var name: String
+  /// The report day under way when the report is made (nil: every day is over).
+  ///
+  /// It and any later day are unfinished: shown as such and left out of the summary, so a
+  /// morning's report does not count today, one breakfast so far, as a day off the rhythm.
+  public var today: CivilDate?
 
   public init(
-    mealGapHours: Double = 3, dayStartsAtMinutes: Int = 240, weekStartsOn: Int = 1,
-    name: String = ""
+    mealGapHours: Double = 3, mealGapMinHours: Double = 2, dayStartsAtMinutes: Int = 240,
+    weekStartsOn: Int = 1, name: String = ""
   ) {
     self.mealGapHours = mealGapHours
+    self.mealGapMinHours = mealGapMinHours
     self.dayStartsAtMinutes = dayStartsAtMinutes
     self.weekStartsOn = weekStartsOn
     self.name = name
@@ -33,6 +41,11 @@ public struct ReportSettings: Hashable, Sendable {
       let hours = Double(text)
     {
       mealGapHours = hours
+    }
+    if let text = values[.mealGapMinHours].flatMap(Setting.mealGapMinHours.inForce),
+      let hours = Double(text)
+    {
+      mealGapMinHours = hours
     }
     if let text = values[.dayStartsAt] {
       let parts = text.split(separator: ":")
@@ -53,6 +66,15 @@ public struct ReportSettings: Hashable, Sendable {
 
   /// ``mealGapHours`` in minutes: a gap of more than this many minutes is flagged.
   public var mealGapMinutes: Double { mealGapHours * 60 }
+
+  /// ``mealGapMinHours`` in minutes, held at most at ``mealGapMinutes``: a minimum set above the
+  /// maximum (each machine may set one) leaves no gap both too short and too long.
+  public var mealGapMinMinutes: Double { min(mealGapMinHours * 60, mealGapMinutes) }
+
+  /// How a gap of `minutes` between two meals of one day stands against the rule.
+  public func gapFlag(minutes: Int) -> MealGapFlag? {
+    MealGapFlag(gapMinutes: minutes, minimum: mealGapMinMinutes, maximum: mealGapMinutes)
+  }
 
   /// The report day `time` belongs to.
   public func day(of time: LoggedTime) -> CivilDate {

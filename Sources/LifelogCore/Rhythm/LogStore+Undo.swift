@@ -9,9 +9,11 @@ import LifelogSQLite
 /// stamp and queued, so the undo syncs like any other change (a created entry or activity is
 /// marked deleted, which is how deletions sync).
 extension LogStore {
-  /// The most recent steps, newest first.
+  /// The most recent steps, newest first: at most ``keptUndoSteps`` (older ones may still be
+  /// stored, waiting for the next batch of deletes).
   public func undoSteps(limit: Int) throws -> [UndoStep] {
-    try read {
+    let limit = min(limit, LogStore.keptUndoSteps)
+    return try read {
       try database.cachedStatement(
         sql: """
           SELECT s.seq, s.at_ms, s.description,
@@ -30,6 +32,9 @@ extension LogStore {
   /// - Throws: ``InputError`` when a field the step wrote was changed since (nothing is written).
   public func undoLastStep() throws -> UndoStep? {
     try write {
+      let newest: Int64? = try database.cachedStatement(sql: "SELECT max(seq) FROM local_undo_step")
+        .first { $0[0] }
+      if let newest { try trimUndoSteps(below: newest) }
       guard let step = try undoSteps(limit: 1).first else { return nil }
       let rows = try undoRows(of: step.seq)
       let bulk: (stamp: String, count: Int)? = try database.cachedStatement(
@@ -51,7 +56,9 @@ extension LogStore {
       try database.execute(sql: "DELETE FROM local_undo_row WHERE step = ?", arguments: [step.seq])
       try database.execute(sql: "DELETE FROM local_undo_step WHERE seq = ?", arguments: [step.seq])
       pendingWriteMark = .stepUndone(seq: step.seq, description: step.description)
-      return step
+      var undone = step
+      undone.restoredEntryIDs = rows.filter { $0.entity == .entry && !$0.created }.map(\.id)
+      return undone
     }
   }
 

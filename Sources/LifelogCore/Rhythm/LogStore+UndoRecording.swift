@@ -9,6 +9,9 @@ public struct UndoStep: Hashable, Sendable {
   public let description: String
   /// How many rows it changed or created.
   public let rowCount: Int
+  /// Once undone: the entries it put back to an earlier state (not the ones it removed), so
+  /// `undo` can show the state it restored rather than the one it left.
+  public var restoredEntryIDs: [String] = []
 }
 
 /// Undo, recording side: a command that writes runs its transaction through
@@ -101,8 +104,7 @@ extension LogStore {
         wallClockMilliseconds(), description, bulkCount > 0 ? SyncedEntity.entry.rawValue : nil,
         bulkCount > 0 ? bulkStamp : nil, bulkCount,
       ])
-    let step: Int64 =
-      try database.cachedStatement(sql: "SELECT last_insert_rowid()").first { $0[0] } ?? 0
+    let step = database.lastInsertedRowID
     pendingWriteMark = .stepRecorded(seq: step, description: description)
     let insert = try database.cachedStatement(
       sql: """
@@ -116,7 +118,19 @@ extension LogStore {
         record.afterStamps,
       ])
     }
-    let oldest = step - Int64(LogStore.keptUndoSteps)
+    if step % LogStore.undoTrimInterval == 0 { try trimUndoSteps(below: step) }
+  }
+
+  /// Steps past the kept ones are deleted in batches, once every this many steps.
+  ///
+  /// A delete at the old end of the two undo tables and their indexes writes 3–4 more pages to
+  /// the WAL, which every step paid before. Until then they sit unseen: ``undoSteps(limit:)`` lists at most the kept
+  /// number, newest first, and ``undoLastStep()`` trims to the kept ones before it reverts.
+  static let undoTrimInterval: Int64 = 32
+
+  /// Deletes the steps more than ``keptUndoSteps`` older than step `newest`, with their rows.
+  func trimUndoSteps(below newest: Int64) throws {
+    let oldest = newest - Int64(LogStore.keptUndoSteps)
     try database.execute(sql: "DELETE FROM local_undo_row WHERE step <= ?", arguments: [oldest])
     try database.execute(sql: "DELETE FROM local_undo_step WHERE seq <= ?", arguments: [oldest])
   }

@@ -1,6 +1,7 @@
 import LifelogSQLite
 
-/// Schema v4: the two local-only tables of issue 15, never synced (no stamps, never queued).
+/// Schema v4: the two local-only tables of undo and the reminder, never synced (no stamps, never
+/// queued).
 ///
 /// - `local_undo_step` / `local_undo_row`: the last ``UndoLog/keptSteps`` local changes that
 ///   `lifelog undo` can revert. A row keeps the previous values of every synced column of one

@@ -4,18 +4,9 @@
 /// A field may span several columns (`at` is the instant and its offset; an activity's `name` is
 /// the name and its case-folded key), and they are always saved and restored together.
 enum UndoColumns {
-  static func columns(of entity: SyncedEntity) -> [[String]] {
-    switch entity {
-    case .entry:
-      [
-        ["activity"], ["at", "tz_offset"], ["duration"], ["note"], ["quantity"], ["tags"],
-        ["source"], ["deleted"],
-      ]
-    case .activity:
-      [["name", "name_key"], ["kind"], ["unit"], ["target"], ["archived"], ["deleted"]]
-    case .setting: [["value"]]
-    }
-  }
+  /// Each field's columns, from the one column map (``SyncedColumns/stored``): a column added
+  /// there is kept by undo too.
+  static func columns(of entity: SyncedEntity) -> [[String]] { entity.columns.stored }
 
   /// Every column, flattened in order: the positions of the saved JSON array.
   static func flat(_ entity: SyncedEntity) -> [String] { columns(of: entity).flatMap { $0 } }

@@ -1,6 +1,6 @@
 import LifelogSQLite
 
-/// Schema v5 (issue 14's "schema v3"): entry ids as 16-byte blobs, activities as integer keys.
+/// Schema v5: entry ids as 16-byte blobs, activities as integer keys.
 ///
 /// The `entry` table is copied once into its new form, in one transaction with the rest of the
 /// step, so a log is either all old or all new:

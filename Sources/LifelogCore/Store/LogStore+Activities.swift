@@ -35,9 +35,9 @@ extension LogStore {
       message += "; did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?"
     }
     if creatingHint {
-      message += near.isEmpty ? ";" : ""
-      message +=
-        " To create it, add --kind (\(ActivityKind.allCases.map(\.rawValue).joined(separator: "|")))"
+      // After a question the hint is a new sentence; after the bare name it continues this one.
+      message += near.isEmpty ? "; to create it" : " To create it"
+      message += ", add --kind (\(ActivityKind.allCases.map(\.rawValue).joined(separator: "|")))"
     } else if near.isEmpty {
       message += "; run 'lifelog activity list' to see the activities"
     }

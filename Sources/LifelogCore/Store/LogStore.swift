@@ -24,14 +24,20 @@ public final class LogStore {
   /// Whether this connection keeps the WAL on close: every read-write connection to a file, once
   /// it has opened the log (a log refused on opening is closed as SQLite always closes).
   private var keepsWAL = false
+  /// Whether this open created the log (no migration had run): a first run may still name it.
+  public private(set) var isNewLog = false
+
+  /// The WAL as found before the connection read it, when it already held frames: its folder is
+  /// not synced again (``SyncedWAL``).
+  private var syncedWAL: SyncedWAL?
 
   /// The page cache (KiB): 64 MiB, allocated only as pages are used, keeps bulk writes in memory.
   static let cacheKiB = 65536
 
   /// Past this size (bytes) a closing read-write connection empties the WAL into the log file.
   ///
-  /// The WAL is kept between commands (an `add` then costs two `fdatasync`s, of the WAL and of
-  /// its folder, not five), but the first process to open the log reads every frame of it back
+  /// The WAL is kept between commands (an `add` then costs one `fdatasync`, of the WAL, not five;
+  /// see ``SyncedWAL`` for its folder), but the first process to open the log reads every frame of it back
   /// to rebuild its index, about 2–3 µs of CPU per 4 KB frame (0.3–0.6 ms for 170 frames):
   /// 512 KiB (about 10 `add`s on a 100,000-entry log) keeps that read near 0.15 ms on average,
   /// and the two `fdatasync`s of the checkpoint are paid once per that many commands.
@@ -62,12 +68,16 @@ public final class LogStore {
       let migrator = Migrator(database: database, path: path)
       // A log refused below (written by a newer lifelog) is left as it was found: with a WAL,
       // closing the connection would otherwise copy the WAL into the log file and delete it.
-      if !readOnly, path != ":memory:", access(path + "-wal", F_OK) == 0 {
+      var wal = stat()
+      if !readOnly, path != ":memory:", stat(path + "-wal", &wal) == 0 {
         try database.keepWriteAheadLogOnClose()
+        syncedWAL = SyncedWAL(
+          device: UInt64(wal.st_dev), inode: UInt64(wal.st_ino), bytes: Int64(wal.st_size))
       }
       let applied = try migrator.appliedIdentifiers()
       try migrator.checkNotNewer(applied: applied)
       if readOnly { return }
+      isNewLog = applied.isEmpty
       // `synchronous = FULL`: each commit `fdatasync`s the WAL before `COMMIT` returns, so what
       // a command reports done is on disk. The WAL outlives the connection (see `deinit`); a
       // bulk write that grows it past `journal_size_limit` has it cut back when it restarts.

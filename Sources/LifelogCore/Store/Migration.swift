@@ -19,6 +19,7 @@ struct Migration: Sendable {
     Migration(identifier: "v4-local-undo-remind", apply: RhythmMigration.apply),
     Migration(
       identifier: "v5-compact-keys", apply: CompactKeysMigration.apply, compactsAfterward: true),
+    Migration(identifier: "v6-replaced-fields", apply: ReplacedFieldsMigration.apply),
   ]
 
   /// Schema v3: the data key of each encrypted remote (docs/security.md), kept in the log, which

@@ -1,6 +1,6 @@
 /// This lifelog's version: printed by `--version` and written into remotes it creates.
 public enum LifelogVersion {
-  public static let current = "0.3.0"
+  public static let current = "0.4.0"
   /// The lowest version that may write to a remote this version creates: batches in format 1.
   public static let minimumRemoteWriter = "0.2.0"
   /// The lowest version that may write to an encrypted remote: 0.2.0 reads no key envelope and

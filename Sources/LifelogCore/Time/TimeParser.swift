@@ -30,6 +30,15 @@ public struct TimeParser: Sendable {
     return try parse(text, bareDayMeansMidnight: false)
   }
 
+  /// Parses a new time for something already logged on `day` (`edit --at`): a bare time of day
+  /// (`13:15`, `1pm`) stays on that day, so fixing yesterday's lunch the next morning keeps it
+  /// yesterday; anything naming a day or an instant reads as ``parseTime(_:)`` does.
+  public func parseTime(_ text: String, bareTimeOn day: CivilDate) throws(InputError) -> LoggedTime
+  {
+    if let exact = ISO8601Text.parseExact(text) { return exact }
+    return try parse(text, bareDayMeansMidnight: false, bareTimeDay: day)
+  }
+
   /// Parses a range boundary (`--from`, `--to`): like ``parseTime(_:)``, but a bare day
   /// (`2026-12-01`, `yesterday`, `mon`) means that day's midnight.
   public func parseBoundary(_ text: String) throws(InputError) -> LoggedTime {
@@ -46,7 +55,9 @@ public struct TimeParser: Sendable {
 
   // MARK: - Grammar
 
-  private func parse(_ text: String, bareDayMeansMidnight: Bool) throws(InputError) -> LoggedTime {
+  private func parse(
+    _ text: String, bareDayMeansMidnight: Bool, bareTimeDay: CivilDate? = nil
+  ) throws(InputError) -> LoggedTime {
     let input = text.lowercased().trimmingSpaces()
     if input.isEmpty { throw unreadable(text) }
     if input == "now" { return zone.loggedTime(at: now) }
@@ -77,7 +88,7 @@ public struct TimeParser: Sendable {
       guard let clock = try ClockText.parse(words[0], original: text) else {
         throw unreadable(text)
       }
-      return try resolve(date: today, clock: clock, original: text)
+      return try resolve(date: bareTimeDay ?? today, clock: clock, original: text)
     case 2:
       guard let day = try day(from: words[0]) else { throw unreadable(text) }
       guard let clock = try ClockText.parse(words[1], original: text) else {
@@ -94,7 +105,8 @@ public struct TimeParser: Sendable {
     var body = Substring(input)
     if body.hasSuffix(" ago") { body = body.dropLast(4) } else { body = body.dropFirst() }
     if body.hasPrefix("-") { throw unreadable(original) }
-    let seconds = try DurationText.parse(String(body))
+    // "a bit ago" is no bad duration but an unreadable time: say how times are written.
+    guard let seconds = try? DurationText.parse(String(body)) else { throw unreadable(original) }
     return zone.loggedTime(at: now - Int64(seconds))
   }
 

@@ -27,14 +27,37 @@ public enum Route: Equatable, Sendable {
   case keys
   /// `PUT /v1/keys/{version}`
   case putKeys(version: Int64)
+  /// `POST /v1/pairings`: a one-time code for a new device
+  case createPairing
+  /// `POST /v1/pairings/redeem`: the code for a device token; no token needed
+  case redeemPairing
+  /// `GET /v1/devices`
+  case devices
+  /// `DELETE /v1/devices/{name}`
+  case revokeDevice(name: String)
+  /// `GET /v1/shares`
+  case shares
+  /// `PUT /v1/shares/{id}`: a sealed report
+  case putShare(id: String)
+  /// `DELETE /v1/shares/{id}`
+  case revokeShare(id: String)
+  /// `GET /v1/shares/{id}/content`: the ciphertext, for a viewer; no token needed
+  case shareContent(id: String)
+  /// `GET`/`HEAD` of a file of the web app (``WebApp``), outside `/v1`; no token needed
+  case webFile(path: String)
 
   /// Whether the route needs a bearer token.
-  public var needsToken: Bool { self != .info }
+  public var needsToken: Bool {
+    switch self {
+    case .info, .redeemPairing, .webFile, .shareContent: false
+    default: true
+    }
+  }
 
   /// Whether the request carries a body that the route reads.
   public var takesBody: Bool {
     switch self {
-    case .putBatch, .putSnapshot, .putKeys: true
+    case .putBatch, .putSnapshot, .putKeys, .createPairing, .redeemPairing, .putShare: true
     default: false
     }
   }
@@ -53,6 +76,10 @@ public enum Router {
     if path == APIPath.changes, method == "GET" || method == "HEAD" { return .changes }
     let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
     guard path.hasPrefix("/"), parts.first.map({ "/" + $0 }) == APIPath.prefix else {
+      if let file = WebApp.servedPath(path) {
+        guard method == "GET" || method == "HEAD" else { throw notAllowed("GET, HEAD") }
+        return .webFile(path: file)
+      }
       throw .notFound("No such path '\(path)'; the API is under \(APIPath.prefix)")
     }
     let rest = Array(parts.dropFirst())
@@ -94,6 +121,7 @@ public enum Router {
       guard method == "PUT" else { throw notAllowed("GET, HEAD, PUT") }
       return .putSnapshot(name: name)
     default:
+      if let route = try deviceRoute(rest, method: method) { return route }
       throw .notFound("No such path '\(path)'")
     }
   }

@@ -22,12 +22,8 @@ public struct HTTPResponse: Sendable {
 
   /// `{"error":{"code":…,"message":…}}`, with `Retry-After` when given.
   public static func error(_ error: HTTPError) -> HTTPResponse {
-    var inner = JSONObjectWriter()
-    inner.add("code", error.code)
-    inner.add("message", error.message)
-    var object = JSONObjectWriter()
-    object.addRaw("error", inner.result)
-    var response = json(error.status, object)
+    var response = json(
+      error.status, ErrorBody(code: error.code, message: error.message).encoded)
     if let seconds = error.retryAfter {
       response.headers.append((APIHeader.retryAfter, String(seconds)))
     }

@@ -81,11 +81,8 @@ extension SyncServer {
 
   func batchCount(device: String, user: Int64) throws -> HTTPResponse {
     let (count, highest) = try pool.withStore { try $0.batchCount(user: user, device: device) }
-    var object = JSONObjectWriter()
-    object.add("device", device)
-    object.add("batches", count)
-    object.add("highestSeq", highest)
-    return .json(200, object)
+    return .json(
+      200, BatchCountBody(device: device, batches: count, highestSeq: highest).encoded)
   }
 
   func deleteBatches(device: String, request: HTTPRequest, user: Int64) throws -> HTTPResponse {

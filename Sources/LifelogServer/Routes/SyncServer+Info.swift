@@ -31,13 +31,10 @@ extension SyncServer {
     guard let found else {
       throw HTTPError(401, APIErrorCode.unauthorized, "The token's user was removed")
     }
-    var object = JSONObjectWriter()
-    object.add("lifelog", "remote")
-    object.add("format", BatchCodec.format)
-    object.add("remoteId", found.remoteID)
-    object.add("minVersion", LifelogVersion.minimumWriter(encrypted: encrypted))
-    object.add("user", found.name)
-    if encrypted { object.add("encrypted", true) }
-    return .json(200, object)
+    let body = ManifestBody(
+      remoteID: found.remoteID, format: BatchCodec.format,
+      minimumVersion: LifelogVersion.minimumWriter(encrypted: encrypted), user: found.name,
+      encrypted: encrypted)
+    return .json(200, body.encoded)
   }
 }

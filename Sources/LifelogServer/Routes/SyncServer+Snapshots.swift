@@ -62,15 +62,10 @@ extension SyncServer {
     }
     let cursor = (after ?? ServerCursor()).merging(record, excluding: excluded)
     if metaOnly {
-      var object = JSONObjectWriter()
-      object.add("name", record.name)
-      object.add("device", record.device)
-      object.addRaw("created", String(record.created))
-      object.addRaw("covers", record.covers.json)
-      object.add("size", record.size)
-      object.add("sha256", record.sha256)
-      object.add("cursor", cursor.token)
-      return .json(200, object)
+      let body = SnapshotDescription(
+        name: record.name, device: record.device, created: record.created,
+        covers: record.covers, size: record.size, sha256: record.sha256, cursor: cursor.token)
+      return .json(200, body.encoded)
     }
     return HTTPResponse(
       status: 200,

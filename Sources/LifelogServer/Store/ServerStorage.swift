@@ -8,7 +8,7 @@ import LifelogProtocol
 /// (`--store postgres://…`, for several server processes on one database). Both give the same
 /// answers; the HTTP tests run against each. An instance is one connection: the server lends
 /// instances to one request at a time through its pool.
-public protocol ServerStorage: AnyObject {
+public protocol ServerStorage: DeviceStorage, ShareStorage {
   // MARK: Users
 
   /// Adds a user whose token hashes to `tokenSHA256`.

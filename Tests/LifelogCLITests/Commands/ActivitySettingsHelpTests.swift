@@ -68,8 +68,9 @@ import Testing
       fixture.run("settings", "set", "name", "Ada Lovelace").stdout == "name = Ada Lovelace\n")
     #expect(
       fixture.run("settings", "--format", "json").stdout
-        == "{\"mealGapHours\":\"2.5\",\"dayStartsAt\":\"04:00\",\"weekStartsOn\":\"monday\",\"name\":\"Ada Lovelace\","
-        + "\"remindQuietHours\":\"22:00-07:00\",\"remindBeforeMinutes\":\"0\"}\n")
+        == "{\"mealGapHours\":\"2.5\",\"mealGapMinHours\":\"2\",\"dayStartsAt\":\"04:00\",\"weekStartsOn\":\"monday\",\"name\":\"Ada Lovelace\","
+        + "\"remindQuietHours\":\"22:00-07:00\",\"remindBeforeMinutes\":\"0\",\"language\":\"auto\"}\n"
+    )
   }
 
   @Test(arguments: [
@@ -92,10 +93,11 @@ import Testing
     for line in [
       "  add                     Add an entry to the log.",
       "  list                    List entries, oldest first.",
+      "  today                   List today's entries (as 'lifelog list today').",
       "  edit                    Change an entry.",
       "  delete                  Delete entries (they can be restored).",
       "  restore                 Restore deleted entries.",
-      "  activity                Add, list, rename and archive activities.",
+      "  activity                Add, list, rename, merge and archive activities.",
       "  settings                Show or change settings.",
       "  help                    Show help for a command.",
       "  See 'lifelog help <subcommand>' for detailed help.",

@@ -239,7 +239,7 @@ import Testing
     let pendingBefore = try? pendingCount()
     let path = file(
       "two.csv", "at,activity,note\n2026-12-01 08:00,breakfast,\n2026-12-01 10:00,kombucha,fizzy\n")
-    let result = fixture.run("import", path, "--dry-run")
+    let result = fixture.run("import", path, "--dry-run", "--kind", "other")
     #expect(result.exitCode == 0, "\(result)")
     #expect(
       result.stdout.hasPrefix(

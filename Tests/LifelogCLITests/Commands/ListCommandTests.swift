@@ -89,7 +89,8 @@ import Testing
     (["list", "--from", "someday"], 65, "Cannot read time 'someday'"),
     (["list", "--activity", "lunchh"], 65, "did you mean 'lunch'?"),
     (["list", "--format", "yaml"], 64, "Unknown format 'yaml'"),
-    (["list", "extra"], 64, "Unexpected argument 'extra'"),
+    (["list", "extra"], 64, "Cannot read day 'extra'"),
+    (["list", "today", "tomorrow"], 64, "Unexpected argument 'tomorrow'"),
   ])
   func badListOptionsAreRefused(arguments: [String], code: Int32, fragment: String) {
     expectFailure(fixture, arguments, code: code, saying: fragment)

@@ -49,7 +49,7 @@ import Testing
   @Test func mealGapHoursChangesWhatIsFlagged() {
     fixture.cli.run(["settings", "set", "mealGapHours", "2.5"])
     let text = fixture.output("report", "meals", "--from", "2026-10-19", "--to", "2026-10-19")
-    #expect(text.contains("gaps over 2h30m are flagged"))
+    #expect(text.contains("gaps under 2h (<) or over 2h30m (!) are flagged"))
     #expect(
       text.contains("Mon 2026-10-19: 5 meals, 07:30 to 19:00, longest gap 3h, 3 gaps over 2h30m"))
     #expect(text.contains("  13:00  lunch         3h !  lentil soup\n"))
@@ -61,8 +61,11 @@ import Testing
       databasePath: folder.file("empty.db"), now: ReportSampleLog.now, zone: ReportSampleLog.zone)
     let result = cli.run(["report"])
     #expect(result.exitCode == 0, "\(result)")
-    #expect(result.stdout.contains("Wed 2026-10-21      0  no meals\n"))
-    #expect(result.stdout.contains("0 meals per day; 0 of 7 days on rhythm."))
+    #expect(result.stdout.contains("Wed 2026-10-21               0  no meals\n"))
+    #expect(result.stdout.contains("Tue 2026-10-27 (so far)      0  no meals\n"))
+    #expect(
+      result.stdout.contains(
+        "0 meals per day; 0 of 6 days on rhythm (today not counted: not over yet)."))
     #expect(result.stdout.contains("Activities (totals over the range)\n"))
     let meals = cli.run(["report", "meals"]).stdout
     #expect(meals.components(separatedBy: ": no meals\n").count == 8)

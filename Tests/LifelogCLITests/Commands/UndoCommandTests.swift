@@ -104,12 +104,13 @@ import Testing
       lines.count == 4 && lines[0].hasPrefix("WHEN") && lines[1].hasSuffix("\"toast\""), "\(list)")
     #expect(
       fixture.run("undo").stdout
-        == "Undid: edit \(id.prefix(8)) breakfast Wed 2026-12-02 07:30 \"toast\"\n")
+        == "Undid: edit \(id.prefix(8)) breakfast Wed 2026-12-02 07:30 \"toast\"\n"
+        + "Now: \(id.prefix(8)) breakfast Wed 2026-12-02 07:30 \"porridge\"\n")
     #expect(
       fixture.run("show", "last", "--format", "json").stdout.contains("\"note\":\"porridge\""))
     // The first edit is still undoable after the second was undone (its fields were restored).
     let two = fixture.run("undo", "--steps", "2").stdout
-    #expect(two.split(separator: "\n").count == 2, "\(two)")
+    #expect(two.split(separator: "\n").count == 3, "\(two)")
     #expect(fixture.run("list").stdout.hasPrefix("No entries"))
     #expect(fixture.run("undo").stdout == "Nothing to undo.\n")
     #expect(fixture.run("undo", "--list").stdout == "Nothing to undo.\n")

@@ -19,12 +19,14 @@ import Testing
 
   @Test func commandsAndSubcommandsComeFromTheConfigurationsWithoutTheHiddenOnes() {
     let all = candidates("")
-    #expect(all.starts(with: ["add", "list", "edit", "delete", "restore", "activity"]))
+    #expect(all.starts(with: ["add", "list", "today", "edit", "delete", "restore", "activity"]))
     #expect(all.contains("shell") && all.contains("completion") && all.contains("help"))
     #expect(!all.contains { $0.hasPrefix("__") })
     #expect(candidates("a") == ["add", "activity", "again"])
     #expect(
-      candidates("activity", "") == ["add", "list", "edit", "rename", "archive", "unarchive"])
+      candidates("activity", "") == [
+        "add", "list", "edit", "rename", "merge", "archive", "unarchive",
+      ])
     #expect(candidates("report", "m") == ["meals"])
     #expect(candidates("help", "activity", "r") == ["rename"])
     #expect(candidates("bogus", "") == [])
@@ -40,8 +42,8 @@ import Testing
     #expect(candidates("report", "--format=c") == ["--format=csv"])
     #expect(
       candidates("settings", "get", "") == [
-        "mealGapHours", "dayStartsAt", "weekStartsOn", "name", "remindQuietHours",
-        "remindBeforeMinutes",
+        "mealGapHours", "mealGapMinHours", "dayStartsAt", "weekStartsOn", "name",
+        "remindQuietHours", "remindBeforeMinutes", "language",
       ])
     #expect(candidates("completion", "") == ["bash", "zsh", "fish"])
     // A value that is a file is left to the shell.

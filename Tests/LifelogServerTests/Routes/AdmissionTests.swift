@@ -23,7 +23,10 @@ import Testing
     #expect(harness.send("GET", "/v1/info", activeRequests: 4).status == 200)
   }
 
-  @Test(arguments: ["/", "/v2/info", "/v1", "/v1/", "/v1/nothing", "/v1/batches/a/1/2", "v1/info"])
+  // `/` is the web app's page: WebAppRouteTests.
+  @Test(arguments: [
+    "/nowhere", "/v2/info", "/v1", "/v1/", "/v1/nothing", "/v1/batches/a/1/2", "v1/info",
+  ])
   func anUnknownPathIs404(path: String) {
     #expect(harness.send("GET", path, token: token).isError(404, "not_found"))
   }
@@ -147,5 +150,30 @@ import Testing
       return
     }
     #expect(none == 0)
+  }
+
+  /// A request without a token is refused on its headers when it would send a body: none at all
+  /// to the web app, `/v1/info` or a share's content, at most 4096 declared bytes to redeem a
+  /// pairing code, never a chunked one; so a client with no token can make the server hold
+  /// neither `--max-body` bytes nor a slot of `--max-concurrent` while a body trickles in.
+  @Test func aRequestWithoutATokenMayNotSendABodyBeyondAPairingCode() {
+    func admitted(_ method: String, _ path: String, _ headers: [(String, String)]) -> Int? {
+      let request = HTTPRequest(
+        method: method, path: path, headers: headers.map { (name: $0.0, value: $0.1) })
+      switch harness.server.admit(request) {
+      case .admitted: return nil
+      case .refused(let answer): return answer.status
+      }
+    }
+    let huge = [("Content-Length", "8388608")]
+    #expect(admitted("GET", "/", huge) == 413)
+    #expect(admitted("GET", "/app.js", [("Transfer-Encoding", "chunked")]) == 413)
+    #expect(admitted("GET", "/v1/info", huge) == 413)
+    #expect(admitted("GET", "/v1/shares/abc/content", [("Content-Length", "1")]) == 413)
+    #expect(admitted("POST", "/v1/pairings/redeem", huge) == 413)
+    #expect(admitted("POST", "/v1/pairings/redeem", [("Content-Length", "-1")]) == 413)
+    #expect(admitted("POST", "/v1/pairings/redeem", [("Transfer-Encoding", "chunked")]) == 411)
+    #expect(admitted("POST", "/v1/pairings/redeem", [("Content-Length", "4096")]) == nil)
+    #expect(admitted("GET", "/", [("Content-Length", "0")]) == nil)
   }
 }

@@ -76,11 +76,13 @@ extension SimulationRandom {
     switch setting {
     case .mealGapHours:
       return pick(["0.5", "2", "2.5", "3", "4.25", "24", String(Double(int(1...48)) / 2)])
+    case .mealGapMinHours: return pick(["0", "1", "1.5", "2", "2.5"])
     case .dayStartsAt: return pick(["04:00", "03:30", "05:15", "00:00", "23:59"])
     case .weekStartsOn: return pick(["monday", "Sunday", "saturday", "wednesday"])
     case .name: return pick(["", "Ada", "Zoë", "José e\u{301}", "名前", "\"quoted\" \\ name"])
     case .remindQuietHours: return pick(["22:00-07:00", "23:30-06:00", "off", "13:00-14:00"])
     case .remindBeforeMinutes: return pick(["0", "10", "30", "180"])
+    case .language: return pick(["auto", "en", "pl", "PL"])
     }
   }
 }

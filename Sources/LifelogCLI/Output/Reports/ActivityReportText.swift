@@ -5,16 +5,28 @@ import LifelogCore
 struct ActivityReportText {
   let report: ActivityReport
   let style: ReportStyle
+  /// The language it is written in.
+  private let tr = Translation.current
 
   func heading() -> String {
     let name = report.settings.name.isEmpty ? "" : ", " + report.settings.name
-    var text = style.bold("Activities, \(ReportText.range(report.range))") + name + "\n"
-    text += "By \(report.grouping.rawValue)"
-    if report.grouping == .week {
-      text += " (weeks start on \(ReportText.weekdayNames[report.settings.weekStartsOn]))"
+    var text =
+      style.bold(
+        Translation.current.format(
+          "Activities, {range}", ["range": ReportText.range(report.range)])) + name + "\n"
+    switch report.grouping {
+    case .day: text += tr("By day")
+    case .week:
+      let weekday = ReportText.weekdayNames[report.settings.weekStartsOn]
+      text += tr.format(
+        "By week (weeks start on {weekday})", ["weekday": tr(weekday, context: "weekday")])
+    case .month: text += tr("By month")
     }
     text +=
-      "; a target is spread evenly over its days, so a period cut short by the range expects less.\n"
+      tr(
+        "; a target is spread evenly over its days, so a period cut short by the range expects less."
+      )
+      + "\n"
     return text
   }
 
@@ -24,7 +36,7 @@ struct ActivityReportText {
   func full(_ write: (String) -> Void) {
     var text = heading() + "\n"
     if report.activities.isEmpty {
-      text += "No activities logged in this range.\n"
+      text += tr("No activities logged in this range.") + "\n"
     } else {
       write(text)
       ReportTable(rows: periodRows(), rightAligned: [2, 3, 4, 5, 6], style: style).render(
@@ -33,13 +45,17 @@ struct ActivityReportText {
     }
     text += "\n"
     if hasSleep {
-      write(text + style.bold("Sleep") + " (a night belongs to the day it begins in)\n")
+      write(
+        text + style.bold(tr("Sleep")) + " " + tr("(a night belongs to the day it begins in)")
+          + "\n")
       ReportTable(rows: sleepRows(), rightAligned: [], style: style).render(write: write)
       text = averageLine(report.sleep) + "\n"
     } else {
-      text += style.bold("Sleep") + ": none logged\n"
+      text += style.bold(tr("Sleep")) + ": " + tr("none logged") + "\n"
     }
-    if let offsets = ReportText.offsets(report.offsets) { text += "\nOffsets: \(offsets)\n" }
+    if let offsets = ReportText.offsets(report.offsets) {
+      text += "\n" + tr("Offsets") + ": \(offsets)\n"
+    }
     write(text)
   }
 
@@ -50,7 +66,9 @@ struct ActivityReportText {
     let block = periods + (periods > 1 ? 1 : 0)
     return LazyRows(count: 1 + report.activities.count * block) { position in
       guard position > 0 else {
-        return ["ACTIVITY", "PERIOD", "COUNT", "DURATION", "QUANTITY", "TARGET", "REACHED"]
+        return ["ACTIVITY", "PERIOD", "COUNT", "DURATION", "QUANTITY", "TARGET", "REACHED"].map {
+          tr($0, context: "column")
+        }
       }
       let totals = report.activities[(position - 1) / block]
       let index = (position - 1) % block
@@ -63,7 +81,11 @@ struct ActivityReportText {
 
   /// The totals over the range, header first.
   func totalRows() -> [[String]] {
-    var rows = [["ACTIVITY", "COUNT", "DURATION", "QUANTITY", "TARGET", "REACHED"]]
+    var rows = [
+      ["ACTIVITY", "COUNT", "DURATION", "QUANTITY", "TARGET", "REACHED"].map {
+        tr($0, context: "column")
+      }
+    ]
     for totals in report.activities {
       rows.append(
         [TerminalText.visible(totals.activity.name)] + cells(totals.total, totals.activity))
@@ -76,7 +98,7 @@ struct ActivityReportText {
     let targets = report.activities.compactMap { totals in
       totals.activity.target.map { "\(TerminalText.visible(totals.activity.name)) \($0)" }
     }
-    return targets.isEmpty ? "" : "Targets: " + targets.joined(separator: ", ") + "\n"
+    return targets.isEmpty ? "" : tr("Targets") + ": " + targets.joined(separator: ", ") + "\n"
   }
 
   /// COUNT, DURATION, QUANTITY, TARGET, REACHED for one amount.
@@ -105,9 +127,13 @@ struct ActivityReportText {
   /// A row per night, header first, each made when read.
   func sleepRows() -> LazyRows {
     LazyRows(count: 1 + report.nights.count) { position in
-      guard position > 0 else { return ["NIGHT", "BED", "UP", "SLEPT"] }
+      guard position > 0 else {
+        return ["NIGHT", "BED", "UP", "SLEPT"].map { tr($0, context: "column") }
+      }
       let night = report.nights[position - 1]
-      guard night.entries > 0 else { return [ReportText.day(night.date), "", "", "not logged"] }
+      guard night.entries > 0 else {
+        return [ReportText.day(night.date), "", "", tr("not logged")]
+      }
       let bed = night.bedtime.map { ReportText.clock($0) } ?? ""
       let up = night.wakeTime.map { ReportText.clock($0) } ?? ""
       var slept = night.sleptSeconds > 0 ? ReportText.seconds(night.sleptSeconds) : ""
@@ -119,18 +145,22 @@ struct ActivityReportText {
   func averageLine(_ summary: SleepSummary) -> String {
     guard let average = summary.averageSeconds, let shortest = summary.shortestSeconds,
       let longest = summary.longestSeconds
-    else { return "No night has a sleep duration." }
-    return
-      "Average \(ReportText.seconds(average)) over \(summary.nightsLogged) of \(summary.nights) nights "
-      + "(shortest \(ReportText.seconds(shortest)), longest \(ReportText.seconds(longest)))."
+    else { return tr("No night has a sleep duration.") }
+    return tr.format(
+      "Average {average} over {logged} of {nights} nights (shortest {shortest}, longest {longest}).",
+      [
+        "average": ReportText.seconds(average), "logged": "\(summary.nightsLogged)",
+        "nights": "\(summary.nights)", "shortest": ReportText.seconds(shortest),
+        "longest": ReportText.seconds(longest),
+      ])
   }
 
   // MARK: - Compact
 
   /// The totals over the range and one line about sleep, for `lifelog report` alone.
   func compact() -> String {
-    var text = style.bold("Activities") + " (totals over the range)\n"
-    if report.activities.isEmpty { return text + "None logged.\n" }
+    var text = style.bold(tr("Activities")) + " " + tr("(totals over the range)") + "\n"
+    if report.activities.isEmpty { return text + tr("None logged.") + "\n" }
     text += ReportTable(rows: totalRows(), rightAligned: [1, 2, 3, 4, 5], style: style).render()
     text += targets()
     return text + sleepLine()
@@ -140,7 +170,12 @@ struct ActivityReportText {
   func sleepLine() -> String {
     let summary = report.sleep
     guard let average = summary.averageSeconds else { return "" }
-    return
-      "Sleep: \(summary.nightsLogged) of \(summary.nights) nights logged, average \(ReportText.seconds(average)).\n"
+    return tr("Sleep") + ": "
+      + tr.format(
+        "{logged} of {nights} nights logged, average {average}.",
+        [
+          "logged": "\(summary.nightsLogged)", "nights": "\(summary.nights)",
+          "average": ReportText.seconds(average),
+        ]) + "\n"
   }
 }

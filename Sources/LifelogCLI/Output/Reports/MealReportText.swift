@@ -5,16 +5,30 @@ import LifelogCore
 struct MealReportText {
   let report: MealReport
   let style: ReportStyle
+  /// The language it is written in (read once: each lookup of the task-local costs a little).
+  private let tr = Translation.current
 
   private var settings: ReportSettings { report.settings }
 
   /// The title and the line that says how to read the report.
   func heading() -> String {
-    var text = style.bold("Meals, \(ReportText.range(report.range))") + forName() + "\n"
-    text += "Days start at \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)); "
-    text += "gaps over \(ReportText.gapLimit(settings)) are flagged with !; "
-    text += "times are on the clock where each meal was logged.\n"
-    return text
+    var text =
+      style.bold(tr.format("Meals, {range}", ["range": ReportText.range(report.range)]))
+      + forName() + "\n"
+    let time = ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)
+    if settings.mealGapMinMinutes > 0 {
+      text += tr.format(
+        "Days start at {time}; gaps under {minimum} (<) or over {limit} (!) are flagged; times are on the clock where each meal was logged.",
+        [
+          "time": time, "minimum": ReportText.hours(minutes: settings.mealGapMinMinutes),
+          "limit": ReportText.gapLimit(settings),
+        ])
+    } else {
+      text += tr.format(
+        "Days start at {time}; gaps over {limit} are flagged with !; times are on the clock where each meal was logged.",
+        ["time": time, "limit": ReportText.gapLimit(settings)])
+    }
+    return text + "\n"
   }
 
   private func forName() -> String {
@@ -44,7 +58,9 @@ struct MealReportText {
     for day in report.days {
       bytes.append("\n" + dayHeader(day) + "\n")
       if let overnight = day.overnightGapMinutes {
-        bytes.append(style.dim("  overnight gap \(ReportText.minutes(overnight))") + "\n")
+        bytes.append(
+          style.dim("  " + tr.format("overnight gap {gap}", ["gap": ReportText.minutes(overnight)]))
+            + "\n")
       }
       for meal in day.meals { appendLine(meal, columns, &names, to: &bytes) }
       if bytes.count >= 1 << 16 {
@@ -57,21 +73,19 @@ struct MealReportText {
   }
 
   private func dayHeader(_ day: MealDay) -> String {
-    let label = style.bold(ReportText.day(day.date))
+    let label = style.bold(ReportText.day(day.date, settings))
     guard let first = day.firstMeal, let last = day.lastMeal else {
-      return label + ": " + style.warning("no meals")
+      return label + ": " + style.warning(tr("no meals"))
     }
-    var text = label + ": \(day.meals.count) meal\(day.meals.count == 1 ? "" : "s"), "
-    text += "\(ReportText.clock(first.time)) to \(ReportText.clock(last.time))"
+    var text = label + ": " + tr.plural("%d meal", "%d meals", count: day.meals.count) + ", "
+    text += tr.format(
+      "{first} to {last}",
+      ["first": ReportText.clock(first.time), "last": ReportText.clock(last.time)])
     if let longest = day.longestGapMinutes {
-      text += ", longest gap \(ReportText.minutes(longest))"
+      text += ", " + tr.format("longest gap {gap}", ["gap": ReportText.minutes(longest)])
     }
     if !day.flaggedGaps.isEmpty {
-      let count = day.flaggedGaps.count
-      text +=
-        ", "
-        + style.flagged(
-          "\(count) gap\(count == 1 ? "" : "s") over \(ReportText.gapLimit(settings))")
+      text += ", " + style.flagged(ReportText.flagCounts(day, settings))
     }
     return text
   }
@@ -92,11 +106,11 @@ struct MealReportText {
     bytes.append(name)
     bytes.spaces(columns.activity - width + 2)
     if let gap = meal.gapMinutes {
-      if meal.isFlagged {
+      if let flag = meal.gapFlag {
         var flagged = ""
         ReportText.appendSpaces(columns.gap - ReportText.minutesWidth(gap), to: &flagged)
         ReportText.appendMinutes(gap, to: &flagged)
-        bytes.append(style.flagged(flagged + " !"))
+        bytes.append(style.flagged(flagged + " " + flag.textMark))
       } else {
         bytes.spaces(columns.gap - ReportText.minutesWidth(gap))
         bytes.minutes(gap)
@@ -155,7 +169,7 @@ struct MealReportText {
   func summary() -> String {
     let rows = summaryRows()
     let width = rows.map(\.0.count).max() ?? 0
-    var text = style.bold("Summary") + "\n"
+    var text = style.bold(tr("Summary")) + "\n"
     for (label, value) in rows { text += "  \(ReportText.pad(label, width))  \(value)\n" }
     return text
   }
@@ -169,32 +183,61 @@ struct MealReportText {
   static func summaryRows(
     _ summary: MealSummary, settings: ReportSettings, offsets: [LoggedOffset]
   ) -> [(String, String)] {
+    let tr = Translation.current
     let limit = ReportText.gapLimit(settings)
     var days = "\(summary.days)"
-    if summary.daysWithoutMeals > 0 { days += ", \(summary.daysWithoutMeals) without meals" }
+    if summary.daysWithoutMeals > 0 {
+      days += ", " + tr.format("{count} without meals", ["count": "\(summary.daysWithoutMeals)"])
+    }
+    if summary.unfinishedDays > 0 { days += ReportText.unfinishedNote(summary) }
+    let perDay = tr.decimal(ReportText.number(summary.mealsPerDay, decimals: 1))
     var rows = [
-      ("Days", days),
-      ("Meals", "\(summary.meals), \(ReportText.number(summary.mealsPerDay, decimals: 1)) per day"),
+      (tr("Days"), days),
+      (
+        tr("Meals"),
+        summary.days == 0
+          ? tr.format("{count} so far", ["count": "\(summary.meals)"])
+          : "\(summary.meals), " + tr.format("{count} per day", ["count": perDay])
+      ),
     ]
     if let median = summary.medianGapMinutes, let average = summary.averageGapMinutes,
       let longest = summary.longestGapMinutes, let date = summary.longestGapDate
     {
       rows.append(
         (
-          "Gaps between meals",
-          "median \(ReportText.minutes(median)), average \(ReportText.minutes(average))"
+          tr("Gaps between meals"),
+          tr.format(
+            "median {median}, average {average}",
+            ["median": ReportText.minutes(median), "average": ReportText.minutes(average)])
         ))
-      rows.append(("Longest gap", "\(ReportText.minutes(longest)) (\(ReportText.day(date)))"))
+      rows.append(
+        (tr("Longest gap"), "\(ReportText.minutes(longest)) (\(ReportText.day(date)))"))
     }
-    rows.append(("Gaps over \(limit)", "\(summary.flaggedGaps)"))
+    if settings.mealGapMinMinutes > 0 {
+      rows.append(
+        (
+          tr.format(
+            "Gaps under {minimum}",
+            ["minimum": ReportText.hours(minutes: settings.mealGapMinMinutes)]),
+          "\(summary.shortGaps)"
+        ))
+    }
+    rows.append((tr.format("Gaps over {limit}", ["limit": limit]), "\(summary.longGaps)"))
     if let first = summary.typicalFirstMealMinute, let last = summary.typicalLastMealMinute {
-      rows.append(("Typical first meal", ReportText.clock(minuteOfDay: first, settings)))
-      rows.append(("Typical last meal", ReportText.clock(minuteOfDay: last, settings)))
+      rows.append((tr("Typical first meal"), ReportText.clock(minuteOfDay: first, settings)))
+      rows.append((tr("Typical last meal"), ReportText.clock(minuteOfDay: last, settings)))
     }
     rows.append(
-      ("Days on rhythm", "\(summary.daysOnRhythm) of \(summary.days) (meals, no gap over \(limit))")
-    )
-    if let offsets = ReportText.offsets(offsets) { rows.append(("Offsets", offsets)) }
+      (
+        tr("Days on rhythm"),
+        tr.format(
+          "{on} of {days} (meals, no gap {rule})",
+          [
+            "on": "\(summary.daysOnRhythm)", "days": "\(summary.days)",
+            "rule": ReportText.gapRule(settings),
+          ])
+      ))
+    if let offsets = ReportText.offsets(offsets) { rows.append((tr("Offsets"), offsets)) }
     return rows
   }
 
@@ -210,10 +253,14 @@ struct MealReportText {
   /// The same, handed to `write` in pieces: the table's rows (a row per day of the range) are
   /// made when written, not held.
   func compact(_ write: (String) -> Void) {
-    var text =
-      style.bold("Meals")
-      + " (days start at \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)); "
-    text += "gaps over \(ReportText.gapLimit(settings)) flagged)\n"
+    let text =
+      style.bold(tr("Meals")) + " "
+      + tr.format(
+        "(days start at {time}; gaps {rule} flagged)",
+        [
+          "time": ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes),
+          "rule": ReportText.gapRule(settings),
+        ]) + "\n"
     write(text)
     let (rows, flaggedRows) = compactRows()
     ReportTable(rows: rows, rightAligned: [1, 4, 5, 6], style: style)
@@ -223,7 +270,9 @@ struct MealReportText {
 
   /// A row per day (header first), made when read, and the rows that have flagged gaps.
   func compactRows() -> (rows: LazyRows, flagged: Set<Int>) {
-    let header = ["DAY", "MEALS", "FIRST", "LAST", "OVERNIGHT", "LONGEST GAP", "FLAGGED"]
+    let header = ["DAY", "MEALS", "FIRST", "LAST", "OVERNIGHT", "LONGEST GAP", "FLAGGED"].map {
+      tr($0, context: "column")
+    }
     let days = report.days
     var flagged: Set<Int> = []
     for (position, day) in zip(days.positionsWithMeals, days.withMeals)
@@ -231,18 +280,19 @@ struct MealReportText {
       flagged.insert(position + 1)
     }
     let rows = LazyRows(count: days.count + 1) { row in
-      row == 0 ? header : Self.compactRow(days[row - 1])
+      row == 0 ? header : Self.compactRow(days[row - 1], settings: settings)
     }
     return (rows, flagged)
   }
 
   /// The compact table's row of `day`.
-  private static func compactRow(_ day: MealDay) -> [String] {
+  private static func compactRow(_ day: MealDay, settings: ReportSettings) -> [String] {
+    let label = ReportText.day(day.date, settings)
     guard let first = day.firstMeal, let last = day.lastMeal else {
-      return [ReportText.day(day.date), "0", "no meals", "", "", "", ""]
+      return [label, "0", Translation.current("no meals"), "", "", "", ""]
     }
     return [
-      ReportText.day(day.date), "\(day.meals.count)",
+      label, "\(day.meals.count)",
       ReportText.clock(first.time, marked: first.isAway),
       ReportText.clock(last.time, marked: last.isAway),
       day.overnightGapMinutes.map(ReportText.minutes) ?? "",
@@ -254,17 +304,31 @@ struct MealReportText {
   /// The summary in one sentence.
   func summaryLine() -> String {
     let summary = report.summary
-    var parts = ["\(ReportText.number(summary.mealsPerDay, decimals: 1)) meals per day"]
+    var parts = [
+      tr.format(
+        "{count} meals per day",
+        ["count": tr.decimal(ReportText.number(summary.mealsPerDay, decimals: 1))])
+    ]
     if let median = summary.medianGapMinutes, let longest = summary.longestGapMinutes {
       parts.append(
-        "median gap \(ReportText.minutes(median)), longest \(ReportText.minutes(longest))")
+        tr.format(
+          "median gap {median}, longest {longest}",
+          ["median": ReportText.minutes(median), "longest": ReportText.minutes(longest)]))
     }
     if let first = summary.typicalFirstMealMinute, let last = summary.typicalLastMealMinute {
       parts.append(
-        "typical first meal \(ReportText.clock(minuteOfDay: first, settings)), last \(ReportText.clock(minuteOfDay: last, settings))"
-      )
+        tr.format(
+          "typical first meal {first}, last {last}",
+          [
+            "first": ReportText.clock(minuteOfDay: first, settings),
+            "last": ReportText.clock(minuteOfDay: last, settings),
+          ]))
     }
-    parts.append("\(summary.daysOnRhythm) of \(summary.days) days on rhythm")
+    parts.append(
+      tr.format(
+        "{on} of {days} days on rhythm",
+        ["on": "\(summary.daysOnRhythm)", "days": "\(summary.days)"])
+        + (summary.unfinishedDays > 0 ? ReportText.unfinishedNote(summary) : ""))
     return parts.joined(separator: "; ") + "."
   }
 }

@@ -11,7 +11,7 @@ struct ReportCSV {
   static let header = [
     "date", "id", "at", "activity", "kind", "duration", "quantity", "unit", "note", "gap_minutes",
     "gap",
-    "flagged",
+    "flagged", "gap_flag",
   ]
 
   /// The header row.
@@ -80,9 +80,10 @@ struct ReportCSV {
       } else {
         text.append(",first,")
       }
-      text.append(meal.isFlagged ? "true" : "false")
+      text.append(meal.isFlagged ? "true," : "false,")
+      if let flag = meal.gapFlag { text.append(flag.code) }
     } else {
-      text.append(",,")
+      text.append(",,,")
     }
     text.append("\r\n")
   }

@@ -1,7 +1,7 @@
-/// How a report is written: `text` for a terminal, `md` (Markdown), `csv`, `json`, or `html` (one
-/// self-contained, printable file with charts).
+/// How a report is written: `text` for a terminal, `md` (Markdown), `csv`, `json`, `html` (one
+/// self-contained, printable file with charts), or `pdf` (the meal sheet and its weeks).
 enum ReportFormat: String, CaseIterable {
-  case text, md, csv, json, html
+  case text, md, csv, json, html, pdf
 
   init(parsing text: String?) throws(UsageError) {
     guard let text else {
@@ -14,8 +14,9 @@ enum ReportFormat: String, CaseIterable {
     case "csv": self = .csv
     case "json": self = .json
     case "html", "htm": self = .html
+    case "pdf": self = .pdf
     default:
-      throw UsageError("Unknown format '\(text)'; use one of: text, md, csv, json, html")
+      throw UsageError("Unknown format '\(text)'; use one of: text, md, csv, json, html, pdf")
     }
   }
 }

@@ -33,7 +33,8 @@ extension ReportHTML {
       html += "<p class=\"none\">None logged.</p>\n"
     } else if compact {
       var line = renderer.sleepLine()
-      if line.hasPrefix("Sleep: ") { line = String(line.dropFirst(7)) }
+      let prefix = Translation.current("Sleep") + ": "
+      if line.hasPrefix(prefix) { line = String(line.dropFirst(prefix.count)) }
       html += "<p>\(Self.escape(line.prefix(1).uppercased() + line.dropFirst()))</p>\n"
     } else {
       html += "<p class=\"small\">A night belongs to the day it begins in.</p>\n"

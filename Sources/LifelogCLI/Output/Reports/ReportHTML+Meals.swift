@@ -1,26 +1,30 @@
 import LifelogCore
 
-/// The meal diary: the summary, a section per week and a table per day, or the compact form
+/// The meal diary: the summary, the timeline, a section per week and a table per day, or the compact form
 /// of a report that shows both meals and activities.
 extension ReportHTML {
-  /// The summary, then a section per week: its timeline and a table per day.
+  /// The summary, one timeline for the whole range, then a section per week with a table per day.
   ///
   /// `flush` is called after each day.
   func mealDiary(
     _ report: MealReport, into html: inout ReportBytes, flush: (inout ReportBytes) -> Void
   ) {
-    html += "<section class=\"summary\">\n<h2>Summary</h2>\n"
+    html += "<section class=\"summary\">\n<h2>\(Translation.current("Summary"))</h2>\n"
     summaryTable(report, into: &html)
+    html += "</section>\n<section class=\"glance\">\n<h2>Timeline</h2>\n"
+    timeline(report.days[...], report, into: &html, flush: flush)
     html += "</section>\n"
     for positions in Self.weeks(report.days, startingOn: settings.weekStartsOn) {
       let week = report.days[positions]
       guard let first = week.first, let last = week.last else { continue }
-      html += "<section class=\"week\">\n<h2>Week of \(ReportText.day(first.date))"
+      let tr = Translation.current
+      html += "<section class=\"week\">\n<h2>"
+      html += tr.format("Week of {day}", ["day": ReportText.day(first.date)])
       if first.date != last.date {
-        html += " <span class=\"range\">to \(ReportText.day(last.date))</span>"
+        html += " <span class=\"range\">"
+        html += tr.format("to {day}", ["day": ReportText.day(last.date)]) + "</span>"
       }
       html += "</h2>\n"
-      timeline(week, report, into: &html, flush: flush)
       for day in week {
         dayTable(day, report, into: &html)
         flush(&html)
@@ -32,7 +36,7 @@ extension ReportHTML {
   func summaryTable(_ report: MealReport, into html: inout ReportBytes) {
     html += "<table class=\"facts\">\n<tbody>\n"
     for (label, value) in MealReportText(report: report, style: plain).summaryRows()
-    where label != "Offsets" {
+    where label != Translation.current("Offsets") {
       html +=
         "<tr><th scope=\"row\">\(Self.escape(label))</th><td>\(Self.escape(value))</td></tr>\n"
     }
@@ -40,19 +44,22 @@ extension ReportHTML {
   }
 
   func dayTable(_ day: MealDay, _ report: MealReport, into html: inout ReportBytes) {
-    html += "<div class=\"day\">\n<h3>\(ReportText.day(day.date))</h3>\n"
+    html += "<div class=\"day\">\n<h3>\(ReportText.day(day.date, settings))</h3>\n"
     guard let first = day.firstMeal, let last = day.lastMeal else {
-      html += "<p class=\"none\">No meals logged.</p>\n</div>\n"
+      html += "<p class=\"none\">\(Translation.current("No meals logged."))</p>\n</div>\n"
       return
     }
-    html += "<p class=\"daynote\">\(day.meals.count) meal\(day.meals.count == 1 ? "" : "s"), "
-    html += "\(ReportText.clock(first.time)) to \(ReportText.clock(last.time))"
+    let tr = Translation.current
+    html += "<p class=\"daynote\">" + tr.plural("%d meal", "%d meals", count: day.meals.count)
+    html += ", "
+    html += tr.format(
+      "{first} to {last}",
+      ["first": ReportText.clock(first.time), "last": ReportText.clock(last.time)])
     if let longest = day.longestGapMinutes {
       html += ", longest gap \(ReportText.minutes(longest))"
     }
     if !day.flaggedGaps.isEmpty {
-      html +=
-        ", <span class=\"flag\">\(day.flaggedGaps.count) over \(ReportText.gapLimit(settings))</span>"
+      html += ", <span class=\"flag\">\(ReportText.flagCounts(day, settings))</span>"
     }
     if let overnight = day.overnightGapMinutes {
       html += "; overnight gap \(ReportText.minutes(overnight))"
@@ -63,7 +70,11 @@ extension ReportHTML {
     html += "<th class=\"n\">Gap</th><th class=\"note\">Note</th></tr></thead>\n<tbody>\n"
     // Written byte by byte: the diary can hold 100,000 meals.
     for meal in day.meals {
-      html += meal.isFlagged ? "<tr class=\"flagged\"><td class=\"t\">" : "<tr><td class=\"t\">"
+      if let flag = meal.gapFlag {
+        html += "<tr class=\"flagged \(flag.htmlClass)\"><td class=\"t\">"
+      } else {
+        html += "<tr><td class=\"t\">"
+      }
       html.clock(meal.time)
       if meal.isAway {
         html += " <span class=\"away-tag\">UTC"
@@ -74,7 +85,9 @@ extension ReportHTML {
       Self.appendEscaped(report.activityName(of: meal), to: &html)
       html += "</td><td class=\"n\">"
       if let gap = meal.gapMinutes { html.minutes(gap) }
-      if meal.isFlagged { html += " <span class=\"flag\">!</span>" }
+      if let flag = meal.gapFlag {
+        html += " <span class=\"flag \(flag.htmlClass)\">\(flag.shape) \(flag.words)</span>"
+      }
       html += "</td><td class=\"note\">"
       if let note = report.note(of: meal) {
         Self.appendEscaped(ReportText.oneLine(note), to: &html)
@@ -92,13 +105,16 @@ extension ReportHTML {
     html += "<table>\n<thead><tr><th>Day</th><th class=\"n\">Meals</th><th>First</th><th>Last</th>"
     html += "<th class=\"n\">Overnight</th><th class=\"n\">Longest gap</th>"
     html +=
-      "<th class=\"n\">Gaps over \(ReportText.gapLimit(settings))</th></tr></thead>\n<tbody>\n"
+      "<th class=\"n\">"
+      + Translation.current.format("Gaps {rule}", ["rule": ReportText.gapRule(settings)])
+      + "</th></tr></thead>\n<tbody>\n"
     for day in report.days {
       flush(&html)
       html += day.flaggedGaps.isEmpty ? "<tr>" : "<tr class=\"flagged\">"
-      html += "<td>\(ReportText.day(day.date))</td><td class=\"n\">\(day.meals.count)</td>"
+      html +=
+        "<td>\(ReportText.day(day.date, settings))</td><td class=\"n\">\(day.meals.count)</td>"
       guard let first = day.firstMeal, let last = day.lastMeal else {
-        html += "<td class=\"none\" colspan=\"5\">no meals</td></tr>\n"
+        html += "<td class=\"none\" colspan=\"5\">\(Translation.current("no meals"))</td></tr>\n"
         continue
       }
       html +=

@@ -3,7 +3,8 @@ extension ReportHTML {
   static let css = """
     @page { size: A4; margin: 14mm 14mm 16mm; }
     :root { --ink: #24292f; --muted: #6a737d; --rule: #d8dee4; --band: #f5f7f9;
-      --meal: #3d6a8a; --gap: #d9a25f; --met: #5f8f6e; --bar: #8fa9bf; }
+      --meal: #3d6a8a; --gap: #d9a25f; --met: #5f8f6e; --bar: #8fa9bf;
+      --short: #7a6bb8; }
     * { box-sizing: border-box; }
     body { margin: 0; background: #fff; color: var(--ink);
       font: 14px/1.5 "Helvetica Neue", Helvetica, Arial, "Liberation Sans", "DejaVu Sans", sans-serif; }
@@ -23,7 +24,8 @@ extension ReportHTML {
       margin: 10px 0 4px; font-size: 13px; }
     .away-tag { font-size: 11px; color: var(--meal); border: 1px solid var(--bar);
       border-radius: 3px; padding: 0 3px; white-space: nowrap; }
-    .flag { color: #a0622a; font-weight: 600; }
+    .flag { color: #a0622a; font-weight: 600; white-space: nowrap; }
+    .flag.short { color: #5a4b98; }
     table { border-collapse: collapse; width: 100%; margin: 6px 0 10px; font-size: 13px; }
     th, td { text-align: left; padding: 4px 10px 4px 0; border-bottom: 1px solid var(--rule);
       vertical-align: top; }
@@ -32,9 +34,10 @@ extension ReportHTML {
     .n { text-align: right; font-variant-numeric: tabular-nums; }
     .t { white-space: nowrap; font-variant-numeric: tabular-nums; }
     table.meals { table-layout: fixed; }
-    .c-time { width: 10em; } .c-meal { width: 9em; } .c-gap { width: 6.5em; }
+    .c-time { width: 10em; } .c-meal { width: 9em; } .c-gap { width: 12em; }
     .note { color: #4a535c; padding-left: 18px; }
     tr.flagged td { background: #fbf3e8; }
+    tr.flagged.short td { background: #f1eefa; }
     table.facts { width: auto; min-width: 60%; }
     table.facts th { font-weight: 400; color: var(--muted); padding-right: 24px; }
     .chart { margin: 8px 0 14px; }
@@ -50,7 +53,10 @@ extension ReportHTML {
     .span { stroke: #b7c6d3; stroke-width: 1.5; }
     .meal, .key-meal { fill: var(--meal); stroke: #fff; stroke-width: 1; }
     .meal.away, .key-away { fill: #fff; stroke: var(--meal); stroke-width: 1.8; }
-    .gap, .key-gap { fill: var(--gap); fill-opacity: 0.28; stroke: var(--gap); stroke-width: 1; }
+    .gap { fill: var(--gap); fill-opacity: 0.28; stroke: var(--gap); stroke-width: 1; }
+    .gap.short { fill: var(--short); stroke: var(--short); stroke-dasharray: 3 2; }
+    .gap.far { fill-opacity: 0.5; stroke-width: 2; }
+    .gapmark { fill: var(--ink); text-anchor: middle; font-size: 9px; }
     .track { fill: var(--band); }
     .bar, .key-bar { fill: var(--bar); }
     .bar.met, .key-met { fill: var(--met); }
@@ -66,7 +72,7 @@ extension ReportHTML {
       main { max-width: none; padding: 0; }
       h2 { margin-top: 16px; }
       th, td { padding-top: 2px; padding-bottom: 2px; }
-      .week + .week { break-before: page; page-break-before: always; }
+      .glance { break-before: avoid; page-break-before: avoid; }
       .chart, tr, .day { break-inside: avoid; page-break-inside: avoid; }
       h2, h3 { break-after: avoid; page-break-after: avoid; }
     }

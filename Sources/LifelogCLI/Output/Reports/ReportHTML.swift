@@ -4,8 +4,8 @@ import LifelogCore
 /// charts drawn here, no JavaScript and nothing loaded from anywhere.
 ///
 /// The markup is XHTML-compatible (void elements closed with `/>`, every other tag closed), so a
-/// simple tag-balance check can read it. Printed on A4, each week of the meal diary after the
-/// first starts a page (the first follows the summary).
+/// simple tag-balance check can read it. Printed on A4, the meal diary's summary and its one
+/// timeline for the whole range share the first page; the days' tables follow.
 struct ReportHTML {
   let content: ReportContent
 
@@ -25,9 +25,9 @@ struct ReportHTML {
     html.reserve(1 << 17)
     let title: String
     switch content.kind {
-    case .meals: title = "Meals"
-    case .activity: title = "Activities"
-    case .both: title = "Report"
+    case .meals: title = Translation.current("Meals")
+    case .activity: title = Translation.current("Activities")
+    case .both: title = Translation.current("Report")
     }
     head(title, into: &html)
     let flush = { (html: inout ReportBytes) in
@@ -46,7 +46,9 @@ struct ReportHTML {
       activitySection(activity, compact: content.kind == .both, into: &html, flush: flush)
     }
     html +=
-      "<footer>Made by lifelog. Times are on the clock where each entry was logged.</footer>\n"
+      "<footer>"
+      + Translation.current("Made by lifelog. Times are on the clock where each entry was logged.")
+      + "</footer>\n"
     html += "</main>\n</body>\n</html>\n"
     write(html.string)
   }
@@ -56,7 +58,8 @@ struct ReportHTML {
   func head(_ title: String, into html: inout ReportBytes) {
     let range = ReportText.range(content.range)
     let name = settings.name.isEmpty ? "" : " — " + Self.escape(settings.name)
-    html += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+    html +=
+      "<!DOCTYPE html>\n<html lang=\"\(Translation.current.language.rawValue)\">\n<head>\n<meta charset=\"utf-8\"/>\n"
     html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
     html += "<title>\(title), \(Self.escape(range))\(name)</title>\n"
     html += "<style>\n\(Self.css)</style>\n</head>\n<body>\n<main>\n<header>\n"
@@ -64,12 +67,17 @@ struct ReportHTML {
     if !settings.name.isEmpty {
       html += "<p class=\"person\">\(Self.escape(settings.name))</p>\n"
     }
-    html += "<p class=\"lead\">Days start at "
-    html += ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)
-    if content.kind != .activity {
-      html += "; gaps between meals over \(ReportText.gapLimit(settings)) are flagged"
-    }
-    html += ". Times are shown on the clock where each entry was logged.</p>\n"
+    let tr = Translation.current
+    let time = ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)
+    let lead =
+      content.kind == .activity
+      ? tr.format(
+        "Days start at {time}. Times are shown on the clock where each entry was logged.",
+        ["time": time])
+      : tr.format(
+        "Days start at {time}; gaps between meals {rule} are flagged (▲ too long, ▼ too short, doubled when an hour or more outside). Times are shown on the clock where each entry was logged.",
+        ["time": time, "rule": ReportText.gapRule(settings)])
+    html += "<p class=\"lead\">\(Self.escape(lead))</p>\n"
     offsets(into: &html)
     html += "</header>\n"
   }

@@ -26,6 +26,7 @@ struct ReportJSON {
   {
     var object = header(range, settings)
     object.add("mealGapHours", settings.mealGapHours)
+    object.add("mealGapMinHours", settings.mealGapMinMinutes / 60)
     object.addRaw("offsets", self.offsets(offsets))
     return String(object.result.dropLast()) + ",\"days\":"
   }
@@ -73,6 +74,8 @@ struct ReportJSON {
       text.iso8601(gap.from)
       text.append("\",\"to\":\"")
       text.iso8601(gap.to)
+      text.append("\",\"flag\":\"")
+      text.append(gap.flag.code)
       text.append("\"}")
     }
     text.append(
@@ -92,6 +95,13 @@ struct ReportJSON {
       text.append(",\"gapMinutes\":")
       Self.number(meal.gapMinutes, &text)
       text.append(meal.isFlagged ? ",\"flagged\":true" : ",\"flagged\":false")
+      if let flag = meal.gapFlag {
+        text.append(",\"gapFlag\":\"")
+        text.append(flag.code)
+        text.append("\"")
+      } else {
+        text.append(",\"gapFlag\":null")
+      }
       text.append(meal.isAway ? ",\"away\":true}" : ",\"away\":false}")
     }
     text.append("]}")
@@ -113,6 +123,8 @@ struct ReportJSON {
   private func summary(_ summary: MealSummary, _ settings: ReportSettings) -> String {
     var object = JSONObjectWriter()
     object.add("days", summary.days)
+    // Only when there are any, so a report of past days reads as it always has.
+    if summary.unfinishedDays > 0 { object.add("unfinishedDays", summary.unfinishedDays) }
     object.add("daysWithMeals", summary.daysWithMeals)
     object.add("daysWithoutMeals", summary.daysWithoutMeals)
     object.add("meals", summary.meals)
@@ -123,6 +135,8 @@ struct ReportJSON {
     object.add("longestGapMinutes", summary.longestGapMinutes)
     object.add("longestGapDate", summary.longestGapDate?.description)
     object.add("flaggedGaps", summary.flaggedGaps)
+    object.add("shortGaps", summary.shortGaps)
+    object.add("longGaps", summary.longGaps)
     object.add(
       "typicalFirstMeal",
       summary.typicalFirstMealMinute.map { ReportText.clock(minuteOfDay: $0, settings) })

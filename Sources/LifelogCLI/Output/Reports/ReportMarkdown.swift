@@ -50,27 +50,37 @@ struct ReportMarkdown {
 
   /// The meal diary's title and how to read it, before its days.
   func mealsHeading() -> String {
-    var text = "# Meals, \(ReportText.range(content.range))\(forName())\n\n"
-    text +=
-      "Days start at \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)); gaps over "
-    text +=
-      "\(ReportText.gapLimit(settings)) are flagged with **!**; times are on the clock where each meal was "
-    text += "logged.\n"
+    let tr = Translation.current
+    var text =
+      "# " + tr.format("Meals, {range}", ["range": ReportText.range(content.range)]) + forName()
+      + "\n\n"
+    text += tr.format(
+      "Days start at {time}; gaps {rule} are flagged: ▲ too long, ▼ too short, doubled when an hour or more outside; times are on the clock where each meal was logged.",
+      [
+        "time": ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes),
+        "rule": ReportText.gapRule(settings),
+      ])
+    text += "\n"
     return text
   }
 
   /// One day of the meal diary: a line, then a table of its meals.
   func mealDay(_ closed: ClosedMealDay) -> String {
     let day = closed.day
-    var text = "\n## \(ReportText.day(day.date))\n\n"
-    guard let first = day.firstMeal, let last = day.lastMeal else { return text + "No meals.\n" }
-    text += "\(day.meals.count) meal\(day.meals.count == 1 ? "" : "s"), "
-    text += "\(ReportText.clock(first.time)) to \(ReportText.clock(last.time))"
+    var text = "\n### \(ReportText.day(day.date, settings))\n\n"
+    let tr = Translation.current
+    guard let first = day.firstMeal, let last = day.lastMeal else {
+      return text + tr("No meals.") + "\n"
+    }
+    text += tr.plural("%d meal", "%d meals", count: day.meals.count) + ", "
+    text += tr.format(
+      "{first} to {last}",
+      ["first": ReportText.clock(first.time), "last": ReportText.clock(last.time)])
     if let longest = day.longestGapMinutes {
-      text += ", longest gap \(ReportText.minutes(longest))"
+      text += ", " + tr.format("longest gap {gap}", ["gap": ReportText.minutes(longest)])
     }
     if !day.flaggedGaps.isEmpty {
-      text += ", **\(day.flaggedGaps.count) over \(ReportText.gapLimit(settings))**"
+      text += ", **\(ReportText.flagCounts(day, settings))**"
     }
     text += "."
     if let overnight = day.overnightGapMinutes {
@@ -80,7 +90,7 @@ struct ReportMarkdown {
     for meal in day.meals {
       let entry = closed.entry(of: meal)
       var gap = meal.gapMinutes.map(ReportText.minutes) ?? ""
-      if meal.isFlagged { gap = "**\(gap) !**" }
+      if let flag = meal.gapFlag { gap = "**\(gap) \(flag.shape) \(flag.words)**" }
       text +=
         "| \(ReportText.clock(meal.time, marked: meal.isAway)) | \(Self.escape(entry.activityName)) "
       text += "| \(gap) | \(Self.escape(ReportText.oneLine(entry.note))) |\n"
@@ -88,7 +98,7 @@ struct ReportMarkdown {
     return text
   }
 
-  /// The meal diary's summary, after its days.
+  /// The meal diary's summary, before its days.
   func mealsSummary(_ summary: MealSummary, offsets: [LoggedOffset]) -> String {
     let rows = MealReportText.summaryRows(summary, settings: settings, offsets: offsets)
     return "\n## Summary\n\n"
@@ -103,7 +113,10 @@ struct ReportMarkdown {
 
   private func activity(_ report: ActivityReport, write: (String) -> Void) {
     let renderer = ActivityReportText(report: report, style: plain)
-    var text = "# Activities, \(ReportText.range(report.range))\(forName())\n\n"
+    var text =
+      "# "
+      + Translation.current.format("Activities, {range}", ["range": ReportText.range(report.range)])
+      + forName() + "\n\n"
     text +=
       String(renderer.heading().split(separator: "\n", omittingEmptySubsequences: false)[1])
       + "\n\n"
@@ -133,15 +146,19 @@ struct ReportMarkdown {
   /// The compact report, handed to `write` in pieces: the meals table has a row per day of the
   /// range, made when written.
   private func both(_ write: (String) -> Void) {
-    var text = "# Report, \(ReportText.range(content.range))\(forName())\n"
+    var text =
+      "# "
+      + Translation.current.format("Report, {range}", ["range": ReportText.range(content.range)])
+      + forName() + "\n"
     if let report = content.meals {
       let renderer = MealReportText(report: report, style: plain)
       text +=
         "\n## Meals\n\nDays start at \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)); "
-      text += "gaps over \(ReportText.gapLimit(settings)) flagged.\n\n"
+      text += "gaps \(ReportText.gapRule(settings)) flagged.\n\n"
+      text += renderer.summaryLine() + "\n\n"  // the summary first, where a reader looks
       write(text)
       table(renderer.compactRows().rows, rightAligned: [1, 4, 5, 6], write: write)
-      text = "\n" + renderer.summaryLine() + "\n"
+      text = ""
     }
     if let report = content.activity {
       let renderer = ActivityReportText(report: report, style: plain)

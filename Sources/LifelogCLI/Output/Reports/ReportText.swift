@@ -32,7 +32,28 @@ enum ReportText {
 
   /// `Mon 2026-10-19`.
   static func day(_ date: CivilDate) -> String {
-    "\(CivilDate.weekdayAbbreviations[date.weekday]) \(date)"
+    Translation.current.dayLabel(date)
+  }
+
+  /// A day of a meal diary: `Tue 2026-12-01`, or `Tue 2026-12-01 (so far)` while it is not over
+  /// (``ReportSettings/today``), so its few meals do not read as a poor day.
+  static func day(_ date: CivilDate, _ settings: ReportSettings) -> String {
+    guard let today = settings.today, date >= today else { return day(date) }
+    let tr = Translation.current
+    return day(date) + " (" + (date == today ? tr("so far") : tr("not yet")) + ")"
+  }
+
+  /// ` (today not counted: not over yet)`, after the summary's day count when the range reaches
+  /// an unfinished day.
+  static func unfinishedNote(_ summary: MealSummary) -> String {
+    let tr = Translation.current
+    let note =
+      summary.unfinishedDays == 1
+      ? tr("today not counted: not over yet")
+      : tr.plural(
+        "%d day not counted: not over yet", "%d days not counted: not over yet",
+        count: summary.unfinishedDays)
+    return " (" + note + ")"
   }
 
   /// Weekday names, Sunday first.
@@ -150,35 +171,55 @@ enum ReportText {
   /// The period of an activity report: `Mon 2026-10-19`, `2026-10-19 to 2026-10-25`, `2026-10`;
   /// with ` (2 of 7 days)` when the range cuts it short.
   static func period(_ period: ReportPeriod, by grouping: Target.Period) -> String {
+    let tr = Translation.current
     var text: String
     switch grouping {
     case .day: text = day(period.start)
-    case .week: text = "\(period.start) to \(period.end)"
+    case .week:
+      text = tr.format(
+        "{first} to {last}", ["first": "\(period.start)", "last": "\(period.end)"])
     case .month: text = String(period.start.description.prefix(7))
     }
-    if period.isPartial { text += " (\(period.dayCount) of \(period.fullDayCount) days)" }
+    if period.isPartial {
+      text +=
+        " ("
+        + tr.format(
+          "{count} of {days}",
+          [
+            "count": "\(period.dayCount)",
+            "days": tr.plural("%d day", "%d days", count: period.fullDayCount),
+          ]) + ")"
+    }
     return text
   }
 
   /// `Mon 2026-10-19 to Tue 2026-10-27 (9 days)`.
   static func range(_ range: ReportRange) -> String {
-    let count = range.dayCount
-    return
-      "\(ReportText.day(range.from)) to \(ReportText.day(range.to)) (\(count) day\(count == 1 ? "" : "s"))"
+    let tr = Translation.current
+    return tr.format(
+      "{from} to {to} ({days})",
+      [
+        "from": day(range.from), "to": day(range.to),
+        "days": tr.plural("%d day", "%d days", count: range.dayCount),
+      ])
   }
 
   /// `UTC+02:00 (30 entries), UTC-05:00 (8 entries, away, 2026-10-22 to 2026-10-23)`, or nil
   /// when every entry was logged at one offset at home.
   static func offsets(_ offsets: [LoggedOffset]) -> String? {
     guard offsets.count > 1 || offsets.contains(where: { $0.awayEntries > 0 }) else { return nil }
+    let tr = Translation.current
     return offsets.map { offset in
       var text =
-        "\(ReportText.offset(offset.offsetMinutes)) (\(offset.entries) entr\(offset.entries == 1 ? "y" : "ies")"
+        "\(ReportText.offset(offset.offsetMinutes)) ("
+        + tr.plural("%d entry", "%d entries", count: offset.entries)
       if offset.awayEntries > 0 {
-        text += ", away"
+        text += ", " + tr("away") + " "
         text +=
           offset.firstDay == offset.lastDay
-          ? " \(offset.firstDay)" : " \(offset.firstDay) to \(offset.lastDay)"
+          ? "\(offset.firstDay)"
+          : tr.format(
+            "{first} to {last}", ["first": "\(offset.firstDay)", "last": "\(offset.lastDay)"])
       }
       return text + ")"
     }.joined(separator: ", ")

@@ -32,9 +32,6 @@ final class ForeignRecordIDs {
       seed.append(contentsOf: "\(part.utf8.count):".utf8)  // length first: parts never run together
       seed.append(contentsOf: part.utf8)
     }
-    var bytes = Array(SHA256.hash(seed).prefix(16))
-    bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8: custom, derived from the source record
-    bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant
-    return bytes
+    return UUIDText.derivedBytes(fromSeed: seed)
   }
 }

@@ -44,6 +44,7 @@ extension PostgresStore {
         [id]
       ).int(0, 0)
       try connection.query("DELETE FROM key_envelopes WHERE user_id = $1", [id])
+      try removeDevices(user: id)
       return (batches, snapshots)
     }
   }

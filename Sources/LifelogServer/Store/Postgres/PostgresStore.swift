@@ -110,6 +110,10 @@ public final class PostgresStore: ServerStorage {
       PRIMARY KEY (user_id, version)
     );
     """,
+    // 3: paired devices and their one-time pairing codes
+    DeviceSQL.tables(integer: "bigint", strict: ""),
+    // 4: shared reports (ciphertext only)
+    ShareRules.tables(integer: "bigint", blob: "bytea", strict: ""),
   ]
 
   public var isBroken: Bool { connection.isBroken }

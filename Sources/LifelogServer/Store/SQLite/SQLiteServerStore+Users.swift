@@ -50,6 +50,7 @@ extension SQLiteServerStore {
       try database.execute(sql: "DELETE FROM snapshots WHERE user_id = ?", arguments: [user.id])
       let snapshots = database.changes
       try database.execute(sql: "DELETE FROM key_envelopes WHERE user_id = ?", arguments: [user.id])
+      try removeDevices(user: user.id)
       try database.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [user.id])
       return (batches, snapshots)
     }

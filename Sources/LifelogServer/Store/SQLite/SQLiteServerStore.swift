@@ -140,6 +140,10 @@ public final class SQLiteServerStore {
     DROP TABLE batches;
     ALTER TABLE batches_per_user RENAME TO batches;
     """,
+    // 4: paired devices and their one-time pairing codes
+    DeviceSQL.tables(integer: "integer", strict: " STRICT"),
+    // 5: shared reports (ciphertext only)
+    ShareRules.tables(integer: "integer", blob: "blob", strict: " STRICT"),
   ]
 
   /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`).

@@ -1,0 +1,79 @@
+import LifelogCore
+
+extension PostgresStore {
+  public func putShare(_ share: NewShare) throws -> Bool {
+    let passcode: (any PostgresParameter)? = share.passcodeSHA256
+    // Every expired report's ciphertext goes now, not only when someone asks for it.
+    try connection.query(
+      "UPDATE shares SET bytes = NULL WHERE expires <= $1 AND bytes IS NOT NULL", [share.created])
+    return try connection.query(
+      """
+      INSERT INTO shares (id, user_id, range_from, range_to, created, expires, passcode_sha256, bytes)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING RETURNING 1
+      """,
+      [
+        share.id, share.user, share.from, share.to, share.created, share.expires,
+        passcode ?? PostgresNull(), share.bytes,
+      ]
+    ).count == 1
+  }
+
+  public func shares(user: Int64) throws -> [ShareSummary] {
+    let now = ServerClock.milliseconds()
+    let result = try connection.query(
+      """
+      SELECT id, range_from, range_to, created, expires, opened, last_opened, revoked, failures,
+        (passcode_sha256 IS NOT NULL)::integer
+      FROM shares WHERE user_id = $1 ORDER BY created DESC, id COLLATE "C"
+      """, [user])
+    return result.map {
+      let hasPasscode = result.bool($0, 9)
+      return ShareSummary(
+        id: result.text($0, 0), from: result.text($0, 1), to: result.text($0, 2),
+        created: result.int64($0, 3), expires: result.int64($0, 4), opened: result.int($0, 5),
+        lastOpened: result.isNull($0, 6) ? nil : result.int64($0, 6),
+        state: ShareRules.state(
+          revoked: result.bool($0, 7), expires: result.int64($0, 4), failures: result.int($0, 8),
+          hasPasscode: hasPasscode, now: now),
+        hasPasscode: hasPasscode)
+    }
+  }
+
+  public func revokeShare(user: Int64, id: String, now: Int64) throws -> Bool {
+    try connection.query(
+      "UPDATE shares SET revoked = 1, bytes = NULL WHERE user_id = $1 AND id = $2 RETURNING 1",
+      [user, id]
+    ).count == 1
+  }
+
+  public func openShare(id: String, passcodeSHA256: String?, now: Int64) throws -> ShareOpening {
+    try write {
+      let found = try connection.query(
+        """
+        SELECT expires, revoked, (bytes IS NOT NULL)::integer, passcode_sha256, failures
+        FROM shares WHERE id = $1 FOR UPDATE
+        """, [id])
+      guard found.count == 1 else { return .unknown }
+      let record = ShareRecord(
+        expires: found.int64(0, 0), revoked: found.bool(0, 1), hasBytes: found.bool(0, 2),
+        passcodeSHA256: found.isNull(0, 3) ? nil : found.text(0, 3), failures: found.int(0, 4))
+      let decision = ShareRules.decide(record, passcodeSHA256: passcodeSHA256, now: now)
+      if decision.dropBytes {
+        try connection.query("UPDATE shares SET bytes = NULL WHERE id = $1", [id])
+      }
+      if decision.failed {
+        try connection.query("UPDATE shares SET failures = failures + 1 WHERE id = $1", [id])
+      }
+      guard decision.countOpening else { return decision.0 }
+      let opened = try connection.query(
+        "UPDATE shares SET opened = opened + 1, last_opened = $1 WHERE id = $2 RETURNING bytes",
+        [now, id])
+      return .content(opened.bytes(0, 0))
+    }
+  }
+}
+
+/// SQL NULL as a parameter.
+private struct PostgresNull: PostgresParameter {
+  var postgresValue: [CChar]? { nil }
+}
