@@ -84,4 +84,64 @@ import Testing
     let again = try lifelog(["import", path] + map)
     #expect(again.stdout.hasPrefix("Imported: 0 added, 0 updated, 3 unchanged"), "\(again)")
   }
+
+  /// An ods of the given content.xml body (inside `<office:spreadsheet>`), zipped by Python.
+  func handMadeODS(_ table: String, prefix: String = "") throws -> String {
+    try
+      (prefix
+      + "<office:document-content "
+      + "xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\" "
+      + "xmlns:table=\"urn:oasis:names:tc:opendocument:xmlns:table:1.0\" "
+      + "xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\">"
+      + "<office:body><office:spreadsheet><table:table table:name=\"S\">"
+      + "<table:table-row><table:table-cell><text:p>Kiedy</text:p></table:table-cell>"
+      + "<table:table-cell><text:p>Co</text:p></table:table-cell></table:table-row>"
+      + table + "</table:table></office:spreadsheet></office:body></office:document-content>")
+      .write(toFile: folder.file("content.xml"), atomically: true, encoding: .utf8)
+    try XLSXImportBinaryTests.runPython(
+      """
+      import zipfile
+      with zipfile.ZipFile("hostile.ods", "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+        z.write("content.xml")
+      """, in: folder)
+    return folder.file("hostile.ods")
+  }
+
+  func refused(_ path: String, saying words: String) throws {
+    let result = try lifelog(
+      [
+        "import", path, "--map", "at=Kiedy", "--map", "note=Co", "--activity", "meal", "--kind",
+        "meal",
+      ])
+    #expect(result.exitCode == 65, "\(result)")
+    #expect(result.stderr.contains(words), "\(result.stderr)")
+    let export = try lifelog(["export", "--format", "jsonl"])
+    #expect(export.stdout.isEmpty, "\(export.stdout)")
+  }
+
+  static let filledCell =
+    "<table:table-cell office:value-type=\"string\"><text:p>x</text:p></table:table-cell>"
+
+  @Test func anEntityDeclarationIsRefused() throws {
+    let path = try handMadeODS(
+      "<table:table-row><table:table-cell><text:p>&x;</text:p></table:table-cell></table:table-row>",
+      prefix: "<?xml version=\"1.0\"?><!DOCTYPE office:document-content [<!ENTITY x \"boom\">]>")
+    try refused(path, saying: "declares the entity 'x' (<!ENTITY>)")
+  }
+
+  @Test func aFilledCellRepeatedTenMillionTimesIsRefused() throws {
+    let cell = Self.filledCell.replacing(
+      "<table:table-cell ", with: "<table:table-cell table:number-columns-repeated=\"10000000\" ")
+    let path = try handMadeODS("<table:table-row>\(cell)</table:table-row>")
+    try refused(path, saying: "has more than 16384 cells")
+  }
+
+  @Test func aFilledRowRepeatedPastTheCellsASheetHoldsIsRefused() throws {
+    let row =
+      "<table:table-row table:number-rows-repeated=\"1000000\">"
+      + String(repeating: Self.filledCell, count: 10) + "</table:table-row>"
+    let path = try handMadeODS(row)
+    try refused(path, saying: "more than 4000000 cells")
+  }
 }

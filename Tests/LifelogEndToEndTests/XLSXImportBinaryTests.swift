@@ -98,6 +98,42 @@ import Testing
     #expect(missing.stderr.contains("1 'Dziennik', 2 'Waga'"), "\(missing.stderr)")
   }
 
+  /// Polish Excel's layout: a merged title row, Polish headers, dates shown as `d.m.yyyy h:mm`
+  /// (serials with that number format), and one date typed as text that no calendar has.
+  static let sheetWithABadRow = """
+    import openpyxl, datetime
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"] = "Dziennik"
+    ws.merge_cells("A1:C1")
+    ws.append(["Data", "Posiłek", "Co zjadłem"])
+    ws.append([datetime.datetime(2026, 12, 6, 7, 30), "śniadanie", "owsianka"])
+    ws.append(["31.2.2026 8:00", "obiad", "zupa"])
+    ws.append([datetime.datetime(2026, 12, 6, 19, 0), "kolacja", "kanapki"])
+    for row in (3, 5):
+        ws.cell(row, 1).number_format = "d.m.yyyy h:mm"
+    wb.save("zle.xlsx")
+    """
+
+  @Test func anInvalidRowIsNamedByItsSheetRowAndNothingIsWritten() throws {
+    try python(Self.sheetWithABadRow)
+    let path = folder.file("zle.xlsx")
+    let map = [
+      "--map", "at=Data", "--map", "activity=Posiłek", "--map", "note=C", "--kind", "meal",
+    ]
+    let refused = try lifelog(["import", path] + map)
+    #expect(refused.exitCode == 65, "\(refused)")
+    #expect(refused.stderr.contains("  row 4: Cannot read '31.2.2026 8:00'"), "\(refused.stderr)")
+    #expect(try entries().isEmpty)
+    let skipped = try lifelog(["import", path, "--skip-invalid"] + map)
+    #expect(skipped.stdout.hasPrefix("Imported: 2 added"), "\(skipped)")
+    #expect(skipped.stderr.contains("  row 4: "), "\(skipped.stderr)")
+    #expect(
+      try entries().map { $0["at"] as? String } == [
+        "2026-12-06T07:30:00+01:00", "2026-12-06T19:00:00+01:00",
+      ])
+  }
+
   /// A minimal xlsx as Excel lays it out (shared strings, a date style), its sheet XML given.
   func handMadeSheet(
     _ sheet: String, strings: [String] = ["Kiedy", "Co"], claim: Int? = nil

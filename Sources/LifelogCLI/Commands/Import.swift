@@ -44,7 +44,8 @@ extension LifelogCommand {
       ] + SheetOptions.specs,
       examples: [
         "lifelog import meals.csv --dry-run",
-        "lifelog import dziennik.csv --map at=Data+Godzina --map activity=Posiłek --map note=\"Co zjadłem\"",
+        "lifelog import dziennik.xlsx --map at=Data+Godzina --map activity=Posiłek "
+          + "--map note=\"Co zjadłem\" --kind meal",
         "timew export | lifelog import --from timewarrior -",
         "lifelog import --from apple-health ~/Downloads/export.zip",
         "lifelog export --format jsonl | ssh other-machine lifelog import - --format jsonl",
@@ -92,10 +93,12 @@ extension LifelogCommand {
         path.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? "stdin"
       let progress = ImportProgress(context: context)
       let summary: ImportSummary
+      var numberedBy = "line"
       do {
         let store = try context.store
         let name = path ?? "standard input"
         let records = try self.records(from: input, store: store, context: context)
+        if let sheet = records as? SheetImportRecords { numberedBy = sheet.table.numberedBy }
         if dryRun, let sheet = records as? SheetImportRecords {
           context.output.write(Self.preview(sheet, parser: context.timeParser))
         }
@@ -110,11 +113,15 @@ extension LifelogCommand {
         }
       } catch let error as ImportError {
         progress.clear()
-        throw InputError(Self.describeInvalid(error.summary, name: path ?? "standard input"))
+        throw InputError(
+          Self.describeInvalid(
+            error.summary, name: path ?? "standard input", numberedBy: numberedBy))
       }
       progress.clear()
       if summary.invalidCount > 0 {
-        context.errors.write("Skipped \(Self.rows(summary.invalidCount)):\n" + Self.list(summary))
+        context.errors.write(
+          "Skipped \(Self.rows(summary.invalidCount)):\n"
+            + Self.list(summary, numberedBy: numberedBy))
       }
       context.output.write(
         Self.describe(summary, seconds: Seconds.monotonic() - started, dryRun: dryRun))
@@ -139,15 +146,19 @@ extension LifelogCommand {
       return text
     }
 
-    static func describeInvalid(_ summary: ImportSummary, name: String) -> String {
+    static func describeInvalid(
+      _ summary: ImportSummary, name: String, numberedBy: String = "line"
+    ) -> String {
       "\(rows(summary.invalidCount).capitalizedFirst) of '\(name)' \(summary.invalidCount == 1 ? "is" : "are") "
         + "invalid, so nothing was imported; fix \(summary.invalidCount == 1 ? "it" : "them"), "
-        + "or pass --skip-invalid to import the other rows:\n" + list(summary).dropLast()
+        + "or pass --skip-invalid to import the other rows:\n"
+        + list(summary, numberedBy: numberedBy).dropLast()
     }
 
-    /// The listed invalid rows, one per line, and how many more there are.
-    static func list(_ summary: ImportSummary) -> String {
-      var text = summary.invalidRows.map { "  \($0)\n" }.joined()
+    /// The listed invalid rows, one per line (`line 4: ...`, or `row 4: ...` in a spreadsheet),
+    /// and how many more there are.
+    static func list(_ summary: ImportSummary, numberedBy: String = "line") -> String {
+      var text = summary.invalidRows.map { "  \(numberedBy) \($0.line): \($0.message)\n" }.joined()
       let more = summary.invalidCount - summary.invalidRows.count
       if more > 0 { text += "  ... and \(rows(more)) more\n" }
       return text

@@ -20,7 +20,7 @@ public enum CSVSheet {
     guard let byte = separator.asciiValue else {
       throw InputError("The separator '\(separator)' is not one character of ASCII; use ';' or ','")
     }
-    return SheetTable(name: name, rows: try records(utf8, separator: byte))
+    return SheetTable(name: name, rows: try records(utf8, separator: byte), numberedBy: "line")
   }
 
   /// The separator of the first line that occurs most often outside quotes (`,` on a tie).

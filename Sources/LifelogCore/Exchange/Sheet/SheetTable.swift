@@ -44,10 +44,14 @@ public struct SheetRow: Sendable {
 public struct SheetTable: Sendable {
   public var name: String
   public var rows: [SheetRow]
+  /// What a row's ``SheetRow/number`` counts, for messages: `row` in a spreadsheet (the number
+  /// at its left), `line` in a CSV file (the line the record starts on).
+  public var numberedBy: String
 
-  public init(name: String, rows: [SheetRow]) {
+  public init(name: String, rows: [SheetRow], numberedBy: String = "row") {
     self.name = name
     self.rows = rows
+    self.numberedBy = numberedBy
   }
 
   /// The index in ``rows`` of the header: the first of the leading rows with the most filled
