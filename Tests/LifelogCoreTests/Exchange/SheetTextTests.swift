@@ -113,4 +113,11 @@ import Testing
     #expect(ColumnLetters.name(27) == "AB")
     #expect(ColumnLetters.index("ab") == 27)
   }
+
+  /// The id of a sheet row never changes: an earlier import's entries must be found again.
+  ///
+  /// The value is SHA-256 of `lifelog-import:sheet3:a\0b2:12` as Python's hashlib gives it.
+  @Test func aSheetRowsIdIsTheSameAsEverBefore() {
+    #expect(SheetRecordID.make("a\u{0}b", occurrence: 12) == "07ab8a64-aa6e-8fd2-8abb-d460b0599c45")
+  }
 }

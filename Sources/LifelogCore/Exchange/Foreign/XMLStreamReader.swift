@@ -25,7 +25,7 @@ final class XMLStreamReader {
   private let input: Input
   private let context: Unmanaged<Input>
   private let reader: OpaquePointer
-  private var attributeBuffer = [CChar](repeating: 0, count: 4096)
+  fileprivate var attributeBuffer = [CChar](repeating: 0, count: 4096)
   private var reportsText = false
 
   init(fill: @escaping Fill) throws {
@@ -116,6 +116,11 @@ final class XMLStreamReader {
   /// The current text node's text.
   var value: String { String(cString: lifelog_xml_value(reader)) }
 
+  /// Copies attribute `name` into ``attributeBuffer``: its length, or -1 when there is none.
+  fileprivate func attributeBytes(_ name: UnsafePointer<CChar>) -> Int {
+    Int(lifelog_xml_attribute(reader, name, &attributeBuffer, Int32(attributeBuffer.count)))
+  }
+
   /// Attribute `name` of the current element (values longer than 4 KiB are cut to it).
   func attribute(_ name: String) -> String? {
     let length = lifelog_xml_attribute(
@@ -124,6 +129,22 @@ final class XMLStreamReader {
     return String(
       decoding: attributeBuffer.prefix(Int(length)).map { UInt8(bitPattern: $0) },
       as: UTF8.self)
+  }
+}
+
+extension XMLStreamReader {
+  /// Attribute `name` of the current element as UTF-8 bytes, handed to `body`.
+  ///
+  /// No String is made (values longer than 4 KiB are cut to it); nil when the element has no
+  /// such attribute. A sheet's cells read three attributes each, so making Strings of them was
+  /// much of what reading a cell cost.
+  func withAttribute<T>(_ name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
+    let cName = UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+    let length = attributeBytes(cName)
+    guard length >= 0 else { return nil }
+    return attributeBuffer.withUnsafeBytes { raw in
+      body(UnsafeRawBufferPointer(rebasing: raw[..<length]).assumingMemoryBound(to: UInt8.self))
+    }
   }
 }
 

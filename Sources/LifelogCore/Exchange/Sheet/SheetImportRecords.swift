@@ -44,6 +44,7 @@ public final class SheetImportRecords: ImportRecords {
     self.settings = settings
     header = table.rows[headerIndex].cells.map { $0.text.trimmingSpaces() }
     index = headerIndex + 1
+    occurrences.reserveCapacity(table.rows.count - index)  // one key per row, at most
     var mapping = settings.mapping
     if mapping.isEmpty {
       guard let own = Self.ownColumns(header) else {
@@ -218,14 +219,34 @@ public final class SheetImportRecords: ImportRecords {
 /// the rows sharing both it is.
 enum SheetRecordID {
   static func make(_ key: String, occurrence: Int) -> String {
-    var seed = Array("lifelog-import:sheet".utf8)
-    for part in [key, String(occurrence)] {
-      seed.append(contentsOf: "\(part.utf8.count):".utf8)  // length first: parts never run together
-      seed.append(contentsOf: part.utf8)
-    }
+    var seed: [UInt8] = []
+    seed.reserveCapacity(40 + key.utf8.count)
+    seed.append(contentsOf: "lifelog-import:sheet".utf8)
+    appendPart(key.utf8, to: &seed)
+    var number: [UInt8] = []
+    appendDecimal(occurrence, to: &number)
+    appendPart(number, to: &seed)
     var bytes = Array(SHA256.hash(seed).prefix(16))
     bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8: custom, derived from the row
     bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant
     return UUIDText.format(bytes)
+  }
+
+  /// Appends `12:` and the part's 12 bytes: its length first, so parts never run together.
+  private static func appendPart(_ part: some Collection<UInt8>, to seed: inout [UInt8]) {
+    appendDecimal(part.count, to: &seed)
+    seed.append(UInt8(ascii: ":"))
+    seed.append(contentsOf: part)
+  }
+
+  /// Appends a count (never negative) in decimal digits, as `"\(count)"` writes it.
+  private static func appendDecimal(_ count: Int, to bytes: inout [UInt8]) {
+    let start = bytes.count
+    var rest = count.magnitude
+    repeat {
+      bytes.append(UInt8(48 + rest % 10))
+      rest /= 10
+    } while rest > 0
+    bytes[start...].reverse()
   }
 }

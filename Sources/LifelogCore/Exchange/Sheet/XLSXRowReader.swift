@@ -4,10 +4,22 @@ struct XLSXRowReader {
   let strings: [String]
   let dateStyles: [Bool]
 
+  /// What a cell's `t` attribute says it holds.
+  private enum CellType {
+    /// `s`: an index into the shared strings.
+    case shared
+    /// `inlineStr`, `str` (a formula's text), `e` (an error such as `#N/A`), `d` (ISO date).
+    case text
+    /// `b`: `1` or `0`.
+    case bool
+    /// `n` or none: a number (a date when its style shows one).
+    case number
+  }
+
   /// The cell being read.
   private struct Cell {
     var column = 0
-    var type = "n"
+    var type = CellType.number
     var style = 0
     var formula = false
     var text = ""
@@ -40,7 +52,8 @@ struct XLSXRowReader {
       case .start:
         if prefixed == nil { prefixed = xml.name.contains(":") }  // the root: x:worksheet?
         if named("row") {
-          rowNumber = try Self.number(xml.attribute("r"), after: rowNumber, path: path)
+          rowNumber = try Self.number(
+            xml.withAttribute("r", Self.digits) ?? nil, after: rowNumber, path: path)
           cells.removeAll(keepingCapacity: true)
           cellCount = 0
         } else if named("c") {
@@ -51,10 +64,16 @@ struct XLSXRowReader {
                 + "than a spreadsheet row can")
           }
           cell = Cell()
-          cell.column =
-            try xml.attribute("r").map { try Self.column($0, path: path) } ?? cells.count
-          cell.type = xml.attribute("t") ?? "n"
-          cell.style = xml.attribute("s").flatMap { Int($0) } ?? 0
+          switch xml.withAttribute("r", Self.column) {
+          case nil: cell.column = cells.count
+          case let column??: cell.column = column
+          case .some(nil):
+            throw InputError(
+              "'\(path)': cell '\(xml.attribute("r") ?? "")' is outside the "
+                + "\(SheetLimits.columns) columns a sheet has")
+          }
+          cell.type = xml.withAttribute("t", Self.cellType) ?? .number
+          cell.style = (xml.withAttribute("s", Self.digits) ?? nil) ?? 0
         } else if named("v") || named("t") {
           capturing = true
           cell.hasValue = true
@@ -63,7 +82,7 @@ struct XLSXRowReader {
         }
       case .text:
         guard capturing else { continue }
-        cell.text += xml.value
+        if cell.text.isEmpty { cell.text = xml.value } else { cell.text += xml.value }
         guard cell.text.utf8.count <= SheetLimits.textBytes else {
           throw InputError(
             "'\(path)': a cell of row \(rowNumber) holds more than \(SheetLimits.textBytes) bytes")
@@ -94,7 +113,7 @@ struct XLSXRowReader {
   /// The cell's value by its type: `s` shared string, `inlineStr`, `str` (a formula's text),
   /// `b` boolean, `e` error, `d` ISO date, else a number (a date when its style shows one).
   private func value(_ cell: Cell, row: Int) throws(InputError) -> SheetCell {
-    let where_ = "cell \(ColumnLetters.name(cell.column))\(row)"
+    var where_: String { "cell \(ColumnLetters.name(cell.column))\(row)" }
     guard cell.hasValue else {
       if cell.formula {
         throw InputError(
@@ -104,15 +123,21 @@ struct XLSXRowReader {
       return .empty
     }
     switch cell.type {
-    case "s":
-      guard let index = Int(cell.text.trimmingSpaces()), index >= 0, index < strings.count else {
+    case .shared:
+      guard let index = Int(cell.text) ?? Int(cell.text.trimmingSpaces()), index >= 0,
+        index < strings.count
+      else {
         throw InputError(
           "'\(path)': \(where_) names shared string '\(cell.text)', which the file does not have")
       }
       return strings[index].isEmpty ? .empty : .text(strings[index])
-    case "inlineStr", "str", "e", "d": return cell.text.isEmpty ? .empty : .text(cell.text)
-    case "b": return .bool(cell.text.trimmingSpaces() == "1")
-    default:
+    case .text: return cell.text.isEmpty ? .empty : .text(cell.text)
+    case .bool: return .bool(cell.text.trimmingSpaces() == "1")
+    case .number:
+      if let number = Double(cell.text), number.isFinite {  // as written, without spaces
+        let isDate = cell.style >= 0 && cell.style < dateStyles.count && dateStyles[cell.style]
+        return isDate ? .date(number) : .number(number)
+      }
       let text = cell.text.trimmingSpaces()
       if text.isEmpty { return .empty }
       guard let number = Double(text), number.isFinite else {
@@ -125,24 +150,53 @@ struct XLSXRowReader {
 
   /// A row number from its `r` attribute, else the one after the last.
   private static func number(
-    _ text: String?, after last: Int, path: String
+    _ given: Int?, after last: Int, path: String
   ) throws(InputError)
     -> Int
   {
-    let number = text.flatMap { Int($0) } ?? last + 1
+    let number = given ?? last + 1
     guard number >= 1, number <= SheetLimits.rows else {
-      throw InputError("'\(path)': row \(text ?? "") is outside 1–\(SheetLimits.rows)")
+      throw InputError("'\(path)': row \(number) is outside 1–\(SheetLimits.rows)")
     }
     return number
   }
 
-  /// The column of a cell reference (`B7` is 1).
-  private static func column(_ reference: String, path: String) throws(InputError) -> Int {
-    let letters = String(decoding: reference.utf8.prefix { (65...90).contains($0) }, as: UTF8.self)
-    guard let index = ColumnLetters.index(letters), index < SheetLimits.columns else {
-      throw InputError(
-        "'\(path)': cell '\(reference)' is outside the \(SheetLimits.columns) columns a sheet has")
+  /// The number ASCII digits write (at most 18 of them, so it cannot overflow), or nil.
+  private static func digits(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard (1...18).contains(bytes.count) else { return nil }
+    var number = 0
+    for byte in bytes {
+      guard (48...57).contains(byte) else { return nil }
+      number = number * 10 + Int(byte - 48)
     }
-    return index
+    return number
+  }
+
+  /// The column of a cell reference's letters (`B7` is 1), or nil when they are not one to
+  /// three capital letters within the columns a sheet has.
+  private static func column(_ reference: UnsafeBufferPointer<UInt8>) -> Int? {
+    var index = 0
+    var letters = 0
+    for byte in reference {
+      guard (65...90).contains(byte) else { break }
+      letters += 1
+      guard letters <= 3 else { return nil }
+      index = index * 26 + Int(byte - 64)
+    }
+    guard letters > 0, index - 1 < SheetLimits.columns else { return nil }
+    return index - 1
+  }
+
+  private static func cellType(_ bytes: UnsafeBufferPointer<UInt8>) -> CellType {
+    if bytes.count == 1 {
+      switch bytes[0] {
+      case UInt8(ascii: "s"): return .shared
+      case UInt8(ascii: "b"): return .bool
+      case UInt8(ascii: "e"), UInt8(ascii: "d"): return .text
+      default: return .number
+      }
+    }
+    return bytes.elementsEqual("inlineStr".utf8) || bytes.elementsEqual("str".utf8)
+      ? .text : .number
   }
 }
