@@ -20,7 +20,12 @@ struct Migration: Sendable {
     Migration(
       identifier: "v5-compact-keys", apply: CompactKeysMigration.apply, compactsAfterward: true),
     Migration(identifier: "v6-replaced-fields", apply: ReplacedFieldsMigration.apply),
+    Migration(identifier: "v7-one-row-undo", apply: OneRowUndoMigration.apply),
   ]
+
+  /// How many migrations a log has when its undo steps keep their rows and clock in one row and
+  /// its entries are queued by position (``OneRowUndoMigration``).
+  static let oneRowUndoCount = 7
 
   /// Schema v3: the data key of each encrypted remote (docs/security.md), kept in the log, which
   /// only its owner can read; never the passphrase.
