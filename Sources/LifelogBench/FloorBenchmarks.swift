@@ -26,7 +26,7 @@ extension BenchmarkSuite {
     let csv = folder + "/floor-100k.csv"
     _ = try Self.writeSampleCSV(to: csv, rows: Self.floorRows)
     let log = folder + "/floor-lifelog.db"
-    try lifelogCommand(["import", csv], database: log).check()
+    try lifelogCommand(["import", csv, "--kind", "other"], database: log).check()
     let count = try LogStore(path: log).entryCount()
     guard count == Self.floorRows else {
       throw BenchmarkError("the floor log holds \(count) entries, not \(Self.floorRows)")

@@ -80,7 +80,7 @@ public final class LogStore {
         syncedWAL = SyncedWAL(
           device: UInt64(wal.st_dev), inode: UInt64(wal.st_ino), bytes: Int64(wal.st_size))
       }
-      let applied = try migrator.appliedIdentifiers()
+      let applied = try migrator.appliedOnOpening()
       try migrator.checkNotNewer(applied: applied)
       hasOneRowUndo = applied.count >= Migration.oneRowUndoCount
       if readOnly { return }

@@ -49,6 +49,8 @@ import Testing
     let store = try LogStore(path: path)
     #expect(store.hasOneRowUndo)
     #expect(try store.appliedMigrations() == LogStore.knownMigrations)
+    // The count of migrations is in the file header: the next open reads it in one PRAGMA.
+    #expect(try integer(store, "PRAGMA user_version") == Int64(LogStore.knownMigrations.count))
     #expect(try integer(store, "SELECT queued_entry_rowid FROM sync_device") == 2)
     #expect(try store.pendingRowCount() == 2)
     #expect(
