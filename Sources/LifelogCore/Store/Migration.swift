@@ -89,7 +89,8 @@ struct Migrator {
   /// table; any other count (an older log, a log from before the count was kept, a newer
   /// lifelog's) is checked against the table, by name.
   func appliedOnOpening() throws -> [String] {
-    let recorded: Int = try database.cachedStatement(sql: "PRAGMA user_version").first { $0[0] } ?? 0
+    let recorded: Int =
+      try database.cachedStatement(sql: "PRAGMA user_version").first { $0[0] } ?? 0
     if recorded == Migration.all.count { return Migration.all.map(\.identifier) }
     return try appliedIdentifiers()
   }
