@@ -23,12 +23,7 @@ public final class SyncStore {
   // MARK: - Outgoing
 
   /// The number of rows changed locally and not yet in a batch.
-  public func pendingCount() throws -> Int {
-    try database.cachedStatement(
-      sql: "SELECT count(*) FROM (SELECT DISTINCT entity, id FROM sync_pending)"
-    )
-    .first { $0[0] } ?? 0
-  }
+  public func pendingCount() throws -> Int { try log.pendingRowCount() }
 
   /// Turns pending rows into outbox batches, each in its own short transaction together with the
   /// removal of its rows from the queue, so a crash leaves every row either pending or batched.
@@ -42,6 +37,7 @@ public final class SyncStore {
   }
 
   private func makeOneBatch(now: Int64) throws -> Bool {
+    try log.queueEntriesPastMark()
     // The oldest queued rows, each once, in the order they were first changed (so an activity
     // goes before the entries made with it).
     var seen = Set<String>()
@@ -114,6 +110,9 @@ public final class SyncStore {
   /// - Returns: the newest stamp seen, so the caller can advance the clock past it.
   /// Local field values a later change replaces are kept (``ReplacedField``), stamped with `run`.
   func merge(_ batch: Batch, run: Int64) throws -> String {
+    // Entries inserted here are queued by position: those made before the merge are queued by
+    // row now, and the merged ones left behind the mark, so they are not sent back.
+    try log.queueEntriesPastMark()
     var newest = Stamp.never
     let here = Stamp.devicePart(try deviceID)
     var replaced: [ReplacedField] = []
@@ -140,6 +139,7 @@ public final class SyncStore {
       newest = max(newest, change.stamps.newest)
     }
     try log.recordReplaced(replaced)
+    try log.markEntriesQueued()
     return newest
   }
 

@@ -215,7 +215,8 @@ import Testing
     do {
       let store = try LogStore(path: database)
       try store.database.execute(
-        sql: "INSERT INTO lifelog_migrations (identifier) VALUES ('v99-from-the-future')")
+        sql: "INSERT INTO lifelog_migrations (identifier) VALUES ('v99-from-the-future'); "
+          + "PRAGMA user_version = 99")
     }
     let wal = database + "-wal"
     try #require(FileManager.default.fileExists(atPath: wal))
@@ -236,7 +237,8 @@ import Testing
     do {
       let sql = try Database(path: database, mode: .readWrite)
       try sql.execute(
-        sql: "INSERT INTO lifelog_migrations (identifier) VALUES ('v9-from-the-future')")
+        sql: "INSERT INTO lifelog_migrations (identifier) VALUES ('v9-from-the-future'); "
+          + "PRAGMA user_version = 99")
     }
     try #require(!FileManager.default.fileExists(atPath: database + "-wal"))
     let before = try bytes(database)

@@ -84,6 +84,11 @@ public struct HybridClock: Equatable, Sendable {
     self.counter = counter
   }
 
+  /// The later of this reading and `other`.
+  public func later(_ other: HybridClock) -> HybridClock {
+    (other.milliseconds, other.counter) > (milliseconds, counter) ? other : self
+  }
+
   /// Advances the clock for a local write at wall time `wall` and returns the new reading.
   public mutating func tick(wall: Int64) -> HybridClock {
     let wall = min(wall, Stamp.maximumMilliseconds)

@@ -20,6 +20,9 @@ extension LogStore {
         """)
     try database.execute(
       sql: "UPDATE sync_device SET id = ?, last_seq = 0", arguments: [UUIDText.random()])
+    try markEntriesQueued()
+    // The clock the undo steps kept, in the device row too, should the steps not survive.
+    try saveClock(clock())
     cachedDeviceID = nil
   }
 }

@@ -16,9 +16,9 @@ extension LogStore {
     return try read {
       try database.cachedStatement(
         sql: """
-          SELECT s.seq, s.at_ms, s.description,
-            s.bulk_count + (SELECT count(*) FROM local_undo_row r WHERE r.step = s.seq)
-          FROM local_undo_step s ORDER BY s.seq DESC LIMIT ?
+          SELECT seq, at_ms, description,
+            bulk_count + CASE WHEN json_valid(rows) THEN json_array_length(rows) ELSE 0 END
+          FROM local_undo_step ORDER BY seq DESC LIMIT ?
           """
       ).map([limit]) {
         UndoStep(seq: $0[0], atMilliseconds: $0[1], description: $0[2], rowCount: $0[3])
@@ -53,7 +53,6 @@ extension LogStore {
         try carryForward(row, reverted: stamp, before: step.seq)
       }
       if let bulk { try revertBulkCreation(stamp: bulk.stamp, with: stamp) }
-      try database.execute(sql: "DELETE FROM local_undo_row WHERE step = ?", arguments: [step.seq])
       try database.execute(sql: "DELETE FROM local_undo_step WHERE seq = ?", arguments: [step.seq])
       pendingWriteMark = .stepUndone(seq: step.seq, description: step.description)
       var undone = step
@@ -63,22 +62,11 @@ extension LogStore {
   }
 
   private func undoRows(of step: Int64) throws -> [UndoRowRecord] {
-    try database.cachedStatement(
-      sql: """
-        SELECT entity, id, created, fields, before, before_stamps, after_stamps FROM local_undo_row
-        WHERE step = ? ORDER BY rowid
-        """
-    ).map([step]) { row -> UndoRowRecord? in
-      guard let entity = SyncedEntity(rawValue: row[0]) else { return nil }
-      let fieldText: String = row[3]
-      let count = entity.fields.count
-      return UndoRowRecord(
-        entity: entity, id: row[1], created: row[2],
-        fields: fieldText.split(separator: ",").compactMap { Int($0) }.filter {
-          (0..<count).contains($0)
-        },
-        before: row[4], beforeStamps: row[5], afterStamps: row[6])
-    }.compactMap { $0 }
+    let rows: String =
+      try database.cachedStatement(sql: "SELECT rows FROM local_undo_step WHERE seq = ?").first([
+        step
+      ]) { $0[0] } ?? "[]"
+    return try UndoRowRecord.decoded(rows, in: database)
   }
 
   /// What changed since the step, one phrase each (`entry 1a2b3c4d's note was changed by another
@@ -154,8 +142,14 @@ extension LogStore {
     let count = row.entity.fields.count
     let restored = FieldStamps(decoding: row.beforeStamps, count: count)
     let earlier = try database.cachedStatement(
-      sql: "SELECT rowid, after_stamps FROM local_undo_row WHERE entity = ? AND id = ? AND step < ?"
-    ).map([row.entity.rawValue, row.id, step]) { (rowid: $0[0] as Int64, stamps: $0[1] as String) }
+      sql: """
+        SELECT s.seq, r.key, json_extract(r.value, '$[6]') FROM local_undo_step s,
+          json_each(CASE WHEN json_valid(s.rows) THEN s.rows ELSE '[]' END) r
+        WHERE s.seq < ? AND json_extract(r.value, '$[0]') = ? AND json_extract(r.value, '$[1]') = hex(?)
+        """
+    ).map([step, row.entity.rawValue, row.id]) {
+      (step: $0[0] as Int64, position: $0[1] as Int64, stamps: $0[2] as String? ?? "")
+    }
     for record in earlier {
       var stamps = FieldStamps(decoding: record.stamps, count: count)
       var moved = false
@@ -165,8 +159,8 @@ extension LogStore {
       }
       if moved {
         try database.execute(
-          sql: "UPDATE local_undo_row SET after_stamps = ? WHERE rowid = ?",
-          arguments: [stamps.encoded, record.rowid])
+          sql: "UPDATE local_undo_step SET rows = json_replace(rows, ?, ?) WHERE seq = ?",
+          arguments: ["$[\(record.position)][6]", stamps.encoded, record.step])
       }
     }
   }

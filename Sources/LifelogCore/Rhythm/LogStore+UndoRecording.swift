@@ -39,7 +39,11 @@ extension LogStore {
     return try write {
       capture.start()
       undoBulkStamp = nil
-      defer { capture.stop() }
+      stepClock = nil
+      defer {
+        capture.stop()
+        stepClock = nil
+      }
       let result = try body()
       capture.stop()
       try saveUndoStep(String(describe(result).prefix(LogStore.undoDescriptionLimit)), capture)
@@ -96,42 +100,35 @@ extension LogStore {
           stamp
         ]) { $0[0] } ?? 0
       } ?? 0
-    guard !kept.isEmpty || bulkCount > 0 else { return }
+    guard !kept.isEmpty || bulkCount > 0 else {
+      if let stepClock { try saveClock(stepClock) }
+      return
+    }
     try database.execute(
-      sql:
-        "INSERT INTO local_undo_step (at_ms, description, bulk_entity, bulk_stamp, bulk_count) VALUES (?, ?, ?, ?, ?)",
+      sql: """
+        INSERT INTO local_undo_step (at_ms, description, bulk_entity, bulk_stamp, bulk_count, rows, clock_ms, clock_counter)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """,
       arguments: [
         wallClockMilliseconds(), description, bulkCount > 0 ? SyncedEntity.entry.rawValue : nil,
-        bulkCount > 0 ? bulkStamp : nil, bulkCount,
+        bulkCount > 0 ? bulkStamp : nil, bulkCount, try UndoRowRecord.encoded(kept, in: database),
+        stepClock?.milliseconds, stepClock?.counter,
       ])
     let step = database.lastInsertedRowID
     pendingWriteMark = .stepRecorded(seq: step, description: description)
-    let insert = try database.cachedStatement(
-      sql: """
-        INSERT INTO local_undo_row (step, entity, id, created, fields, before, before_stamps, after_stamps)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        """)
-    for record in kept {
-      try insert.execute([
-        step, record.entity.rawValue, record.id, record.created,
-        record.fields.map(String.init).joined(separator: ","), record.before, record.beforeStamps,
-        record.afterStamps,
-      ])
-    }
     if step % LogStore.undoTrimInterval == 0 { try trimUndoSteps(below: step) }
   }
 
   /// Steps past the kept ones are deleted in batches, once every this many steps.
   ///
-  /// A delete at the old end of the two undo tables and their indexes writes 3–4 more pages to
-  /// the WAL, which every step paid before. Until then they sit unseen: ``undoSteps(limit:)`` lists at most the kept
+  /// A delete at the old end of the steps writes a page more to the WAL, which every step would
+  /// pay. Until then they sit unseen: ``undoSteps(limit:)`` lists at most the kept
   /// number, newest first, and ``undoLastStep()`` trims to the kept ones before it reverts.
   static let undoTrimInterval: Int64 = 32
 
-  /// Deletes the steps more than ``keptUndoSteps`` older than step `newest`, with their rows.
+  /// Deletes the steps more than ``keptUndoSteps`` older than step `newest` (each holds its rows).
   func trimUndoSteps(below newest: Int64) throws {
     let oldest = newest - Int64(LogStore.keptUndoSteps)
-    try database.execute(sql: "DELETE FROM local_undo_row WHERE step <= ?", arguments: [oldest])
     try database.execute(sql: "DELETE FROM local_undo_step WHERE seq <= ?", arguments: [oldest])
   }
 
@@ -160,7 +157,12 @@ extension LogStore {
   }
 }
 
-/// One row of an undo step, as stored in `local_undo_row`.
+/// One row of an undo step, as kept in its step's `rows` column.
+///
+/// A JSON array of `[entity, hex(id), created, fields, before, before_stamps, after_stamps]`. The
+/// id is kept as
+/// the hex digits of its UTF-8 bytes: SQLite's `json_extract` ends a string at a NUL, which a
+/// text id from another device may hold.
 struct UndoRowRecord {
   let entity: SyncedEntity
   let id: String
@@ -172,4 +174,72 @@ struct UndoRowRecord {
   let before: String?
   let beforeStamps: String
   var afterStamps: String
+}
+
+extension UndoRowRecord {
+  /// The step's `rows` text for `records`, each made by SQLite's `json_array` (values bound as
+  /// they are, so any text round-trips).
+  static func encoded(_ records: [UndoRowRecord], in database: Database) throws -> String {
+    let array = try database.cachedStatement(sql: "SELECT json_array(?, hex(?), ?, ?, ?, ?, ?)")
+    var elements: [String] = []
+    for record in records {
+      let element: String? = try array.first([
+        record.entity.rawValue, record.id, record.created,
+        record.fields.map(String.init).joined(separator: ","), record.before, record.beforeStamps,
+        record.afterStamps,
+      ]) { $0[0] }
+      elements.append(element ?? "null")
+    }
+    return "[" + elements.joined(separator: ",") + "]"
+  }
+
+  /// The text whose UTF-8 bytes `hex` spells (as SQLite's `hex()` writes them), nil for anything
+  /// else.
+  static func text(ofHex hex: String) -> String? {
+    let digits = Array(hex.utf8)
+    guard digits.count % 2 == 0 else { return nil }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(digits.count / 2)
+    for index in stride(from: 0, to: digits.count, by: 2) {
+      guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else {
+        return nil
+      }
+      bytes.append(high << 4 | low)
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  private static func nibble(_ digit: UInt8) -> UInt8? {
+    switch digit {
+    case 48...57: digit - 48
+    case 65...70: digit - 55
+    case 97...102: digit - 87
+    default: nil
+    }
+  }
+
+  /// The records of one step's `rows`, in recorded order; a malformed `rows` (written by hand) is
+  /// an error, never a trap.
+  static func decoded(_ rows: String, in database: Database) throws -> [UndoRowRecord] {
+    try database.cachedStatement(
+      sql: """
+        SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
+          json_extract(value, '$[3]'), json_extract(value, '$[4]'), json_extract(value, '$[5]'),
+          json_extract(value, '$[6]')
+        FROM json_each(?) ORDER BY key
+        """
+    ).map([rows]) { row -> UndoRowRecord? in
+      guard let entityName = row[0] as String?, let entity = SyncedEntity(rawValue: entityName),
+        let hexID = row[1] as String?, let id = UndoRowRecord.text(ofHex: hexID)
+      else { return nil }
+      let fieldText: String = row[3] as String? ?? ""
+      let count = entity.fields.count
+      return UndoRowRecord(
+        entity: entity, id: id, created: (row[2] as Int64? ?? 0) != 0,
+        fields: fieldText.split(separator: ",").compactMap { Int($0) }.filter {
+          (0..<count).contains($0)
+        },
+        before: row[4], beforeStamps: row[5] as String? ?? "", afterStamps: row[6] as String? ?? "")
+    }.compactMap { $0 }
+  }
 }

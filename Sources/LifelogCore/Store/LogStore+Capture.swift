@@ -16,14 +16,31 @@ extension LogStore {
     return id
   }
 
-  /// The clock as last persisted.
+  /// The clock as last persisted: the later of `sync_device`'s and the newest undo step's (a
+  /// step keeps the reading its stamps were taken from; ``OneRowUndoMigration``), and of the
+  /// reading the step now being recorded took.
+  ///
+  /// Steps are written in order and each reads this before it ticks, so the newest step that
+  /// kept a clock holds the latest of them; undoing a step saves a later reading to
+  /// `sync_device` in the transaction that deletes it.
   public func clock() throws -> HybridClock {
-    try database.cachedStatement(sql: "SELECT clock_ms, clock_counter FROM sync_device").first {
-      HybridClock(milliseconds: $0[0], counter: $0[1])
-    } ?? HybridClock()
+    var clock =
+      try database.cachedStatement(sql: "SELECT clock_ms, clock_counter FROM sync_device").first {
+        HybridClock(milliseconds: $0[0], counter: $0[1])
+      } ?? HybridClock()
+    if hasOneRowUndo,
+      let step = try database.cachedStatement(
+        sql:
+          "SELECT clock_ms, clock_counter FROM local_undo_step WHERE clock_ms IS NOT NULL ORDER BY seq DESC LIMIT 1"
+      ).first([], { HybridClock(milliseconds: $0[0], counter: $0[1]) })
+    {
+      clock = clock.later(step)
+    }
+    if let stepClock { clock = clock.later(stepClock) }
+    return clock
   }
 
-  /// Persists the clock; call inside the write transaction that used it.
+  /// Persists the clock in `sync_device`; call inside the write transaction that used it.
   public func saveClock(_ clock: HybridClock) throws {
     try database.execute(
       sql: "UPDATE sync_device SET clock_ms = ?, clock_counter = ?",
@@ -32,11 +49,17 @@ extension LogStore {
 
   /// A new stamp for a local write, advancing and persisting the clock.
   ///
-  /// Call inside a write transaction, so the clock and the write commit together.
+  /// Call inside a write transaction, so the clock and the write commit together. Inside an undo
+  /// step being recorded, the reading is kept for the step's row (one page fewer per command);
+  /// a step that ends up recording nothing saves it to `sync_device` instead.
   public func nextStamp() throws -> String {
     var clock = try clock()
     let reading = clock.tick(wall: wallClockMilliseconds())
-    try saveClock(clock)
+    if hasOneRowUndo, undoCapture?.isRecording == true {
+      stepClock = clock
+    } else {
+      try saveClock(clock)
+    }
     return Stamp.make(
       milliseconds: reading.milliseconds, counter: reading.counter, device: try deviceID())
   }
@@ -51,6 +74,57 @@ extension LogStore {
 
   static let markPendingSQL = "INSERT INTO sync_pending (entity, id) VALUES (?, ?)"
 
+  /// Queues an entry this machine has just inserted: at schema v7 it is queued by being past
+  /// `sync_device.queued_entry_rowid` (no row, no page written), before that by a queue row.
+  func markInsertedEntryPending(id: String) throws {
+    if !hasOneRowUndo { try markPending(.entry, id: id) }
+  }
+
+  /// The highest `entry` rowid already in the queue or sent: every entry past it is pending.
+  public func queuedEntryRowID() throws -> Int64 {
+    guard hasOneRowUndo else { return try lastEntryRowID() }
+    return try database.cachedStatement(sql: "SELECT queued_entry_rowid FROM sync_device").first {
+      $0[0] as Int64
+    } ?? 0
+  }
+
+  /// The number of rows changed locally and not yet in a batch: the queue rows, each row once,
+  /// and the entries past ``queuedEntryRowID()``.
+  public func pendingRowCount() throws -> Int {
+    try database.cachedStatement(
+      sql: """
+        SELECT count(*) FROM (SELECT entity, id FROM sync_pending
+          UNION SELECT 'entry', \(StoredEntryID.text(of: "id")) FROM entry WHERE rowid > ?)
+        """
+    ).first([try queuedEntryRowID()]) { $0[0] } ?? 0
+  }
+
+  /// Moves the entries past ``queuedEntryRowID()`` into queue rows and the mark past them.
+  ///
+  /// In insertion order; before a merge (whose inserted rows must not be sent back) and before
+  /// batches are made. Call inside a write transaction.
+  public func queueEntriesPastMark() throws {
+    guard hasOneRowUndo else { return }
+    let mark = try queuedEntryRowID()
+    guard try lastEntryRowID() > mark else { return }
+    try database.execute(
+      sql:
+        "INSERT INTO sync_pending (entity, id) SELECT ?, \(StoredEntryID.text(of: "id")) FROM entry WHERE rowid > ? ORDER BY rowid",
+      arguments: [SyncedEntity.entry.rawValue, mark])
+    try markEntriesQueued()
+  }
+
+  /// Moves the mark past every entry now in the log.
+  ///
+  /// After a merge, whose rows came from elsewhere, and after the queue was rebuilt. Call inside
+  /// a write transaction.
+  public func markEntriesQueued() throws {
+    guard hasOneRowUndo else { return }
+    try database.execute(
+      sql: "UPDATE sync_device SET queued_entry_rowid = (SELECT coalesce(max(rowid), 0) FROM entry)"
+    )
+  }
+
   /// The highest rowid of `entry` (0 when empty): every row inserted after this call gets a
   /// higher one, which ``queueEntries(addedAfter:)`` relies on.
   func lastEntryRowID() throws -> Int64 {
@@ -60,10 +134,12 @@ extension LogStore {
   }
 
   /// Queues every entry inserted since ``lastEntryRowID()`` returned `rowID`, in insertion order,
-  /// with one statement instead of one per row (a bulk add or an import).
+  /// with one statement instead of one per row (a bulk add or an import); at schema v7 they are
+  /// queued already, by position (``queuedEntryRowID()``).
   ///
   /// Call inside the transaction that inserted them, before it commits, so capture stays atomic.
   func queueEntries(addedAfter rowID: Int64) throws {
+    guard !hasOneRowUndo else { return }
     try database.execute(
       sql:
         "INSERT INTO sync_pending (entity, id) SELECT ?, \(StoredEntryID.text(of: "id")) FROM entry WHERE rowid > ? ORDER BY rowid",

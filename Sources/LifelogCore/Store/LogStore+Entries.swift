@@ -91,7 +91,7 @@ extension LogStore {
     try LogStore.runEntryInsert(
       database.cachedStatement(sql: LogStore.insertEntrySQL), entry,
       activityKey: activityKey(for: entry.activityID), stamp: stamp)
-    try markPending(.entry, id: entry.id)
+    try markInsertedEntryPending(id: entry.id)
   }
 
   /// The entry with exactly this id, deleted or not.

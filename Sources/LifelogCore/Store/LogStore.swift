@@ -19,6 +19,12 @@ public final class LogStore {
   var undoCapture: RowChangeCapture?
   /// The stamp of the rows the recording step created in bulk (an import), nil when none.
   var undoBulkStamp: String?
+  /// The clock reading the undo step being recorded took its stamps from: saved in the step's
+  /// row rather than in `sync_device` (``OneRowUndoMigration``), nil when no stamp was taken.
+  var stepClock: HybridClock?
+  /// Whether the log is at schema v7 or later: undo steps in one row, holding their clock, and
+  /// entries queued by position.
+  public private(set) var hasOneRowUndo = false
   /// What the write transaction now running leaves for a read-back after a failed `COMMIT`.
   var pendingWriteMark: WriteMark?
   /// Whether this connection keeps the WAL on close: every read-write connection to a file, once
@@ -74,8 +80,9 @@ public final class LogStore {
         syncedWAL = SyncedWAL(
           device: UInt64(wal.st_dev), inode: UInt64(wal.st_ino), bytes: Int64(wal.st_size))
       }
-      let applied = try migrator.appliedIdentifiers()
+      let applied = try migrator.appliedOnOpening()
       try migrator.checkNotNewer(applied: applied)
+      hasOneRowUndo = applied.count >= Migration.oneRowUndoCount
       if readOnly { return }
       isNewLog = applied.isEmpty
       // `synchronous = FULL`: each commit `fdatasync`s the WAL before `COMMIT` returns, so what
@@ -90,6 +97,7 @@ public final class LogStore {
         keepsWAL = true
       }
       if applied.count < schemaVersion { try migrator.migrate(upTo: schemaVersion) }
+      hasOneRowUndo = max(applied.count, schemaVersion) >= Migration.oneRowUndoCount
     } catch let error as SQLiteError {
       throw StoreError.wrapping(error, path: path, opening: true)
     }

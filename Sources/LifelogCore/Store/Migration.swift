@@ -20,7 +20,12 @@ struct Migration: Sendable {
     Migration(
       identifier: "v5-compact-keys", apply: CompactKeysMigration.apply, compactsAfterward: true),
     Migration(identifier: "v6-replaced-fields", apply: ReplacedFieldsMigration.apply),
+    Migration(identifier: "v7-one-row-undo", apply: OneRowUndoMigration.apply),
   ]
+
+  /// How many migrations a log has when its undo steps keep their rows and clock in one row and
+  /// its entries are queued by position (``OneRowUndoMigration``).
+  static let oneRowUndoCount = 7
 
   /// Schema v3: the data key of each encrypted remote (docs/security.md), kept in the log, which
   /// only its owner can read; never the passphrase.
@@ -76,6 +81,20 @@ struct Migrator {
   let database: Database
   let path: String
 
+  /// The identifiers of the migrations already applied, read in one `PRAGMA` when the log says
+  /// it has exactly the ones this lifelog knows.
+  ///
+  /// Each migration also records how many have run in `PRAGMA user_version` (the file header),
+  /// so a log that is up to date is recognised without looking up and reading the migrations
+  /// table; any other count (an older log, a log from before the count was kept, a newer
+  /// lifelog's) is checked against the table, by name.
+  func appliedOnOpening() throws -> [String] {
+    let recorded: Int =
+      try database.cachedStatement(sql: "PRAGMA user_version").first { $0[0] } ?? 0
+    if recorded == Migration.all.count { return Migration.all.map(\.identifier) }
+    return try appliedIdentifiers()
+  }
+
   /// The identifiers of the migrations already applied.
   func appliedIdentifiers() throws -> [String] {
     guard try database.tableExists("lifelog_migrations") else { return [] }
@@ -108,6 +127,8 @@ struct Migrator {
         try database.execute(
           sql: "INSERT INTO lifelog_migrations (identifier) VALUES (?)",
           arguments: [migration.identifier])
+        // Only this lifelog's migrations are applied (checked above): their count names them.
+        try database.execute(sql: "PRAGMA user_version = \(applied.count + 1)")
         compacts = compacts || migration.compactsAfterward
       }
     }

@@ -169,7 +169,8 @@ import Testing
     do {
       let store = try LogStore(path: fixture.folder.file("lifelog.db"))
       try store.database.execute(
-        sql: "INSERT INTO lifelog_migrations (identifier) VALUES ('v99-future')")
+        sql: "INSERT INTO lifelog_migrations (identifier) VALUES ('v99-future'); "
+          + "PRAGMA user_version = 99")
     }
     let result = fixture.run("list")
     #expect(result.exitCode == 78)

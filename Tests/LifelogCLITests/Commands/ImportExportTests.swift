@@ -295,11 +295,12 @@ import Testing
 
   // MARK: - Helpers
 
+  /// The queue's rows, with the entries queued by position moved into it first.
   func pendingCount() throws -> Int {
-    try LogStore(path: fixture.cli.databasePath).database.cachedStatement(
-      sql: "SELECT count(*) FROM sync_pending"
-    )
-    .first { $0[0] as Int } ?? 0
+    let store = try LogStore(path: fixture.cli.databasePath)
+    try store.inTransaction { try store.queueEntriesPastMark() }
+    return try store.database.cachedStatement(sql: "SELECT count(*) FROM sync_pending")
+      .first { $0[0] as Int } ?? 0
   }
 
   func entryIDs() throws -> [String] {

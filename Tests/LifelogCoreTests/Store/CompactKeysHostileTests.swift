@@ -49,8 +49,10 @@ import Testing
         "text", "blob", "text", "text",
       ])
     #expect(
-      try stored(store, "SELECT before FROM local_undo_row ORDER BY rowid")
-        == malformed)
+      try stored(
+        store,
+        "SELECT json_extract(r.value, '$[4]') FROM local_undo_step, json_each(rows) r ORDER BY r.key"
+      ) == malformed)
     // The malformed step cannot be undone, and refusing it changes nothing.
     #expect(throws: (any Error).self) { try store.undoLastStep() }
     #expect(try store.entry(id: lower)?.note == "lower")

@@ -146,6 +146,7 @@ import Testing
           NewEntry(id: "33333333-0000-4000-8000-000000000001", activityID: snack, time: at(8)), bad,
         ])
     }
+    try store.inTransaction { try store.queueEntriesPastMark() }
     let queued = try store.database.cachedStatement(
       sql: "SELECT entity, id FROM sync_pending WHERE entity = 'entry' ORDER BY position"
     ).map { "\($0[0] as String) \($0[1] as String)" }

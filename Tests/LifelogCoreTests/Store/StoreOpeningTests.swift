@@ -73,7 +73,8 @@ import Testing
       let store = try LogStore(path: path)
       try store.database.execute(sql: "PRAGMA journal_mode = DELETE")
       try store.database.execute(
-        sql: "INSERT INTO lifelog_migrations (identifier) VALUES ('v99-from-the-future')")
+        sql: "INSERT INTO lifelog_migrations (identifier) VALUES ('v99-from-the-future'); "
+          + "PRAGMA user_version = 99")
     }
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     let error = try #require(throws: StoreError.self) { try LogStore(path: path) }
@@ -95,7 +96,8 @@ import Testing
     do {
       let store = try LogStore(path: path)
       try store.database.execute(
-        sql: "INSERT INTO lifelog_migrations (identifier) VALUES ('v99-from-the-future')")
+        sql: "INSERT INTO lifelog_migrations (identifier) VALUES ('v99-from-the-future'); "
+          + "PRAGMA user_version = 99")
     }
     let wal = path + "-wal"
     #expect(try fileSize(wal) > 0, "the newer log's last commit is not in its WAL")
