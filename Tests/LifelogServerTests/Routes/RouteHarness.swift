@@ -15,10 +15,12 @@ final class RouteHarness: @unchecked Sendable {
 
   init(
     maxBodyBytes: Int = HTTPListener.defaultMaxBodyBytes, requestsPerSecond: Double = 100,
-    burst: Int = 200, maxConcurrentRequests: Int = 256, pageLimits: PageLimits = PageLimits()
+    burst: Int = 200, maxConcurrentRequests: Int = 256, pageLimits: PageLimits = PageLimits(),
+    connectionsPerAddress: Int = HTTPListener.defaultConnectionsPerAddress
   ) throws {
     var listener = HTTPListener.Configuration()
     listener.maxBodyBytes = maxBodyBytes
+    listener.connectionsPerAddress = connectionsPerAddress
     // The same store as the end-to-end HTTP suites: PostgreSQL with LIFELOG_TEST_STORE=postgres.
     let store: ServerStoreLocation =
       PostgresCluster.selected

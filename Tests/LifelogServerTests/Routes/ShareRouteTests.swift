@@ -194,6 +194,26 @@ import Testing
     #expect(put("cap-100").status == 201)
   }
 
+  /// Behind a proxy every client has the proxy's address: with `--max-connections-per-address 0`
+  /// the limits per address are off too.
+  @Test func noLimitsPerAddressWhenConnectionsPerAddressAreUnlimited() throws {
+    let proxied = try RouteHarness(connectionsPerAddress: 0)
+    let owner = try proxied.addUser("bob")
+    let headers = [
+      (name: "Lifelog-Share-Expires", value: String(LogStore.systemMilliseconds() + 86_400_000)),
+      (name: "Lifelog-Share-From", value: "2026-11-01"),
+      (name: "Lifelog-Share-To", value: "2026-11-30"),
+      (name: "Lifelog-Share-Passcode", value: "1234"),
+    ]
+    #expect(
+      proxied.send("PUT", "/v1/shares/s-13", token: owner, body: sealed, headers: headers).status
+        == 201)
+    let wrong = [(name: "Lifelog-Share-Passcode", value: "0000")]
+    for _ in 0..<30 {
+      #expect(proxied.send("GET", "/v1/shares/s-13/content", headers: wrong).status != 429)
+    }
+  }
+
   /// The token-free routes that reach the store are limited per client address: 20 at once,
   /// then one a second, answered 429 with Retry-After.
   @Test func tokenFreeRoutesAreLimitedPerAddress() throws {
