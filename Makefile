@@ -115,7 +115,7 @@ bench: deps test-deps wasm
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog
 	$(SWIFT) build $(RELEASE_FLAGS) --product lifelog-bench
 	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; "$$bin/lifelog-bench" "$$bin/lifelog" && \
-	  scripts/ics-bench.sh "$$bin/lifelog"
+	  scripts/ics-bench.sh "$$bin/lifelog" && scripts/web-bench.sh "$$bin/lifelog"
 
 # The fault campaign (scripts/faults.sh): FAULT_RUNS runs from seed FAULT_SEED; FAULT_HONEST=1
 # also fails on the honesty invariants (what a failing command says; docs/reliability.md).

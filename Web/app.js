@@ -4,7 +4,8 @@ import { mealDue } from './core/due.js';
 import { SyncClient, SyncFailure } from './core/client.js';
 import { openEnvelope } from './core/envelope-loader.js';
 import { pair } from './core/pairing.js';
-import { activities, activityUses, addEntry, editEntry, entries } from './core/replica.js';
+import { LogIndex } from './core/log-index.js';
+import { activities, addEntry, editEntry, entries } from './core/replica.js';
 import { sync } from './core/sync.js';
 import { isoTime, localISO, localOffset, parseTime } from './core/time.js';
 import { loadStrings, t } from './ui/i18n.js';
@@ -15,6 +16,8 @@ const SYNC_EVERY_MS = 3 * 60_000;
 const $ = (id) => document.getElementById(id);
 
 let state = null;
+/** The today view's index over `state` (rebuilt when rows arrive from a sync). */
+let index = null;
 let syncing = null;
 let earlierMinutes = 0;
 /** The last change, to undo: `{id, before}` (before: the entry's fields, or null for an add). */
@@ -26,8 +29,9 @@ function translateStatic() {
   const labels = {
     'sync-button': 'sync', 'pair-title': 'pairTitle', 'today-title': 'today', 'log-title': 'logNow',
     'note-label': 'note', 'time-label': 'time', 'earlier-title': 'earlier', 'duration-label': 'duration',
+    'quantity-label': 'quantity',
     'exercise-title': 'logExercise', 'entries-title': 'todayEntries', 'undo-button': 'undo',
-    'history-title': 'history', 'activities-title': 'activities',
+    'history-title': 'history', 'activities-title': 'activities', 'pair-replace': 'pairReplace', 'pair-keep': 'pairKeep',
   };
   for (const [id, key] of Object.entries(labels)) $(id).textContent = t(key);
   for (const button of $('tabs').querySelectorAll('button')) button.textContent = t(button.dataset.view);
@@ -59,16 +63,31 @@ async function log(activity) {
   const note = $('note-field').value.trim();
   const minutes = Number($('duration-field').value);
   const duration = activity.kind === 'exercise' && minutes > 0 ? Math.round(minutes * 60) : null;
-  const id = addEntry(state, { activity: activity.name, at: chosenTime(), note: note || null, duration }, Date.now());
+  const id = addEntry(state, {
+    activity: activity.name, at: chosenTime(), note: note || null, duration, quantity: exerciseQuantity(activity),
+  }, Date.now());
+  index.entryChanged(id);
   await persist();
   lastChange = { id, before: null };
   message = t('logged', { activity: activity.name, time: clock(state.rows.entry[id].values[1]) });
   $('note-field').value = '';
   $('time-field').value = '';
   $('duration-field').value = '';
+  $('quantity-field').value = '';
   setEarlier(0);
   render();
   scheduleSync(2000);
+}
+
+/**
+ * The Quantity field for an exercise (in its activity's unit, as `lifelog add --quantity`): a
+ * number from 0 to 1,000,000,000 (`EntryFields.maximumQuantity`), else none.
+ */
+function exerciseQuantity(activity) {
+  const text = $('quantity-field').value.trim();
+  const value = Number(text);
+  if (activity.kind !== 'exercise' || text === '' || !Number.isFinite(value)) return null;
+  return value >= 0 && value <= 1_000_000_000 ? value : null;
 }
 
 function setEarlier(minutes) {
@@ -82,6 +101,7 @@ async function change(entry, fields) {
   const row = state.rows.entry[entry.id];
   lastChange = { id: entry.id, before: { note: row.values[3], at: row.values[1], deleted: row.values[7] } };
   editEntry(state, entry.id, fields, Date.now());
+  index.entryChanged(entry.id);
   await persist();
   render();
   scheduleSync(2000);
@@ -92,6 +112,7 @@ async function undo() {
   const { id, before } = lastChange;
   lastChange = null;
   editEntry(state, id, before ?? { deleted: true }, Date.now());
+  index.entryChanged(id);
   await persist();
   message = t('undone');
   render();
@@ -133,7 +154,7 @@ function renderStatus() {
 }
 
 function renderDue() {
-  const due = mealDue(state, Date.now());
+  const due = mealDue(state, Date.now(), { lastMeal: (_, now) => index.lastMealBefore(now) });
   if (!due.lastMeal) {
     $('last-meal').textContent = t('noMeal');
     $('next-due').textContent = '';
@@ -155,7 +176,7 @@ function activitiesByUse(kind, uses) {
 
 function renderToday() {
   renderDue();
-  const uses = activityUses(state);
+  const { uses } = index;
   const buttons = (kind) => activitiesByUse(kind, uses).map((activity) => {
     const button = el('button', { type: 'button', text: activity.name });
     button.addEventListener('click', () => log(activity));
@@ -164,7 +185,7 @@ function renderToday() {
   $('meal-buttons').replaceChildren(...buttons('meal'));
   $('exercise-buttons').replaceChildren(...buttons('exercise'));
   const today = localISO(Date.now()).slice(0, 10);
-  const list = entries(state, { day: today }).reverse();
+  const list = index.entriesOn(today).reverse();
   $('today-list').replaceChildren(...(list.length ? list.map((entry) => entryItem(entry, {
     onEdit: editForm, onDelete: (e) => change(e, { deleted: true }),
   })) : [el('li', { text: t('noEntries') })]));
@@ -211,9 +232,10 @@ async function runSync() {
   syncing = (async () => {
     renderStatus();
     try {
-      await sync(state, new SyncClient(state.server, state.token), {
+      const { merged } = await sync(state, new SyncClient(state.server, state.token), {
         makeEnvelope: (remoteId) => openEnvelope(state, remoteId), save: saveState,
       });
+      if (merged > 0) index.rebuild();
       message = '';
     } catch (error) {
       if (error instanceof SyncFailure && error.status === 401) {
@@ -250,8 +272,53 @@ function showApp() {
   render();
 }
 
+/**
+ * Asks whether to replace this browser's pairing with a link's: a link from someone else's account
+ * must not take over silently. While changes wait to sync it only says so (they would be lost).
+ * Resolves true to replace.
+ */
+function replacePairing(current) {
+  const waiting = current.pending.length + current.outbox.length;
+  const where = { server: current.server, name: current.name };
+  showPairing(waiting > 0 ? t('pairWaiting', { ...where, count: waiting }) : t('pairReplaceAsk', where));
+  $('pair-replace').hidden = waiting > 0;
+  $('pair-choice').hidden = false;
+  return new Promise((resolve) => {
+    const choose = (replace) => () => {
+      $('pair-choice').hidden = true;
+      resolve(replace);
+    };
+    $('pair-replace').onclick = choose(true);
+    $('pair-keep').onclick = choose(false);
+  });
+}
+
+/** Pairs from `link` (after asking, when this browser is paired already). */
+async function pairFromLink(link) {
+  // The code (and key) leave the address bar and this history entry at once.
+  history.replaceState(null, '', '/');
+  if (state && !(await replacePairing(state))) {
+    message = t('pairKept', { name: state.name });
+    return;
+  }
+  showPairing(t('pairing'));
+  try {
+    const paired = await pair(link);
+    if (state) await clearState();
+    await saveState(paired);
+    state = paired;
+    message = t('paired', { name: state.name });
+  } catch (error) {
+    if (!state) showPairing(t('pairFailed', { message: error.message }));
+    else message = t('pairFailed', { message: error.message });
+  }
+}
+
 async function start() {
+  // Marks for Web/test/measure.py (docs/benchmarks.md, "The web app"): where a warm open goes.
+  performance.mark('lifelog-start');
   await loadStrings();
+  performance.mark('lifelog-strings');
   translateStatic();
   $('sync-button').addEventListener('click', () => runSync());
   $('undo-button').addEventListener('click', undo);
@@ -264,30 +331,30 @@ async function start() {
   window.addEventListener('online', () => { renderStatus(); runSync(); });
   window.addEventListener('offline', renderStatus);
   document.addEventListener('visibilitychange', () => { if (!document.hidden && state) runSync(); });
-  setInterval(() => { if (state && view === 'today') renderDue(); }, 1000);
+  setInterval(() => { if (index && view === 'today' && !$('today-view').hidden) renderDue(); }, 1000);
+  window.addEventListener('hashchange', async () => {
+    if (!location.hash.startsWith('#pair=')) return;
+    await pairFromLink(location.href);
+    if (state) {
+      index = new LogIndex(state);
+      showApp();
+      runSync();
+    }
+  });
   if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
 
   const link = location.hash.startsWith('#pair=') ? location.href : null;
-  if (link) {
-    // The code (and key) leave the address bar and this history entry at once.
-    history.replaceState(null, '', '/');
-    showPairing(t('pairing'));
-    try {
-      state = await pair(link);
-      await saveState(state);
-      message = t('paired', { name: state.name });
-    } catch (error) {
-      showPairing(t('pairFailed', { message: error.message }));
-      return;
-    }
-  } else {
-    state = (await loadState()) ?? null;
-  }
+  state = (await loadState()) ?? null;
+  performance.mark('lifelog-state');
+  if (link) await pairFromLink(link);
   if (!state) {
-    showPairing(t('pairHelp'));
+    if (!link) showPairing(t('pairHelp'));
     return;
   }
+  index = new LogIndex(state);
+  performance.mark('lifelog-index');
   showApp();
+  performance.mark('lifelog-drawn');
   runSync();
 }
 

@@ -18,8 +18,11 @@ async function open(passcode) {
   const response = await fetch(`/v1/shares/${encodeURIComponent(id)}/content`, { headers, cache: 'no-store' });
   if (response.status === 410) return say('This link has expired or was revoked: the report is gone. Ask for a new link.');
   if (response.status === 404) return say('There is no such report. Check the link.');
-  if (response.status === 403) return say('This link is locked after too many wrong passcodes. Ask for a new link.');
-  if (response.status === 401) {
+  if (response.status === 429) {
+    const wait = Number(response.headers.get('Retry-After')) || 60;
+    return say(`Too many tries from here; try again in ${wait} s.`);
+  }
+  if (response.status === 401 || response.status === 403) {
     const body = await response.json().catch(() => ({}));
     $('passcode-form').hidden = false;
     $('passcode-field').focus();

@@ -6,7 +6,7 @@ const SHELL = [
   '/', '/index.html', '/app.js', '/app.css', '/manifest.webmanifest', '/icon.svg',
   '/i18n/en.json', '/i18n/pl.json', '/ui/i18n.js', '/ui/store.js', '/ui/view.js',
   '/core/activity.js', '/core/bytes.js', '/core/client.js', '/core/codec.js', '/core/due.js',
-  '/core/envelope-loader.js', '/core/envelope.js', '/core/sodium.js', '/core/merge.js', '/core/pairing.js', '/core/replica.js',
+  '/core/envelope-loader.js', '/core/envelope.js', '/core/log-index.js', '/core/sodium.js', '/core/merge.js', '/core/pairing.js', '/core/replica.js',
   '/core/stamp.js', '/core/sync.js', '/core/time.js',
 ];
 

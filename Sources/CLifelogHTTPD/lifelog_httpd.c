@@ -8,6 +8,7 @@
 #include "lifelog_slots.h"
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <errno.h>
 #include <malloc.h>
 #include <netdb.h>
@@ -105,11 +106,36 @@ typedef unsigned char *(*sha256_fn)(const unsigned char *, size_t, unsigned char
 static sha256_fn crypto_sha256;
 static pthread_once_t crypto_once = PTHREAD_ONCE_INIT;
 
+/* PKCS5_PBKDF2_HMAC and EVP_sha256, for the slow hash of share passcodes. */
+typedef int (*pbkdf2_fn)(const char *, int, const unsigned char *, int, int, const void *, int,
+                         unsigned char *);
+typedef const void *(*evp_md_fn)(void);
+static pbkdf2_fn crypto_pbkdf2;
+static evp_md_fn crypto_evp_sha256;
+
 static void load_crypto(void) {
   void *handle = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
   if (handle == NULL) return;
   *(void **)(&crypto_sha256) = dlsym(handle, "SHA256");
-  if (crypto_sha256 == NULL) dlclose(handle);
+  *(void **)(&crypto_pbkdf2) = dlsym(handle, "PKCS5_PBKDF2_HMAC");
+  *(void **)(&crypto_evp_sha256) = dlsym(handle, "EVP_sha256");
+  if (crypto_pbkdf2 == NULL || crypto_evp_sha256 == NULL) crypto_pbkdf2 = NULL;
+  if (crypto_sha256 == NULL && crypto_pbkdf2 == NULL) dlclose(handle);
+}
+
+int lh_pbkdf2_sha256(const uint8_t *password, size_t password_length, const uint8_t *salt,
+                     size_t salt_length, unsigned int iterations, uint8_t *key, size_t key_length) {
+  pthread_once(&crypto_once, load_crypto);
+  if (crypto_pbkdf2 == NULL || password_length > INT_MAX || salt_length > INT_MAX ||
+      iterations == 0 || iterations > INT_MAX || key_length == 0 || key_length > INT_MAX) {
+    return -1;
+  }
+  static const uint8_t empty = 0;
+  return crypto_pbkdf2(password_length > 0 ? (const char *)password : (const char *)&empty,
+                       (int)password_length, salt_length > 0 ? salt : &empty, (int)salt_length,
+                       (int)iterations, crypto_evp_sha256(), (int)key_length, key) == 1
+             ? 0
+             : -1;
 }
 
 int lh_sha256_available(void) {
@@ -559,6 +585,11 @@ const uint8_t *lh_body(const lh_request *request, size_t *length) {
 
 int lh_body_too_large(const lh_request *request) { return request->too_large; }
 uint64_t lh_started_ns(const lh_request *request) { return request->started_ns; }
+void lh_request_client_key(const lh_request *request, uint8_t key[16]) {
+  const union MHD_ConnectionInfo *address =
+      mhd.get_connection_info(request->connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  lh_client_key(address != NULL ? address->client_addr : NULL, key);
+}
 unsigned int lh_request_active(const lh_request *request) {
   return atomic_load(&request->server->active);
 }

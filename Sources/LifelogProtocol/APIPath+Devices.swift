@@ -50,8 +50,10 @@ extension APIErrorCode {
   public static let gone = "gone"
   /// A share with a passcode asked for without it, or with a wrong one (401).
   public static let passcodeRequired = "passcode_required"
-  /// A share locked by too many wrong passcodes (403).
+  /// A wrong passcode for a share locked by too many: only the right one opens it (403).
   public static let locked = "locked"
+  /// An account that holds the most shared reports it may at once (409).
+  public static let tooManyShares = "too_many_shares"
 }
 
 extension APIHeader {

@@ -37,9 +37,21 @@ public final class SyncServer: HTTPHandling {
   public let configuration: Configuration
   /// Group-commit rounds under way at once on a PostgreSQL store (docs/deploy.md).
   static let postgresCommitRounds = 4
+  /// Requests a second (and at once) one client address may make to the token-free routes
+  /// that reach the store: redeeming a pairing code, opening a share (docs/security.md).
+  static let tokenFreeRequestsPerSecond = 1.0
+  static let tokenFreeBurst = 20
+  /// Wrong share passcodes one client address may send at once, then one a minute.
+  static let wrongPasscodeBurst = 5
+  static let wrongPasscodesPerSecond = 1.0 / 60
   let pool: StorePool
   let committer: BatchCommitter
-  let limiter: RateLimiter
+  let limiter: RateLimiter<Int64>
+  /// The token-free routes that reach the store, per client address (off with
+  /// `--max-connections-per-address 0`: behind a proxy every client has the proxy's address).
+  let addressLimiter: RateLimiter<[UInt8]>
+  /// Wrong share passcodes per client address: a few at once, then one a minute.
+  let passcodeLimiter: RateLimiter<[UInt8]>
   /// Writes one line of the request log.
   let log: @Sendable (String) -> Void
 
@@ -53,7 +65,26 @@ public final class SyncServer: HTTPHandling {
       committer = BatchCommitter(pool: pool)
     }
     limiter = RateLimiter(rate: configuration.requestsPerSecond, burst: configuration.burst)
+    let perAddress = configuration.listener.connectionsPerAddress > 0
+    addressLimiter = RateLimiter(
+      rate: perAddress ? SyncServer.tokenFreeRequestsPerSecond : 0,
+      burst: SyncServer.tokenFreeBurst)
+    passcodeLimiter = RateLimiter(
+      rate: perAddress ? SyncServer.wrongPasscodesPerSecond : 0,
+      burst: SyncServer.wrongPasscodeBurst)
     self.log = log
+    try wrapLegacySharePasscodes()
+  }
+
+  /// Turns each share passcode an older server kept as a bare SHA-256 into the slow form
+  /// (``SharePasscode/wrap(legacy:salt:)``), so a copy of the store taken from now on holds none
+  /// that can be tried quickly.
+  func wrapLegacySharePasscodes() throws {
+    let legacy = try pool.withStore { try $0.legacySharePasscodes() }
+    for (id, stored) in legacy {
+      let wrapped = SharePasscode.wrap(legacy: stored)
+      try pool.withStore { try $0.replaceSharePasscode(id: id, old: stored, new: wrapped) }
+    }
   }
 
   /// Starts answering on the configured address.
@@ -137,6 +168,13 @@ public final class SyncServer: HTTPHandling {
           retryAfter: wait)
       }
     } else {
+      if route.isLimitedPerAddress,
+        let wait = addressLimiter.admit(request.clientKey, now: request.startedNanoseconds)
+      {
+        throw HTTPError(
+          429, APIErrorCode.rateLimited, "Too many requests from this address; wait \(wait) s",
+          retryAfter: wait)
+      }
       try SyncServer.checkTokenFreeBody(route, request)
     }
     if request.bodyTooLarge { throw tooLarge }
@@ -166,7 +204,7 @@ public final class SyncServer: HTTPHandling {
     case .revokeDevice(let name): return try revokeDevice(name: name, request: request, user: user)
     case .shares: return try shares(request: request, user: user)
     case .putShare(let id): return try putShare(id: id, request: request, user: user)
-    case .revokeShare(let id): return try revokeShare(id: id, user: user)
+    case .revokeShare(let id): return try revokeShare(id: id, request: request, user: user)
     case .shareContent(let id): return try shareContent(id: id, request: request)
     case .webFile(let path): return WebApp.response(for: path)
     }

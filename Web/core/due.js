@@ -21,24 +21,40 @@ function dayNumber(ms, offsetMinutes, dayStartsAtMinutes) {
 }
 
 /**
+ * The latest meal (not deleted) logged at or before `nowMs`, as `{id, at, ms, offset, activity,
+ * note}`, or null: by time, then by id. Scans every entry; a page keeps a `LogIndex` instead.
+ */
+export function lastMealBefore(state, nowMs) {
+  let last = null;
+  for (const id of Object.keys(state.rows.entry)) {
+    const candidate = mealAt(state, id);
+    if (!candidate || candidate.ms > nowMs) continue;
+    if (!last || candidate.ms > last.ms || (candidate.ms === last.ms && id > last.id)) last = candidate;
+  }
+  return last;
+}
+
+/** The entry `id` as a meal `{id, at, ms, offset, activity, note}`; null when it is no meal. */
+export function mealAt(state, id) {
+  const [activityID, at, , note, , , , deleted] = state.rows.entry[id].values;
+  const activity = state.rows.activity[activityID];
+  if (deleted || activity?.values[1] !== 'meal') return null;
+  const time = parseTime(at);
+  if (!time) return null;
+  return { id, at, ms: time.ms, offset: time.offset, activity: activity.values[0], note };
+}
+
+/**
  * `{lastMeal, sinceMinutes, dueAt, overdueMinutes, secondsUntilDue, mealGapHours}` at `nowMs` for a
  * reader whose zone gives `offsetAt(ms)` (minutes east of UTC) and starts day `day` at
- * `dayStart(day)`.
+ * `dayStart(day)`; `lastMeal(state, nowMs)` finds the last meal (`lastMealBefore`, or an index's).
  */
-export function mealDue(state, nowMs, { offsetAt = (ms) => -new Date(ms).getTimezoneOffset(), dayStart } = {}) {
+export function mealDue(state, nowMs, {
+  offsetAt = (ms) => -new Date(ms).getTimezoneOffset(), dayStart, lastMeal = lastMealBefore,
+} = {}) {
   const settings = dueSettings(state);
   const gapSeconds = Math.round(settings.mealGapHours * 3600);
-  let last = null;
-  for (const [id, row] of Object.entries(state.rows.entry)) {
-    const [activityID, at, , note, , , , deleted] = row.values;
-    const activity = state.rows.activity[activityID];
-    if (deleted || activity?.values[1] !== 'meal') continue;
-    const time = parseTime(at);
-    if (!time || time.ms > nowMs) continue;
-    if (!last || time.ms > last.ms || (time.ms === last.ms && id > last.id)) {
-      last = { id, at, ms: time.ms, offset: time.offset, activity: activity.values[0], note };
-    }
-  }
+  const last = lastMeal(state, nowMs);
   const today = dayNumber(nowMs, offsetAt(nowMs), settings.dayStartsAtMinutes);
   const startOf = dayStart ?? ((day) => {
     const date = new Date(day * 86400000);

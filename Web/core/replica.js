@@ -71,15 +71,6 @@ export function findActivity(state, name) {
   return null;
 }
 
-/** How many entries (not deleted) each activity id has. */
-export function activityUses(state) {
-  const uses = new Map();
-  for (const row of Object.values(state.rows.entry)) {
-    if (!row.values[7]) uses.set(row.values[0], (uses.get(row.values[0]) ?? 0) + 1);
-  }
-  return uses;
-}
-
 /** Every activity not deleted. */
 export function activities(state) {
   return Object.entries(state.rows.activity)
@@ -136,16 +127,27 @@ export function deleteEntry(state, id, wall, deleted = true) {
 export function entries(state, { includeDeleted = false, day = null } = {}) {
   const out = [];
   for (const [id, row] of Object.entries(state.rows.entry)) {
-    const [activityID, at, duration, note, quantity, tags, source, deleted] = row.values;
+    const [, at, , , , , , deleted] = row.values;
     if (deleted && !includeDeleted) continue;
     if (day !== null && !at.startsWith(day)) continue;
-    const activity = state.rows.activity[activityID];
-    out.push({
-      id, activity: activity ? activity.values[0] : activityID, kind: activity ? activity.values[1] : 'other',
-      at, duration, note, quantity, unit: activity ? activity.values[2] : null, tags, source, deleted,
-    });
+    out.push(entryOf(state, id));
   }
-  return out.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : 1));
+  return sortEntries(out);
+}
+
+/** One entry as `lifelog list --format json` prints it. */
+export function entryOf(state, id) {
+  const [activityID, at, duration, note, quantity, tags, source, deleted] = state.rows.entry[id].values;
+  const activity = state.rows.activity[activityID];
+  return {
+    id, activity: activity ? activity.values[0] : activityID, kind: activity ? activity.values[1] : 'other',
+    at, duration, note, quantity, unit: activity ? activity.values[2] : null, tags, source, deleted,
+  };
+}
+
+/** Entries by time, then id (the order `entries` gives). */
+export function sortEntries(list) {
+  return list.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : 1));
 }
 
 /** Merges one received row; returns whether anything changed. No echo: it is not queued. */

@@ -4,7 +4,8 @@ Starts a real `lifelog serve`, joins a command-line log to it, pairs the page fr
 `lifelog pair` link, logs with a tap, and checks that `lifelog list` sees it after syncs; then goes
 offline (DevTools network conditions, and the server stopped), logs two more, reloads (the service
 worker serves the page), comes back online and checks that both reach the command line. Then a
-`lifelog share` link opens the report, a revoked one says it is gone, and a passcode is asked for.
+second pairing link asks before it replaces the page's pairing; a `lifelog share` link opens
+the report, a revoked one says it is gone, and a passcode is asked for.
 
     .build/venv/bin/python Web/test/browser_test.py --lifelog .build/debug/lifelog --work DIR \
         [--screenshot docs/web-phone.png] [--share-screenshot docs/web-share.png]
@@ -151,6 +152,31 @@ def share_report(driver, lifelog, environment, work, screenshot):
     wait_for(driver, "the report", lambda: driver.find_element(By.ID, "share-status").text == "Meal report")
 
 
+def pair_again(driver, lifelog, environment):
+    """A pairing link opened on a page already paired asks before replacing it: kept, nothing
+    changes; replaced, the page is paired anew."""
+    link = json.loads(run(lifelog, environment, "pair", "--name", "second", "--format", "json"))["url"]
+    driver.get("about:blank")
+    driver.get(link)
+    wait_for(driver, "the question", lambda: "already paired" in driver.find_element(By.ID, "pair-message").text)
+    assert "#pair" not in driver.current_url, driver.current_url
+    button(driver, "Keep this pairing").click()
+    wait_for(driver, "the kept pairing", lambda: driver.find_element(By.ID, "pair-view").get_attribute("hidden")
+             is not None and any(item[2] == "offline one" for item in entry_items(driver)))
+    assert "second" not in devices(lifelog, environment), devices(lifelog, environment)
+    driver.get("about:blank")
+    driver.get(link)
+    wait_for(driver, "the question", lambda: "already paired" in driver.find_element(By.ID, "pair-message").text)
+    button(driver, "Pair with the new account").click()
+    wait_for(driver, "the new pairing's sync", lambda: devices(lifelog, environment).get("second"))
+
+
+def devices(lifelog, environment):
+    """Each paired device's name and when it was last used (None: never)."""
+    listed = json.loads(run(lifelog, environment, "pair", "--list", "--format", "json"))
+    return {device["name"]: device.get("lastUsed") for device in listed}
+
+
 def polish(url):
     """A browser that prefers Polish gets the Polish catalog."""
     driver = browser("pl-PL")
@@ -224,10 +250,19 @@ def main():
         wait_for(driver, "the delete", lambda: all(item[2] != "tea" for item in entry_items(driver)))
         button(driver, "Undo last change").click()
         wait_for(driver, "the undo", lambda: any(item[2] == "tea" for item in entry_items(driver)))
+        # Exercise with a duration and a quantity.
+        field(driver, "Minutes (exercise)").send_keys("40")
+        field(driver, "Quantity (exercise: km, reps…)").send_keys("5.5")
+        field(driver, "Note").send_keys("river")
+        button(driver, "run").click()
+        wait_for(driver, "the run", lambda: any(item[2] == "river" for item in entry_items(driver)))
         button(driver, "Sync").click()
         wait_for(driver, "the sync", lambda: "Everything synced" in driver.find_element(By.ID, "sync-status").text)
         notes = cli_notes(lifelog, environment)
         assert {"apple", "tea"} <= notes, notes
+        listed = json.loads(run(lifelog, environment, "list", "--format", "json", "--limit", "1000"))
+        runs = [(entry["duration"], entry["quantity"]) for entry in listed if entry["note"] == "river"]
+        assert runs == [(2400, 5.5)], runs
         if arguments.screenshot:
             driver.save_screenshot(arguments.screenshot)
 
@@ -260,6 +295,7 @@ def main():
                     stored = file.read()
                 for note in notes:
                     assert note.encode() not in stored, f"{note!r} in plaintext in {name}"
+        pair_again(driver, lifelog, environment)
         share_report(driver, lifelog, environment, work, arguments.share_screenshot)
         polish(server.url)
         print("browser test passed:", sorted(notes))

@@ -48,18 +48,44 @@ function request(r) {
   });
 }
 
+/**
+ * The keys of each bucket's rows, per replica: rows are never removed from a replica (a deleted
+ * entry is a tombstone), so a save adds the keys it was told changed and builds only those buckets.
+ */
+const bucketKeys = new WeakMap();
+
+function keysOf(state) {
+  let keys = bucketKeys.get(state);
+  if (!keys) {
+    keys = Array.from({ length: BUCKETS }, () => new Set());
+    for (const [entity, table] of Object.entries(state.rows)) {
+      for (const id of Object.keys(table)) {
+        const key = `${entity}/${id}`;
+        keys[bucket(key)].add(key);
+      }
+    }
+    bucketKeys.set(state, keys);
+  }
+  return keys;
+}
+
 /** The saved replica, or undefined before pairing. */
 export async function loadState() {
   const state = await transaction('readonly', async (meta, rows) => {
     const saved = await request(meta.get('state'));
     if (!saved) return undefined;
     saved.rows = { activity: {}, entry: {}, setting: {} };
-    for (const stored of await request(rows.getAll())) {
+    const keys = Array.from({ length: BUCKETS }, () => new Set());
+    const buckets = await request(rows.getAll());
+    const indexes = await request(rows.getAllKeys());
+    buckets.forEach((stored, at) => {
       for (const [key, row] of Object.entries(stored)) {
         const slash = key.indexOf('/');
         saved.rows[key.slice(0, slash)][key.slice(slash + 1)] = row;
+        keys[indexes[at]]?.add(key);
       }
-    }
+    });
+    bucketKeys.set(saved, keys);
     return saved;
   });
   if (state) takeChangedRows(state); // what was loaded is saved
@@ -72,18 +98,26 @@ export async function loadState() {
  */
 export function saveState(state) {
   const changed = takeChangedRows(state);
-  const touched = changed === null ? null : new Set([...changed].map(bucket));
-  const buckets = new Map();
-  if (touched === null || touched.size > 0) {
-    for (const [entity, table] of Object.entries(state.rows)) {
-      for (const [id, row] of Object.entries(table)) {
-        const key = `${entity}/${id}`;
-        const index = bucket(key);
-        if (touched !== null && !touched.has(index)) continue;
-        if (!buckets.has(index)) buckets.set(index, {});
-        buckets.get(index)[key] = row;
-      }
+  const keys = keysOf(state);
+  let touched;
+  if (changed === null) {
+    touched = keys.map((_, index) => index);
+  } else {
+    touched = new Set();
+    for (const key of changed) {
+      const index = bucket(key);
+      keys[index].add(key);
+      touched.add(index);
     }
+  }
+  const buckets = new Map();
+  for (const index of touched) {
+    const contents = {};
+    for (const key of keys[index]) {
+      const slash = key.indexOf('/');
+      contents[key] = state.rows[key.slice(0, slash)][key.slice(slash + 1)];
+    }
+    buckets.set(index, contents);
   }
   return transaction('readwrite', (meta, rows) => {
     const { rows: all, ...rest } = state;

@@ -42,6 +42,10 @@ export function entryItem(entry, { onEdit, onDelete } = {}) {
   if (entry.duration !== null && entry.duration !== undefined) {
     item.insertBefore(el('span', { class: 'duration', text: span(entry.duration) }), item.lastChild);
   }
+  if (entry.quantity !== null && entry.quantity !== undefined) {
+    const text = entry.unit ? `${entry.quantity} ${entry.unit}` : String(entry.quantity);
+    item.insertBefore(el('span', { class: 'quantity', text }), item.lastChild);
+  }
   if (onEdit) item.append(el('button', { type: 'button', 'aria-label': `${t('edit')} ${entry.activity} ${clock(entry.at)}`, text: t('edit') }));
   if (onDelete) item.append(el('button', { type: 'button', 'aria-label': `${t('delete')} ${entry.activity} ${clock(entry.at)}`, text: t('delete') }));
   const buttons = item.querySelectorAll('button');

@@ -28,6 +28,10 @@ extern "C" {
 int lh_sha256(const uint8_t *data, size_t length, uint8_t digest[32]);
 /* Whether lh_sha256 can hash (loads libcrypto the first time). */
 int lh_sha256_available(void);
+/* PBKDF2-HMAC-SHA256 of the password and salt, `iterations` rounds, into `key` (libcrypto's
+ * PKCS5_PBKDF2_HMAC): 0, or -1 when libcrypto cannot be loaded (derive some other way). */
+int lh_pbkdf2_sha256(const uint8_t *password, size_t password_length, const uint8_t *salt,
+                     size_t salt_length, unsigned int iterations, uint8_t *key, size_t key_length);
 
 typedef struct lh_server lh_server;
 typedef struct lh_request lh_request;
@@ -104,6 +108,8 @@ int lh_body_too_large(const lh_request *request);
 unsigned int lh_request_active(const lh_request *request);
 /* CLOCK_MONOTONIC nanoseconds when the request's headers arrived. */
 uint64_t lh_started_ns(const lh_request *request);
+/* What the request's client address is counted as (lh_client_key); all zero when unknown. */
+void lh_request_client_key(const lh_request *request, uint8_t key[16]);
 /* A number the handler keeps with the request between phases (0 at first). */
 void lh_set_tag(lh_request *request, int64_t tag);
 int64_t lh_tag(const lh_request *request);

@@ -16,7 +16,7 @@ extension LifelogCommand {
         is after '#', which browsers never send: the server cannot read the report. After
         --expires (14 days by default, at most 90), or 'lifelog share revoke ID', the server
         deletes it and the link says so. With --passcode-file, the server also asks for that
-        passcode and locks the link after 5 wrong tries.
+        passcode; after 5 wrong tries only the right one opens the link.
         """,
       arguments: [
         ArgumentSpec("remote", "The server remote (default: the only one).", .optional)

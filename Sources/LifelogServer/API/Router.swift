@@ -54,6 +54,15 @@ public enum Route: Equatable, Sendable {
     }
   }
 
+  /// Whether the route is answered without a token but reads or writes the store for it (a
+  /// pairing code, a share): limited per client address instead.
+  public var isLimitedPerAddress: Bool {
+    switch self {
+    case .redeemPairing, .shareContent: true
+    default: false
+    }
+  }
+
   /// Whether the request carries a body that the route reads.
   public var takesBody: Bool {
     switch self {

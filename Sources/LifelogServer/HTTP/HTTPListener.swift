@@ -204,6 +204,8 @@ extension HTTPRequest {
   fileprivate init(reading handle: OpaquePointer, withBody: Bool) {
     var body: [UInt8] = []
     var length = 0
+    var clientKey = [UInt8](repeating: 0, count: 16)
+    lh_request_client_key(handle, &clientKey)
     if withBody, let bytes = lh_body(handle, &length), length > 0 {
       body = Array(UnsafeBufferPointer(start: bytes, count: length))
     }
@@ -212,7 +214,8 @@ extension HTTPRequest {
       headers: ValueList.read(lh_headers, handle).map { ($0.name, $0.value ?? "") },
       queryArguments: ValueList.read(lh_query_arguments, handle), body: body,
       bodyTooLarge: lh_body_too_large(handle) != 0,
-      activeRequests: Int(lh_request_active(handle)), startedNanoseconds: lh_started_ns(handle))
+      activeRequests: Int(lh_request_active(handle)), startedNanoseconds: lh_started_ns(handle),
+      clientKey: clientKey)
   }
 }
 

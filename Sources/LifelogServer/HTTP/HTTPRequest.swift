@@ -21,11 +21,15 @@ public struct HTTPRequest: Sendable {
   public var activeRequests: Int
   /// Monotonic nanoseconds when the headers arrived.
   public var startedNanoseconds: UInt64
+  /// What the client's address is counted as by the limits per address: an IPv4 address whole,
+  /// an IPv6 one by its /64 (16 bytes, `lh_client_key`); empty when unknown.
+  public var clientKey: [UInt8]
 
   public init(
     method: String, path: String, headers: [(name: String, value: String)] = [],
     queryArguments: [(name: String, value: String?)] = [], body: [UInt8] = [],
-    bodyTooLarge: Bool = false, activeRequests: Int = 1, startedNanoseconds: UInt64 = 0
+    bodyTooLarge: Bool = false, activeRequests: Int = 1, startedNanoseconds: UInt64 = 0,
+    clientKey: [UInt8] = []
   ) {
     self.method = method
     self.path = path
@@ -35,6 +39,7 @@ public struct HTTPRequest: Sendable {
     self.bodyTooLarge = bodyTooLarge
     self.activeRequests = activeRequests
     self.startedNanoseconds = startedNanoseconds
+    self.clientKey = clientKey
   }
 
   /// The first header of that name (case-insensitive), as libmicrohttpd looked it up.

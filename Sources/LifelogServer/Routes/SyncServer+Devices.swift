@@ -91,13 +91,14 @@ extension SyncServer {
   }
 
   /// Refuses a device's token: only the account's own token pairs, lists and revokes devices,
-  /// so a lost phone cannot lock its owner out or pair more devices.
-  func requireAccountToken(_ request: HTTPRequest) throws {
+  /// and stores, lists and revokes shared reports, so a lost phone cannot lock its owner out,
+  /// pair more devices, or revoke the doctor's link.
+  func requireAccountToken(_ request: HTTPRequest, toManage what: String = "devices") throws {
     let hash = SyncServer.tokenHash(request) ?? ""
     guard try pool.withStore({ try $0.user(tokenSHA256: hash) }) != nil else {
       throw HTTPError(
         403, APIErrorCode.forbidden,
-        "A paired device's token cannot manage devices; use the account's own token")
+        "A paired device's token cannot manage \(what); use the account's own token")
     }
   }
 

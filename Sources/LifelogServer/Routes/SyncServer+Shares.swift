@@ -4,9 +4,12 @@ import LifelogProtocol
 /// Shared reports (docs/http-api.md, "Shares"): `PUT /v1/shares/{id}` stores a report sealed under
 /// a key the server never sees, `GET /v1/shares` lists them, `DELETE /v1/shares/{id}` revokes one,
 /// and `GET /v1/shares/{id}/content`, without a token, hands the ciphertext to a viewer: 410 once
-/// expired or revoked, and behind a passcode when one was set (5 wrong tries lock it).
+/// expired or revoked, and behind a passcode when one was set (5 wrong tries lock it against
+/// every wrong one, never against the right one; wrong ones are slowed per client address).
+/// Only the account's own token manages shares: a paired phone's token cannot.
 extension SyncServer {
   func putShare(id: String, request: HTTPRequest, user: Int64) throws -> HTTPResponse {
+    try requireAccountToken(request, toManage: "shared reports")
     guard !request.body.isEmpty else {
       throw HTTPError.badRequest("The body is empty; send the sealed report's bytes")
     }
@@ -30,10 +33,16 @@ extension SyncServer {
     }
     let share = NewShare(
       user: user, id: id, from: from, to: to, created: now, expires: expires,
-      passcodeSHA256: passcode.map { SyncServer.passcodeHash(id: id, passcode: $0) },
+      passcodeSHA256: passcode.map { SharePasscode.hash(id: id, passcode: $0) },
       bytes: request.body)
-    guard try pool.withStore({ try $0.putShare(share) }) else {
-      throw HTTPError.conflict("A share with id '\(id)' exists; make a new id")
+    switch try pool.withStore({ try $0.putShare(share) }) {
+    case .stored: break
+    case .idTaken: throw HTTPError.conflict("A share with id '\(id)' exists; make a new id")
+    case .tooMany:
+      throw HTTPError(
+        409, APIErrorCode.tooManyShares,
+        "This account has \(ShareRules.maximumActivePerUser) shared reports already; "
+          + "revoke one ('lifelog share revoke ID') or wait for one to expire")
     }
     var object = JSONObjectWriter()
     object.add("id", id)
@@ -42,6 +51,7 @@ extension SyncServer {
   }
 
   func shares(request: HTTPRequest, user: Int64) throws -> HTTPResponse {
+    try requireAccountToken(request, toManage: "shared reports")
     let shares = try pool.withStore { try $0.shares(user: user) }
     let items = shares.map { share in
       var object = JSONObjectWriter()
@@ -61,7 +71,8 @@ extension SyncServer {
     return .json(200, object)
   }
 
-  func revokeShare(id: String, user: Int64) throws -> HTTPResponse {
+  func revokeShare(id: String, request: HTTPRequest, user: Int64) throws -> HTTPResponse {
+    try requireAccountToken(request, toManage: "shared reports")
     let now = ServerClock.milliseconds()
     guard try pool.withStore({ try $0.revokeShare(user: user, id: id, now: now) }) else {
       throw HTTPError.notFound("No share has the id '\(id)'; see 'lifelog share list'")
@@ -73,11 +84,35 @@ extension SyncServer {
   }
 
   func shareContent(id: String, request: HTTPRequest) throws -> HTTPResponse {
-    let passcode = request.header(APIHeader.sharePasscode).map {
-      SyncServer.passcodeHash(id: id, passcode: $0)
+    let given = request.header(APIHeader.sharePasscode)
+    if given != nil,
+      let wait = passcodeLimiter.check(request.clientKey, now: request.startedNanoseconds)
+    {
+      throw HTTPError(
+        429, APIErrorCode.rateLimited,
+        "Too many wrong passcodes from this address; wait \(wait) s", retryAfter: wait)
+    }
+    // The slow hash is checked outside the store's write, so a try holds up no push; the share
+    // is then opened with the stored value when it matched, else with one that never does.
+    var passcode: String?
+    if let given {
+      let stored = try pool.withStore { try $0.sharePasscode(id: id) }
+      passcode =
+        if let stored, SharePasscode.matches(stored, id: id, passcode: given) { stored } else { "" }
     }
     let now = ServerClock.milliseconds()
-    switch try pool.withStore({ try $0.openShare(id: id, passcodeSHA256: passcode, now: now) }) {
+    let opening = try pool.withStore {
+      try $0.openShare(id: id, passcodeSHA256: passcode, now: now)
+    }
+    switch opening {
+    case .passcodeNeeded, .locked:
+      // A wrong passcode costs this address one of its few tries.
+      if given != nil {
+        _ = passcodeLimiter.admit(request.clientKey, now: request.startedNanoseconds)
+      }
+    default: break
+    }
+    switch opening {
     case .content(let bytes):
       // The bytes are whatever the account's token stored, served without a token on this
       // server's origin: a browser sent here must never render or run them as a page of it.
@@ -95,17 +130,15 @@ extension SyncServer {
     case .passcodeNeeded(let left):
       throw HTTPError(
         401, APIErrorCode.passcodeRequired,
-        "This shared report needs its passcode (\(left) tries left)")
+        left > 0
+          ? "This shared report needs its passcode (\(left) tries left)"
+          : "This shared report needs its passcode (locked by wrong ones: only the right one opens it)"
+      )
     case .locked:
       throw HTTPError(
-        403, APIErrorCode.locked, "This shared report is locked after too many wrong passcodes")
+        403, APIErrorCode.locked,
+        "Too many wrong passcodes were tried: only the right one opens this shared report now")
     }
-  }
-
-  /// The passcode as stored: the SHA-256 of the share's id and the passcode (the report is also
-  /// sealed under a key only the link holds, so the passcode is a second lock, not the only one).
-  static func passcodeHash(id: String, passcode: String) -> String {
-    ServerDigest.hexDigest(ArraySlice(("lifelog-share\n" + id + "\n" + passcode).utf8))
   }
 
   /// Whether `text` is `YYYY-MM-DD`.

@@ -43,7 +43,8 @@ import { mealDue } from './core/due.js';
 import { SyncClient, SyncFailure } from './core/client.js';
 import { openEnvelope } from './core/envelope-loader.js';
 import { pair } from './core/pairing.js';
-import { activities, activityUses, addEntry, editEntry, entries } from './core/replica.js';
+import { LogIndex } from './core/log-index.js';
+import { activities, addEntry, editEntry, entries } from './core/replica.js';
 import { sync } from './core/sync.js';
 import { isoTime, localISO, localOffset, parseTime } from './core/time.js';
 import { loadStrings, t } from './ui/i18n.js';
@@ -54,6 +55,8 @@ const SYNC_EVERY_MS = 3 * 60_000;
 const $ = (id) => document.getElementById(id);
 
 let state = null;
+/** The today view's index over `state` (rebuilt when rows arrive from a sync). */
+let index = null;
 let syncing = null;
 let earlierMinutes = 0;
 /** The last change, to undo: `{id, before}` (before: the entry's fields, or null for an add). */
@@ -65,8 +68,9 @@ function translateStatic() {
   const labels = {
     'sync-button': 'sync', 'pair-title': 'pairTitle', 'today-title': 'today', 'log-title': 'logNow',
     'note-label': 'note', 'time-label': 'time', 'earlier-title': 'earlier', 'duration-label': 'duration',
+    'quantity-label': 'quantity',
     'exercise-title': 'logExercise', 'entries-title': 'todayEntries', 'undo-button': 'undo',
-    'history-title': 'history', 'activities-title': 'activities',
+    'history-title': 'history', 'activities-title': 'activities', 'pair-replace': 'pairReplace', 'pair-keep': 'pairKeep',
   };
   for (const [id, key] of Object.entries(labels)) $(id).textContent = t(key);
   for (const button of $('tabs').querySelectorAll('button')) button.textContent = t(button.dataset.view);
@@ -98,16 +102,31 @@ async function log(activity) {
   const note = $('note-field').value.trim();
   const minutes = Number($('duration-field').value);
   const duration = activity.kind === 'exercise' && minutes > 0 ? Math.round(minutes * 60) : null;
-  const id = addEntry(state, { activity: activity.name, at: chosenTime(), note: note || null, duration }, Date.now());
+  const id = addEntry(state, {
+    activity: activity.name, at: chosenTime(), note: note || null, duration, quantity: exerciseQuantity(activity),
+  }, Date.now());
+  index.entryChanged(id);
   await persist();
   lastChange = { id, before: null };
   message = t('logged', { activity: activity.name, time: clock(state.rows.entry[id].values[1]) });
   $('note-field').value = '';
   $('time-field').value = '';
   $('duration-field').value = '';
+  $('quantity-field').value = '';
   setEarlier(0);
   render();
   scheduleSync(2000);
+}
+
+/**
+ * The Quantity field for an exercise (in its activity's unit, as `lifelog add --quantity`): a
+ * number from 0 to 1,000,000,000 (`EntryFields.maximumQuantity`), else none.
+ */
+function exerciseQuantity(activity) {
+  const text = $('quantity-field').value.trim();
+  const value = Number(text);
+  if (activity.kind !== 'exercise' || text === '' || !Number.isFinite(value)) return null;
+  return value >= 0 && value <= 1_000_000_000 ? value : null;
 }
 
 function setEarlier(minutes) {
@@ -121,6 +140,7 @@ async function change(entry, fields) {
   const row = state.rows.entry[entry.id];
   lastChange = { id: entry.id, before: { note: row.values[3], at: row.values[1], deleted: row.values[7] } };
   editEntry(state, entry.id, fields, Date.now());
+  index.entryChanged(entry.id);
   await persist();
   render();
   scheduleSync(2000);
@@ -131,6 +151,7 @@ async function undo() {
   const { id, before } = lastChange;
   lastChange = null;
   editEntry(state, id, before ?? { deleted: true }, Date.now());
+  index.entryChanged(id);
   await persist();
   message = t('undone');
   render();
@@ -172,7 +193,7 @@ function renderStatus() {
 }
 
 function renderDue() {
-  const due = mealDue(state, Date.now());
+  const due = mealDue(state, Date.now(), { lastMeal: (_, now) => index.lastMealBefore(now) });
   if (!due.lastMeal) {
     $('last-meal').textContent = t('noMeal');
     $('next-due').textContent = '';
@@ -194,7 +215,7 @@ function activitiesByUse(kind, uses) {
 
 function renderToday() {
   renderDue();
-  const uses = activityUses(state);
+  const { uses } = index;
   const buttons = (kind) => activitiesByUse(kind, uses).map((activity) => {
     const button = el('button', { type: 'button', text: activity.name });
     button.addEventListener('click', () => log(activity));
@@ -203,7 +224,7 @@ function renderToday() {
   $('meal-buttons').replaceChildren(...buttons('meal'));
   $('exercise-buttons').replaceChildren(...buttons('exercise'));
   const today = localISO(Date.now()).slice(0, 10);
-  const list = entries(state, { day: today }).reverse();
+  const list = index.entriesOn(today).reverse();
   $('today-list').replaceChildren(...(list.length ? list.map((entry) => entryItem(entry, {
     onEdit: editForm, onDelete: (e) => change(e, { deleted: true }),
   })) : [el('li', { text: t('noEntries') })]));
@@ -250,9 +271,10 @@ async function runSync() {
   syncing = (async () => {
     renderStatus();
     try {
-      await sync(state, new SyncClient(state.server, state.token), {
+      const { merged } = await sync(state, new SyncClient(state.server, state.token), {
         makeEnvelope: (remoteId) => openEnvelope(state, remoteId), save: saveState,
       });
+      if (merged > 0) index.rebuild();
       message = '';
     } catch (error) {
       if (error instanceof SyncFailure && error.status === 401) {
@@ -289,8 +311,53 @@ function showApp() {
   render();
 }
 
+/**
+ * Asks whether to replace this browser's pairing with a link's: a link from someone else's account
+ * must not take over silently. While changes wait to sync it only says so (they would be lost).
+ * Resolves true to replace.
+ */
+function replacePairing(current) {
+  const waiting = current.pending.length + current.outbox.length;
+  const where = { server: current.server, name: current.name };
+  showPairing(waiting > 0 ? t('pairWaiting', { ...where, count: waiting }) : t('pairReplaceAsk', where));
+  $('pair-replace').hidden = waiting > 0;
+  $('pair-choice').hidden = false;
+  return new Promise((resolve) => {
+    const choose = (replace) => () => {
+      $('pair-choice').hidden = true;
+      resolve(replace);
+    };
+    $('pair-replace').onclick = choose(true);
+    $('pair-keep').onclick = choose(false);
+  });
+}
+
+/** Pairs from `link` (after asking, when this browser is paired already). */
+async function pairFromLink(link) {
+  // The code (and key) leave the address bar and this history entry at once.
+  history.replaceState(null, '', '/');
+  if (state && !(await replacePairing(state))) {
+    message = t('pairKept', { name: state.name });
+    return;
+  }
+  showPairing(t('pairing'));
+  try {
+    const paired = await pair(link);
+    if (state) await clearState();
+    await saveState(paired);
+    state = paired;
+    message = t('paired', { name: state.name });
+  } catch (error) {
+    if (!state) showPairing(t('pairFailed', { message: error.message }));
+    else message = t('pairFailed', { message: error.message });
+  }
+}
+
 async function start() {
+  // Marks for Web/test/measure.py (docs/benchmarks.md, "The web app"): where a warm open goes.
+  performance.mark('lifelog-start');
   await loadStrings();
+  performance.mark('lifelog-strings');
   translateStatic();
   $('sync-button').addEventListener('click', () => runSync());
   $('undo-button').addEventListener('click', undo);
@@ -303,30 +370,30 @@ async function start() {
   window.addEventListener('online', () => { renderStatus(); runSync(); });
   window.addEventListener('offline', renderStatus);
   document.addEventListener('visibilitychange', () => { if (!document.hidden && state) runSync(); });
-  setInterval(() => { if (state && view === 'today') renderDue(); }, 1000);
+  setInterval(() => { if (index && view === 'today' && !$('today-view').hidden) renderDue(); }, 1000);
+  window.addEventListener('hashchange', async () => {
+    if (!location.hash.startsWith('#pair=')) return;
+    await pairFromLink(location.href);
+    if (state) {
+      index = new LogIndex(state);
+      showApp();
+      runSync();
+    }
+  });
   if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
 
   const link = location.hash.startsWith('#pair=') ? location.href : null;
-  if (link) {
-    // The code (and key) leave the address bar and this history entry at once.
-    history.replaceState(null, '', '/');
-    showPairing(t('pairing'));
-    try {
-      state = await pair(link);
-      await saveState(state);
-      message = t('paired', { name: state.name });
-    } catch (error) {
-      showPairing(t('pairFailed', { message: error.message }));
-      return;
-    }
-  } else {
-    state = (await loadState()) ?? null;
-  }
+  state = (await loadState()) ?? null;
+  performance.mark('lifelog-state');
+  if (link) await pairFromLink(link);
   if (!state) {
-    showPairing(t('pairHelp'));
+    if (!link) showPairing(t('pairHelp'));
     return;
   }
+  index = new LogIndex(state);
+  performance.mark('lifelog-index');
   showApp();
+  performance.mark('lifelog-drawn');
   runSync();
 }
 
@@ -817,24 +884,40 @@ function dayNumber(ms, offsetMinutes, dayStartsAtMinutes) {
 }
 
 /**
+ * The latest meal (not deleted) logged at or before `nowMs`, as `{id, at, ms, offset, activity,
+ * note}`, or null: by time, then by id. Scans every entry; a page keeps a `LogIndex` instead.
+ */
+export function lastMealBefore(state, nowMs) {
+  let last = null;
+  for (const id of Object.keys(state.rows.entry)) {
+    const candidate = mealAt(state, id);
+    if (!candidate || candidate.ms > nowMs) continue;
+    if (!last || candidate.ms > last.ms || (candidate.ms === last.ms && id > last.id)) last = candidate;
+  }
+  return last;
+}
+
+/** The entry `id` as a meal `{id, at, ms, offset, activity, note}`; null when it is no meal. */
+export function mealAt(state, id) {
+  const [activityID, at, , note, , , , deleted] = state.rows.entry[id].values;
+  const activity = state.rows.activity[activityID];
+  if (deleted || activity?.values[1] !== 'meal') return null;
+  const time = parseTime(at);
+  if (!time) return null;
+  return { id, at, ms: time.ms, offset: time.offset, activity: activity.values[0], note };
+}
+
+/**
  * `{lastMeal, sinceMinutes, dueAt, overdueMinutes, secondsUntilDue, mealGapHours}` at `nowMs` for a
  * reader whose zone gives `offsetAt(ms)` (minutes east of UTC) and starts day `day` at
- * `dayStart(day)`.
+ * `dayStart(day)`; `lastMeal(state, nowMs)` finds the last meal (`lastMealBefore`, or an index's).
  */
-export function mealDue(state, nowMs, { offsetAt = (ms) => -new Date(ms).getTimezoneOffset(), dayStart } = {}) {
+export function mealDue(state, nowMs, {
+  offsetAt = (ms) => -new Date(ms).getTimezoneOffset(), dayStart, lastMeal = lastMealBefore,
+} = {}) {
   const settings = dueSettings(state);
   const gapSeconds = Math.round(settings.mealGapHours * 3600);
-  let last = null;
-  for (const [id, row] of Object.entries(state.rows.entry)) {
-    const [activityID, at, , note, , , , deleted] = row.values;
-    const activity = state.rows.activity[activityID];
-    if (deleted || activity?.values[1] !== 'meal') continue;
-    const time = parseTime(at);
-    if (!time || time.ms > nowMs) continue;
-    if (!last || time.ms > last.ms || (time.ms === last.ms && id > last.id)) {
-      last = { id, at, ms: time.ms, offset: time.offset, activity: activity.values[0], note };
-    }
-  }
+  const last = lastMeal(state, nowMs);
   const today = dayNumber(nowMs, offsetAt(nowMs), settings.dayStartsAtMinutes);
   const startOf = dayStart ?? ((day) => {
     const date = new Date(day * 86400000);
@@ -1002,6 +1085,111 @@ export async function openBatch(envelope, bytes, name) {
 }
 
 """####),
+    "/core/log-index.js": WebFile(
+      type: "text/javascript; charset=utf-8",
+      text: ####"""
+// What the page's today view asks of the log on every tap and every second — the day's entries,
+// how often each activity was used, the last meal — kept up to date entry by entry, so a tap
+// costs the same on a log of 10 entries and of 10,000 (docs/web.md, "Speed").
+import { mealAt } from './due.js';
+import { entryOf, sortEntries } from './replica.js';
+
+/** The position of `meal` in `meals` (by ms, then id): where it is, or where it would go. */
+function position(meals, meal) {
+  let low = 0;
+  let high = meals.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const other = meals[middle];
+    if (other.ms < meal.ms || (other.ms === meal.ms && other.id < meal.id)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * An index over a replica's entries. After the page changes an entry it calls `entryChanged(id)`;
+ * after rows arrive from elsewhere (a sync that merged any), or activities change, `rebuild()`.
+ */
+export class LogIndex {
+  constructor(state) {
+    this.rebuild(state);
+  }
+
+  /** Reads every entry of `state` (the page's replica) again. */
+  rebuild(state = this.state) {
+    this.state = state;
+    /** Day (`YYYY-MM-DD` of the entry's own time) to the ids of its entries not deleted. */
+    this.byDay = new Map();
+    /** Activity id to how many entries (not deleted) it has. */
+    this.uses = new Map();
+    /** The meals (not deleted) as `{ms, id}`, by time, then id. */
+    this.meals = [];
+    /** What each entry was counted as: `{day, activity, meal}` (null: deleted; meal: `{ms, id}`). */
+    this.counted = new Map();
+    for (const id of Object.keys(state.rows.entry)) this.count(id, false);
+    this.meals.sort((a, b) => a.ms - b.ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** Counts the entry `id` as it is now, in place of what it was counted as before. */
+  entryChanged(id) {
+    const before = this.counted.get(id);
+    if (before) {
+      this.byDay.get(before.day)?.delete(id);
+      this.uses.set(before.activity, (this.uses.get(before.activity) ?? 1) - 1);
+      if (before.meal) {
+        const at = position(this.meals, before.meal);
+        if (this.meals[at]?.id === id) this.meals.splice(at, 1);
+      }
+    }
+    this.count(id, true);
+  }
+
+  count(id, sorted) {
+    const row = this.state.rows.entry[id];
+    const [activity, at, , , , , , deleted] = row.values;
+    if (deleted) {
+      this.counted.set(id, null);
+      return;
+    }
+    const day = at.slice(0, 10);
+    if (!this.byDay.has(day)) this.byDay.set(day, new Set());
+    this.byDay.get(day).add(id);
+    this.uses.set(activity, (this.uses.get(activity) ?? 0) + 1);
+    const meal = this.mealOf(id);
+    if (meal) {
+      if (sorted) this.meals.splice(position(this.meals, meal), 0, meal);
+      else this.meals.push(meal);
+    }
+    this.counted.set(id, { day, activity, meal });
+  }
+
+  /**
+   * `{ms, id}` of a meal (null for any other entry): `Date.parse` reads the form lifelog writes
+   * (`2026-12-06T08:00:00+01:00`) a few times faster than `parseTime`, which reads the rest.
+   */
+  mealOf(id) {
+    const [activityID, at] = this.state.rows.entry[id].values;
+    if (this.state.rows.activity[activityID]?.values[1] !== 'meal') return null;
+    const quick = at.length === 25 && (at[19] === '+' || at[19] === '-') ? Date.parse(at) : NaN;
+    if (!Number.isNaN(quick)) return { ms: quick, id };
+    const meal = mealAt(this.state, id);
+    return meal ? { ms: meal.ms, id } : null;
+  }
+
+  /** The entries (not deleted) of `day`, as `entries(state, {day})` gives them. */
+  entriesOn(day) {
+    return sortEntries([...(this.byDay.get(day) ?? [])].map((id) => entryOf(this.state, id)));
+  }
+
+  /** The last meal at or before `nowMs`, as `lastMealBefore` finds it (for `mealDue`). */
+  lastMealBefore(nowMs) {
+    const at = position(this.meals, { ms: nowMs, id: '\u{10FFFF}' });
+    return at > 0 ? mealAt(this.state, this.meals[at - 1].id) : null;
+  }
+}
+
+"""####),
     "/core/merge.js": WebFile(
       type: "text/javascript; charset=utf-8",
       text: ####"""
@@ -1139,15 +1327,6 @@ export function findActivity(state, name) {
   return null;
 }
 
-/** How many entries (not deleted) each activity id has. */
-export function activityUses(state) {
-  const uses = new Map();
-  for (const row of Object.values(state.rows.entry)) {
-    if (!row.values[7]) uses.set(row.values[0], (uses.get(row.values[0]) ?? 0) + 1);
-  }
-  return uses;
-}
-
 /** Every activity not deleted. */
 export function activities(state) {
   return Object.entries(state.rows.activity)
@@ -1204,16 +1383,27 @@ export function deleteEntry(state, id, wall, deleted = true) {
 export function entries(state, { includeDeleted = false, day = null } = {}) {
   const out = [];
   for (const [id, row] of Object.entries(state.rows.entry)) {
-    const [activityID, at, duration, note, quantity, tags, source, deleted] = row.values;
+    const [, at, , , , , , deleted] = row.values;
     if (deleted && !includeDeleted) continue;
     if (day !== null && !at.startsWith(day)) continue;
-    const activity = state.rows.activity[activityID];
-    out.push({
-      id, activity: activity ? activity.values[0] : activityID, kind: activity ? activity.values[1] : 'other',
-      at, duration, note, quantity, unit: activity ? activity.values[2] : null, tags, source, deleted,
-    });
+    out.push(entryOf(state, id));
   }
-  return out.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : 1));
+  return sortEntries(out);
+}
+
+/** One entry as `lifelog list --format json` prints it. */
+export function entryOf(state, id) {
+  const [activityID, at, duration, note, quantity, tags, source, deleted] = state.rows.entry[id].values;
+  const activity = state.rows.activity[activityID];
+  return {
+    id, activity: activity ? activity.values[0] : activityID, kind: activity ? activity.values[1] : 'other',
+    at, duration, note, quantity, unit: activity ? activity.values[2] : null, tags, source, deleted,
+  };
+}
+
+/** Entries by time, then id (the order `entries` gives). */
+export function sortEntries(list) {
+  return list.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : 1));
 }
 
 /** Merges one received row; returns whether anything changed. No echo: it is not queued. */
@@ -1577,6 +1767,7 @@ export function normalizedTime(value) {
   "note": "Note",
   "time": "Time",
   "duration": "Minutes (exercise)",
+  "quantity": "Quantity (exercise: km, reps…)",
   "earlier": "Earlier",
   "minus15": "−15m",
   "minus30": "−30m",
@@ -1610,6 +1801,11 @@ export function normalizedTime(value) {
   "pairing": "Pairing…",
   "paired": "Paired as {name}.",
   "pairFailed": "Pairing failed: {message}",
+  "pairReplaceAsk": "This browser is already paired with {server} as {name}. Pair it with the link's account instead? What is shown here is then replaced by that account's log.",
+  "pairWaiting": "This browser is paired with {server} as {name}, and {count} changes wait to sync: they would be lost. Sync them first, then open the link again.",
+  "pairReplace": "Pair with the new account",
+  "pairKeep": "Keep this pairing",
+  "pairKept": "Still paired as {name}; the link was not used.",
   "revoked": "This device is no longer paired; run 'lifelog pair' again.",
   "kind.meal": "meal",
   "kind.exercise": "exercise",
@@ -1634,6 +1830,7 @@ export function normalizedTime(value) {
   "note": "Notatka",
   "time": "Godzina",
   "duration": "Minuty (ruch)",
+  "quantity": "Ilość (ruch: km, powtórzenia…)",
   "earlier": "Wcześniej",
   "minus15": "−15 min",
   "minus30": "−30 min",
@@ -1667,6 +1864,11 @@ export function normalizedTime(value) {
   "pairing": "Parowanie…",
   "paired": "Sparowano jako {name}.",
   "pairFailed": "Parowanie nie powiodło się: {message}",
+  "pairReplaceAsk": "Ta przeglądarka jest już sparowana z {server} jako {name}. Sparować ją zamiast tego z kontem z linku? To, co tu widać, zastąpi wtedy dziennik tamtego konta.",
+  "pairWaiting": "Ta przeglądarka jest sparowana z {server} jako {name}, a {count} zmian czeka na synchronizację: przepadłyby. Najpierw je zsynchronizuj, potem otwórz link ponownie.",
+  "pairReplace": "Sparuj z nowym kontem",
+  "pairKeep": "Zachowaj to sparowanie",
+  "pairKept": "Nadal sparowano jako {name}; link nie został użyty.",
   "revoked": "To urządzenie nie jest już sparowane; uruchom ponownie 'lifelog pair'.",
   "kind.meal": "posiłek",
   "kind.exercise": "ruch",
@@ -1713,6 +1915,25 @@ export function normalizedTime(value) {
 <link rel="icon" href="/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/app.css">
 <script type="module" src="/app.js"></script>
+<!-- Every module at once, not level by level as the imports are found (docs/web.md, "Speed"). -->
+<link rel="modulepreload" href="/core/activity.js">
+<link rel="modulepreload" href="/core/bytes.js">
+<link rel="modulepreload" href="/core/client.js">
+<link rel="modulepreload" href="/core/codec.js">
+<link rel="modulepreload" href="/core/due.js">
+<link rel="modulepreload" href="/core/envelope-loader.js">
+<link rel="modulepreload" href="/core/envelope.js">
+<link rel="modulepreload" href="/core/log-index.js">
+<link rel="modulepreload" href="/core/merge.js">
+<link rel="modulepreload" href="/core/pairing.js">
+<link rel="modulepreload" href="/core/replica.js">
+<link rel="modulepreload" href="/core/sodium.js">
+<link rel="modulepreload" href="/core/stamp.js">
+<link rel="modulepreload" href="/core/sync.js">
+<link rel="modulepreload" href="/core/time.js">
+<link rel="modulepreload" href="/ui/i18n.js">
+<link rel="modulepreload" href="/ui/store.js">
+<link rel="modulepreload" href="/ui/view.js">
 </head>
 <body>
 <header>
@@ -1729,6 +1950,10 @@ export function normalizedTime(value) {
   <section id="pair-view" hidden>
     <h2 id="pair-title">Pair this browser</h2>
     <p id="pair-message"></p>
+    <div id="pair-choice" class="buttons" hidden>
+      <button id="pair-replace" type="button">Pair with the new account</button>
+      <button id="pair-keep" type="button">Keep this pairing</button>
+    </div>
   </section>
   <section id="today-view" hidden aria-labelledby="today-title">
     <h2 id="today-title" class="visually-hidden">Today</h2>
@@ -1749,6 +1974,8 @@ export function normalizedTime(value) {
       </div>
       <label for="duration-field" id="duration-label">Minutes</label>
       <input id="duration-field" type="number" min="0" max="44640" step="1" inputmode="numeric">
+      <label for="quantity-field" id="quantity-label">Quantity (exercise: km, reps…)</label>
+      <input id="quantity-field" type="number" min="0" max="1000000000" step="any" inputmode="decimal">
     </div>
     <h3 id="exercise-title">Log exercise</h3>
     <div id="exercise-buttons" class="buttons" role="group" aria-labelledby="exercise-title"></div>
@@ -1847,8 +2074,11 @@ async function open(passcode) {
   const response = await fetch(`/v1/shares/${encodeURIComponent(id)}/content`, { headers, cache: 'no-store' });
   if (response.status === 410) return say('This link has expired or was revoked: the report is gone. Ask for a new link.');
   if (response.status === 404) return say('There is no such report. Check the link.');
-  if (response.status === 403) return say('This link is locked after too many wrong passcodes. Ask for a new link.');
-  if (response.status === 401) {
+  if (response.status === 429) {
+    const wait = Number(response.headers.get('Retry-After')) || 60;
+    return say(`Too many tries from here; try again in ${wait} s.`);
+  }
+  if (response.status === 401 || response.status === 403) {
     const body = await response.json().catch(() => ({}));
     $('passcode-form').hidden = false;
     $('passcode-field').focus();
@@ -1891,7 +2121,7 @@ const SHELL = [
   '/', '/index.html', '/app.js', '/app.css', '/manifest.webmanifest', '/icon.svg',
   '/i18n/en.json', '/i18n/pl.json', '/ui/i18n.js', '/ui/store.js', '/ui/view.js',
   '/core/activity.js', '/core/bytes.js', '/core/client.js', '/core/codec.js', '/core/due.js',
-  '/core/envelope-loader.js', '/core/envelope.js', '/core/sodium.js', '/core/merge.js', '/core/pairing.js', '/core/replica.js',
+  '/core/envelope-loader.js', '/core/envelope.js', '/core/log-index.js', '/core/sodium.js', '/core/merge.js', '/core/pairing.js', '/core/replica.js',
   '/core/stamp.js', '/core/sync.js', '/core/time.js',
 ];
 
@@ -1999,18 +2229,44 @@ function request(r) {
   });
 }
 
+/**
+ * The keys of each bucket's rows, per replica: rows are never removed from a replica (a deleted
+ * entry is a tombstone), so a save adds the keys it was told changed and builds only those buckets.
+ */
+const bucketKeys = new WeakMap();
+
+function keysOf(state) {
+  let keys = bucketKeys.get(state);
+  if (!keys) {
+    keys = Array.from({ length: BUCKETS }, () => new Set());
+    for (const [entity, table] of Object.entries(state.rows)) {
+      for (const id of Object.keys(table)) {
+        const key = `${entity}/${id}`;
+        keys[bucket(key)].add(key);
+      }
+    }
+    bucketKeys.set(state, keys);
+  }
+  return keys;
+}
+
 /** The saved replica, or undefined before pairing. */
 export async function loadState() {
   const state = await transaction('readonly', async (meta, rows) => {
     const saved = await request(meta.get('state'));
     if (!saved) return undefined;
     saved.rows = { activity: {}, entry: {}, setting: {} };
-    for (const stored of await request(rows.getAll())) {
+    const keys = Array.from({ length: BUCKETS }, () => new Set());
+    const buckets = await request(rows.getAll());
+    const indexes = await request(rows.getAllKeys());
+    buckets.forEach((stored, at) => {
       for (const [key, row] of Object.entries(stored)) {
         const slash = key.indexOf('/');
         saved.rows[key.slice(0, slash)][key.slice(slash + 1)] = row;
+        keys[indexes[at]]?.add(key);
       }
-    }
+    });
+    bucketKeys.set(saved, keys);
     return saved;
   });
   if (state) takeChangedRows(state); // what was loaded is saved
@@ -2023,18 +2279,26 @@ export async function loadState() {
  */
 export function saveState(state) {
   const changed = takeChangedRows(state);
-  const touched = changed === null ? null : new Set([...changed].map(bucket));
-  const buckets = new Map();
-  if (touched === null || touched.size > 0) {
-    for (const [entity, table] of Object.entries(state.rows)) {
-      for (const [id, row] of Object.entries(table)) {
-        const key = `${entity}/${id}`;
-        const index = bucket(key);
-        if (touched !== null && !touched.has(index)) continue;
-        if (!buckets.has(index)) buckets.set(index, {});
-        buckets.get(index)[key] = row;
-      }
+  const keys = keysOf(state);
+  let touched;
+  if (changed === null) {
+    touched = keys.map((_, index) => index);
+  } else {
+    touched = new Set();
+    for (const key of changed) {
+      const index = bucket(key);
+      keys[index].add(key);
+      touched.add(index);
     }
+  }
+  const buckets = new Map();
+  for (const index of touched) {
+    const contents = {};
+    for (const key of keys[index]) {
+      const slash = key.indexOf('/');
+      contents[key] = state.rows[key.slice(0, slash)][key.slice(slash + 1)];
+    }
+    buckets.set(index, contents);
   }
   return transaction('readwrite', (meta, rows) => {
     const { rows: all, ...rest } = state;
@@ -2098,6 +2362,10 @@ export function entryItem(entry, { onEdit, onDelete } = {}) {
     el('span', { class: 'note', text: entry.note ?? '' }));
   if (entry.duration !== null && entry.duration !== undefined) {
     item.insertBefore(el('span', { class: 'duration', text: span(entry.duration) }), item.lastChild);
+  }
+  if (entry.quantity !== null && entry.quantity !== undefined) {
+    const text = entry.unit ? `${entry.quantity} ${entry.unit}` : String(entry.quantity);
+    item.insertBefore(el('span', { class: 'quantity', text }), item.lastChild);
   }
   if (onEdit) item.append(el('button', { type: 'button', 'aria-label': `${t('edit')} ${entry.activity} ${clock(entry.at)}`, text: t('edit') }));
   if (onDelete) item.append(el('button', { type: 'button', 'aria-label': `${t('delete')} ${entry.activity} ${clock(entry.at)}`, text: t('delete') }));

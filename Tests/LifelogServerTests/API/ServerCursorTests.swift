@@ -53,7 +53,7 @@ extension ServerCursorTests {
 
 @Suite struct RateLimiterTests {
   @Test func aBurstThenTheRateWithTheWaitInWholeSeconds() {
-    let limiter = RateLimiter(rate: 2, burst: 3)
+    let limiter = RateLimiter<Int64>(rate: 2, burst: 3)
     let second: UInt64 = 1_000_000_000
     #expect((0..<3).allSatisfy { _ in limiter.admit(1, now: 10 * second) == nil })
     #expect(limiter.admit(1, now: 10 * second) == 1)
@@ -63,13 +63,13 @@ extension ServerCursorTests {
   }
 
   @Test func aSlowRateAsksForALongerWait() {
-    let limiter = RateLimiter(rate: 0.1, burst: 1)
+    let limiter = RateLimiter<Int64>(rate: 0.1, burst: 1)
     #expect(limiter.admit(1, now: 0) == nil)
     #expect(limiter.admit(1, now: 1) == 10)
   }
 
   @Test func rateZeroIsNoLimit() {
-    let limiter = RateLimiter(rate: 0, burst: 1)
+    let limiter = RateLimiter<Int64>(rate: 0, burst: 1)
     #expect((0..<1000).allSatisfy { _ in limiter.admit(1, now: 0) == nil })
   }
 }

@@ -15,10 +15,12 @@ final class RouteHarness: @unchecked Sendable {
 
   init(
     maxBodyBytes: Int = HTTPListener.defaultMaxBodyBytes, requestsPerSecond: Double = 100,
-    burst: Int = 200, maxConcurrentRequests: Int = 256, pageLimits: PageLimits = PageLimits()
+    burst: Int = 200, maxConcurrentRequests: Int = 256, pageLimits: PageLimits = PageLimits(),
+    connectionsPerAddress: Int = HTTPListener.defaultConnectionsPerAddress
   ) throws {
     var listener = HTTPListener.Configuration()
     listener.maxBodyBytes = maxBodyBytes
+    listener.connectionsPerAddress = connectionsPerAddress
     // The same store as the end-to-end HTTP suites: PostgreSQL with LIFELOG_TEST_STORE=postgres.
     let store: ServerStoreLocation =
       PostgresCluster.selected
@@ -42,6 +44,16 @@ final class RouteHarness: @unchecked Sendable {
     return token
   }
 
+  /// Pairs a device for the user of `token` (a pairing code, redeemed) and returns its token.
+  func pairDevice(token: String, name: String) throws -> String {
+    let pairing = send(
+      "POST", "/v1/pairings", token: token, body: Array("{\"name\":\"\(name)\"}\n".utf8))
+    let code = try #require(pairing.json["code"] as? String)
+    let redeemed = send(
+      "POST", "/v1/pairings/redeem", body: Array("{\"code\":\"\(code)\"}\n".utf8))
+    return try #require(redeemed.json["token"] as? String)
+  }
+
   /// Answers one request.
   ///
   /// `target` is a path with an optional query (`/v1/changes?limit=2`), split as the listener
@@ -49,7 +61,7 @@ final class RouteHarness: @unchecked Sendable {
   func send(
     _ method: String, _ target: String, token: String? = nil, body: [UInt8] = [],
     headers: [(name: String, value: String)] = [], bodyTooLarge: Bool = false,
-    activeRequests: Int = 1, at nanoseconds: UInt64 = 0
+    activeRequests: Int = 1, at nanoseconds: UInt64 = 0, client: [UInt8] = []
   ) -> RouteAnswer {
     let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
     let query: [(name: String, value: String?)] =
@@ -63,7 +75,8 @@ final class RouteHarness: @unchecked Sendable {
     if let token { all.append(("Authorization", "Bearer " + token)) }
     let request = HTTPRequest(
       method: method, path: String(parts[0]), headers: all, queryArguments: query, body: body,
-      bodyTooLarge: bodyTooLarge, activeRequests: activeRequests, startedNanoseconds: nanoseconds)
+      bodyTooLarge: bodyTooLarge, activeRequests: activeRequests, startedNanoseconds: nanoseconds,
+      clientKey: client)
     return RouteAnswer(server.respond(to: request))
   }
 }

@@ -31,10 +31,18 @@ import Testing
       headers: headers.map { (name: $0.0, value: $0.1) })
   }
 
-  func content(_ id: String, passcode: String? = nil) -> RouteAnswer {
+  func content(
+    _ id: String, passcode: String? = nil, from client: [UInt8] = [], at nanoseconds: UInt64 = 0
+  ) -> RouteAnswer {
     harness.send(
       "GET", "/v1/shares/\(id)/content",
-      headers: passcode.map { [(name: "Lifelog-Share-Passcode", value: $0)] } ?? [])
+      headers: passcode.map { [(name: "Lifelog-Share-Passcode", value: $0)] } ?? [],
+      at: nanoseconds, client: client)
+  }
+
+  /// A client address as the listener counts it.
+  static func address(_ last: UInt8) -> [UInt8] {
+    [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 192, 0, 2, last]
   }
 
   @Test func aShareIsServedWithoutATokenCountedAndGoneOnceRevoked() throws {
@@ -85,7 +93,7 @@ import Testing
     let old = NewShare(
       user: 1, id: "old", from: "2026-01-01", to: "2026-01-02", created: 1, expires: 2,
       passcodeSHA256: nil, bytes: sealed)
-    #expect(try harness.server.pool.withStore { try $0.putShare(old) })
+    #expect(try harness.server.pool.withStore { try $0.putShare(old) } == .stored)
     #expect(put("s-6").status == 201)
     // Asked for at a time before its expiry, it is still gone: its bytes went with the new share.
     #expect(
@@ -93,19 +101,133 @@ import Testing
         == .gone)
   }
 
-  @Test func aPasscodeIsCheckedAndFiveWrongTriesLock() {
+  @Test func aPasscodeIsCheckedAndFiveWrongTriesLockAgainstWrongOnesOnly() {
     #expect(put("s-3", passcode: "1234").status == 201)
     let missing = content("s-3")
     #expect(missing.isError(401, "passcode_required"))
     #expect(missing.errorMessage?.contains("5 tries left") == true)
     #expect(content("s-3", passcode: "1234").status == 200)
-    for left in [4, 3, 2, 1] {
-      let wrong = content("s-3", passcode: "0000")
+    // Wrong tries from several addresses (one address is slowed after 5: see below).
+    for (left, client) in zip([4, 3, 2, 1], [1, 2, 3, 4] as [UInt8]) {
+      let wrong = content("s-3", passcode: "0000", from: Self.address(client))
       #expect(wrong.isError(401, "passcode_required"))
       #expect(wrong.errorMessage?.contains("\(left) tries left") == true, "\(wrong.text)")
     }
-    #expect(content("s-3", passcode: "0000").isError(403, "locked"))
-    #expect(content("s-3", passcode: "1234").isError(403, "locked"))
+    #expect(content("s-3", passcode: "0000", from: Self.address(5)).isError(403, "locked"))
+    #expect(content("s-3", passcode: "0000", from: Self.address(6)).isError(403, "locked"))
+    // Whoever locked it did not lock the doctor out: the right passcode still opens it.
+    #expect(content("s-3", passcode: "1234", from: Self.address(7)).status == 200)
+    let asked = content("s-3", from: Self.address(7))
+    #expect(asked.isError(401, "passcode_required"))
+    #expect(asked.errorMessage?.contains("only the right one opens it") == true, "\(asked.text)")
+  }
+
+  /// The store keeps a salted, slow hash of a passcode, never its fast SHA-256.
+  @Test func aPasscodeIsStoredSlowAndSalted() throws {
+    #expect(put("s-11", passcode: "1234").status == 201)
+    let stored = try #require(
+      try harness.server.pool.withStore { try $0.sharePasscode(id: "s-11") })
+    #expect(stored.hasPrefix("pbkdf2-sha256$"))
+    #expect(!stored.contains(SharePasscode.legacyDigest(id: "s-11", passcode: "1234")))
+    #expect(content("s-11", passcode: "1234").status == 200)
+  }
+
+  /// A passcode an older server kept as a bare SHA-256 is wrapped in the slow hash when a server
+  /// opens the store, and its passcode still opens the share.
+  @Test func anOlderServersPasscodeIsWrappedWhenTheStoreOpens() throws {
+    let legacy = SharePasscode.legacyDigest(id: "s-12", passcode: "4711")
+    let share = NewShare(
+      user: 1, id: "s-12", from: "2026-11-01", to: "2026-11-30",
+      created: LogStore.systemMilliseconds(), expires: LogStore.systemMilliseconds() + 86_400_000,
+      passcodeSHA256: legacy, bytes: sealed)
+    #expect(try harness.server.pool.withStore { try $0.putShare(share) } == .stored)
+    #expect(content("s-12", passcode: "4711").status == 200)
+    try harness.server.wrapLegacySharePasscodes()
+    let stored = try #require(
+      try harness.server.pool.withStore { try $0.sharePasscode(id: "s-12") })
+    #expect(stored.hasPrefix("pbkdf2-sha256$") && !stored.contains(legacy))
+    #expect(content("s-12", passcode: "4711").status == 200)
+    #expect(
+      content("s-12", passcode: "4712", from: Self.address(30)).isError(401, "passcode_required"))
+  }
+
+  /// Wrong passcodes are slowed per client address (an IPv6 client by its /64): 5 at once, then
+  /// one a minute, answered 429 with Retry-After before the passcode is even looked at.
+  @Test func wrongPasscodesAreSlowedPerAddress() throws {
+    #expect(put("s-7", passcode: "1234").status == 201)
+    let guesser = Self.address(9)
+    for guess in 0..<5 {
+      #expect(content("s-7", passcode: "000\(guess)", from: guesser).status != 200)
+    }
+    let slowed = content("s-7", passcode: "1234", from: guesser)
+    #expect(slowed.isError(429, "rate_limited"))
+    let wait = try #require(slowed.header("Retry-After").flatMap { Int($0) })
+    #expect(wait >= 1 && wait <= 60)
+    #expect(content("s-7", passcode: "1234", from: Self.address(10)).status == 200)
+    // A minute later the guesser has one more try.
+    #expect(content("s-7", passcode: "1234", from: guesser, at: 61_000_000_000).status == 200)
+  }
+
+  /// Only the account's own token manages shares: a paired phone's token gets 403.
+  @Test func aDeviceTokenCannotManageShares() throws {
+    let phone = try harness.pairDevice(token: token, name: "phone")
+    #expect(put("s-8").status == 201)
+    let headers = [
+      (name: "Lifelog-Share-Expires", value: String(LogStore.systemMilliseconds() + 86_400_000)),
+      (name: "Lifelog-Share-From", value: "2026-11-01"),
+      (name: "Lifelog-Share-To", value: "2026-11-30"),
+    ]
+    #expect(
+      harness.send("PUT", "/v1/shares/s-9", token: phone, body: sealed, headers: headers)
+        .isError(403, "forbidden"))
+    #expect(harness.send("GET", "/v1/shares", token: phone).isError(403, "forbidden"))
+    #expect(harness.send("DELETE", "/v1/shares/s-8", token: phone).isError(403, "forbidden"))
+    #expect(content("s-8").status == 200)
+  }
+
+  /// An account holds at most 100 shares with a report at once; a revoked or expired one frees
+  /// its place.
+  @Test func anAccountsSharesAreCapped() {
+    for number in 0..<100 { #expect(put("cap-\(number)").status == 201) }
+    #expect(put("cap-100").isError(409, "too_many_shares"))
+    #expect(harness.send("DELETE", "/v1/shares/cap-0", token: token).status == 200)
+    #expect(put("cap-100").status == 201)
+  }
+
+  /// Behind a proxy every client has the proxy's address: with `--max-connections-per-address 0`
+  /// the limits per address are off too.
+  @Test func noLimitsPerAddressWhenConnectionsPerAddressAreUnlimited() throws {
+    let proxied = try RouteHarness(connectionsPerAddress: 0)
+    let owner = try proxied.addUser("bob")
+    let headers = [
+      (name: "Lifelog-Share-Expires", value: String(LogStore.systemMilliseconds() + 86_400_000)),
+      (name: "Lifelog-Share-From", value: "2026-11-01"),
+      (name: "Lifelog-Share-To", value: "2026-11-30"),
+      (name: "Lifelog-Share-Passcode", value: "1234"),
+    ]
+    #expect(
+      proxied.send("PUT", "/v1/shares/s-13", token: owner, body: sealed, headers: headers).status
+        == 201)
+    let wrong = [(name: "Lifelog-Share-Passcode", value: "0000")]
+    for _ in 0..<30 {
+      #expect(proxied.send("GET", "/v1/shares/s-13/content", headers: wrong).status != 429)
+    }
+  }
+
+  /// The token-free routes that reach the store are limited per client address: 20 at once,
+  /// then one a second, answered 429 with Retry-After.
+  @Test func tokenFreeRoutesAreLimitedPerAddress() throws {
+    #expect(put("s-10").status == 201)
+    let flooder = Self.address(20)
+    for _ in 0..<20 { #expect(content("s-10", from: flooder).status == 200) }
+    let limited = content("s-10", from: flooder)
+    #expect(limited.isError(429, "rate_limited"))
+    #expect(limited.header("Retry-After") == "1")
+    let redeem = harness.send(
+      "POST", "/v1/pairings/redeem", body: Array(#"{"code":"nothing"}"#.utf8), client: flooder)
+    #expect(redeem.isError(429, "rate_limited"))
+    #expect(content("s-10", from: Self.address(21)).status == 200)
+    #expect(content("s-10", from: flooder, at: 1_000_000_000).status == 200)
   }
 
   @Test func malformedSharesAreRefused() {

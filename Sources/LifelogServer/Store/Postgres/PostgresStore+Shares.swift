@@ -1,21 +1,28 @@
 import LifelogCore
 
 extension PostgresStore {
-  public func putShare(_ share: NewShare) throws -> Bool {
+  public func putShare(_ share: NewShare) throws -> ShareStoring {
     let passcode: (any PostgresParameter)? = share.passcodeSHA256
-    // Every expired report's ciphertext goes now, not only when someone asks for it.
-    try connection.query(
-      "UPDATE shares SET bytes = NULL WHERE expires <= $1 AND bytes IS NOT NULL", [share.created])
-    return try connection.query(
-      """
-      INSERT INTO shares (id, user_id, range_from, range_to, created, expires, passcode_sha256, bytes)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING RETURNING 1
-      """,
-      [
-        share.id, share.user, share.from, share.to, share.created, share.expires,
-        passcode ?? PostgresNull(), share.bytes,
-      ]
-    ).count == 1
+    return try write {
+      // One share of a user at a time: the count below holds until this commits.
+      try connection.query("SELECT 1 FROM users WHERE id = $1 FOR UPDATE", [share.user])
+      // Every expired report's ciphertext goes now, not only when someone asks for it.
+      try connection.query(
+        "UPDATE shares SET bytes = NULL WHERE expires <= $1 AND bytes IS NOT NULL", [share.created])
+      let active = try connection.query(
+        "SELECT count(*) FROM shares WHERE user_id = $1 AND bytes IS NOT NULL", [share.user])
+      guard active.int64(0, 0) < Int64(ShareRules.maximumActivePerUser) else { return .tooMany }
+      let inserted = try connection.query(
+        """
+        INSERT INTO shares (id, user_id, range_from, range_to, created, expires, passcode_sha256, bytes)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING RETURNING 1
+        """,
+        [
+          share.id, share.user, share.from, share.to, share.created, share.expires,
+          passcode ?? PostgresNull(), share.bytes,
+        ])
+      return inserted.count == 1 ? .stored : .idTaken
+    }
   }
 
   public func shares(user: Int64) throws -> [ShareSummary] {
@@ -44,6 +51,23 @@ extension PostgresStore {
       "UPDATE shares SET revoked = 1, bytes = NULL WHERE user_id = $1 AND id = $2 RETURNING 1",
       [user, id]
     ).count == 1
+  }
+
+  public func sharePasscode(id: String) throws -> String? {
+    let found = try connection.query("SELECT passcode_sha256 FROM shares WHERE id = $1", [id])
+    return found.count == 1 && !found.isNull(0, 0) ? found.text(0, 0) : nil
+  }
+
+  public func legacySharePasscodes() throws -> [(id: String, stored: String)] {
+    let found = try connection.query(
+      "SELECT id, passcode_sha256 FROM shares WHERE passcode_sha256 NOT LIKE 'pbkdf2-%'", [])
+    return found.map { (id: found.text($0, 0), stored: found.text($0, 1)) }
+  }
+
+  public func replaceSharePasscode(id: String, old: String, new: String) throws {
+    try connection.query(
+      "UPDATE shares SET passcode_sha256 = $1 WHERE id = $2 AND passcode_sha256 = $3",
+      [new, id, old])
   }
 
   public func openShare(id: String, passcodeSHA256: String?, now: Int64) throws -> ShareOpening {

@@ -2,12 +2,17 @@ import LifelogCore
 import LifelogSQLite
 
 extension SQLiteServerStore {
-  public func putShare(_ share: NewShare) throws -> Bool {
+  public func putShare(_ share: NewShare) throws -> ShareStoring {
     try write {
       // Every expired report's ciphertext goes now, not only when someone asks for it.
       try database.execute(
         sql: "UPDATE shares SET bytes = NULL WHERE expires <= ? AND bytes IS NOT NULL",
         arguments: [share.created])
+      let active =
+        try database.cachedStatement(
+          sql: "SELECT count(*) FROM shares WHERE user_id = ? AND bytes IS NOT NULL"
+        ).first([share.user]) { $0[0] as Int } ?? 0
+      guard active < ShareRules.maximumActivePerUser else { return .tooMany }
       try database.execute(
         sql: """
           INSERT INTO shares (id, user_id, range_from, range_to, created, expires, passcode_sha256, bytes)
@@ -17,7 +22,7 @@ extension SQLiteServerStore {
           share.id, share.user, share.from, share.to, share.created, share.expires,
           share.passcodeSHA256, share.bytes,
         ])
-      return database.changes == 1
+      return database.changes == 1 ? .stored : .idTaken
     }
   }
 
@@ -45,6 +50,26 @@ extension SQLiteServerStore {
         sql: "UPDATE shares SET revoked = 1, bytes = NULL WHERE user_id = ? AND id = ?",
         arguments: [user, id])
       return database.changes == 1
+    }
+  }
+
+  public func sharePasscode(id: String) throws -> String? {
+    try database.cachedStatement(sql: "SELECT passcode_sha256 FROM shares WHERE id = ?").first(
+      [id]
+    ) { $0[0] as String? } ?? nil
+  }
+
+  public func legacySharePasscodes() throws -> [(id: String, stored: String)] {
+    try database.cachedStatement(
+      sql: "SELECT id, passcode_sha256 FROM shares WHERE passcode_sha256 NOT LIKE 'pbkdf2-%'"
+    ).map([]) { (id: $0[0] as String, stored: $0[1] as String) }
+  }
+
+  public func replaceSharePasscode(id: String, old: String, new: String) throws {
+    try write {
+      try database.execute(
+        sql: "UPDATE shares SET passcode_sha256 = ? WHERE id = ? AND passcode_sha256 = ?",
+        arguments: [new, id, old])
     }
   }
 
