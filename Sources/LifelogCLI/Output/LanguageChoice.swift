@@ -20,8 +20,16 @@ enum LanguageChoice {
 
   /// The language in force for `flag` (nil when not given) and the `language` setting's value.
   static func resolve(_ flag: Language?, setting: String?, in context: Context) -> Language {
-    if let flag { return flag }
-    if let setting, let language = Language(rawValue: setting) { return language }
-    return Language.from(environment: context.environment)
+    let language: Language
+    if let flag {
+      language = flag
+    } else if let setting, let named = Language(rawValue: setting) {
+      language = named
+    } else {
+      language = Language.from(environment: context.environment)
+    }
+    // A catalog that cannot be read leaves the text English: say so, once, on stderr.
+    if let problem = language.catalogProblem { context.errors.write("Note: \(problem)\n") }
+    return language
   }
 }

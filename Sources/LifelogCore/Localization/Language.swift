@@ -44,6 +44,14 @@ public enum Language: String, CaseIterable, Sendable {
     return false
   }
 
+  /// Why this language's catalog could not be read (its text is then English), or nil.
+  public var catalogProblem: String? {
+    switch self {
+    case .en: return nil
+    case .pl: return Translation.polishProblem
+    }
+  }
+
   /// The catalog that translates into this language.
   public var translation: Translation {
     switch self {

@@ -44,12 +44,20 @@ public struct MessageCatalog: Sendable {
         ? b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24 : b[3] | b[2] << 8 | b[1] << 16 | b[0] << 24
       return Int(value)
     }
+    // Every string read is copied: a catalog whose entries all point at the same few megabytes
+    // would copy them once per entry. Real catalogs hold each string once, so what is read is
+    // at most the catalog's size.
+    var budget = bytes.count
     func string(table: Int, entry: Int) throws(InputError) -> [UInt8] {
       let length = try word(table + entry * 8)
       let offset = try word(table + entry * 8 + 4)
       guard offset <= bytes.count, length <= bytes.count - offset else {
         throw InputError("The message catalog points outside itself")
       }
+      guard length <= budget else {
+        throw InputError("The message catalog's strings overlap: they add up to more than the file")
+      }
+      budget -= length
       return Array(bytes[offset..<offset + length])
     }
     guard try word(4) >> 16 <= 1 else {
@@ -64,10 +72,14 @@ public struct MessageCatalog: Sendable {
     for entry in 0..<count {
       let original = try string(table: originals, entry: entry)
       let translated = try string(table: translations, entry: entry)
-      let key = original.split(separator: 0, omittingEmptySubsequences: false).first ?? []
-      let forms = translated.split(separator: 0, omittingEmptySubsequences: false).map {
-        String(decoding: $0, as: UTF8.self)
-      }
+      let key =
+        original.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
+        .first ?? []
+      // At most as many forms as a plural rule may have: a string of a million NULs is not a
+      // million forms.
+      let forms = translated.split(
+        separator: 0, maxSplits: PluralRule.maximumForms, omittingEmptySubsequences: false
+      ).prefix(PluralRule.maximumForms).map { String(decoding: $0, as: UTF8.self) }
       if key.isEmpty {
         header = forms.first ?? ""
       } else {

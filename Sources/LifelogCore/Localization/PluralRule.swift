@@ -8,6 +8,8 @@
 public struct PluralRule: Sendable {
   /// How many forms the catalog gives each plural message.
   public let count: Int
+  /// The most forms a rule may have (`nplurals`): no language has more than six.
+  public static let maximumForms = 6
   private let expression: Expression
 
   /// `n != 1`, two forms: English and the catalogs without a header.
@@ -31,7 +33,7 @@ public struct PluralRule: Sendable {
       if pair[0] == "nplurals" { count = Int(pair[1]) }
       if pair[0] == "plural" { source = pair[1] }
     }
-    guard let count, (1...6).contains(count), let source else {
+    guard let count, (1...Self.maximumForms).contains(count), let source else {
       throw InputError(
         "Plural-Forms needs nplurals (1 to 6) and plural, such as 'nplurals=2; plural=n != 1;'")
     }

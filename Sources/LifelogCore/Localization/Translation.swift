@@ -21,9 +21,28 @@ public struct Translation: Sendable {
 
   public static let english = Translation(language: .en, catalog: .identity)
   /// The Polish catalog, compiled from po/pl.po; English if it cannot be read (a build that
-  /// embedded a damaged catalog fails its tests instead).
-  public static let polish = Translation(
-    language: .pl, catalog: (try? MessageCatalog(mo: EmbeddedCatalogs.polish)) ?? .identity)
+  /// embedded a damaged catalog fails its tests instead), with ``polishProblem`` saying why.
+  public static var polish: Translation { polishRead.translation }
+  /// Why the Polish catalog could not be read, or nil.
+  public static var polishProblem: String? { polishRead.problem }
+  private static let polishRead = reading(.pl, mo: EmbeddedCatalogs.polish)
+
+  /// The translation into `language` that the compiled catalog `bytes` give; when they are no
+  /// catalog lifelog can read, English, and a sentence for people saying so.
+  public static func reading(
+    _ language: Language, mo bytes: [UInt8]
+  ) -> (
+    translation: Translation, problem: String?
+  ) {
+    do {
+      return (Translation(language: language, catalog: try MessageCatalog(mo: bytes)), nil)
+    } catch {
+      return (
+        .english,
+        "the '\(language.rawValue)' message catalog cannot be read (\(error.message)); writing English"
+      )
+    }
+  }
 
   init(language: Language, catalog: MessageCatalog) {
     self.language = language
