@@ -1,10 +1,12 @@
 #include "lifelog_xlsx.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <xlsxwriter.h>
 
 /* The libxlsxwriter functions used, resolved once with dlsym; each pointer has the type of the
@@ -208,9 +210,46 @@ void lifelog_xlsx_header_and_filter(lifelog_xlsx *book, uint32_t last_row, uint1
   lib.autofilter(book->sheet, 0, 0, last_row, last_column);
 }
 
+/* libxlsxwriter prints its errors to standard error ("[ERROR][packager.c:1541]: Error in
+ * closing member in the zipfile"); lifelog says what went wrong itself. While `close` runs,
+ * standard error goes into a pipe (non-blocking: a longer complaint is cut, never waited on), and
+ * the complaint's first line, without its "[ERROR][file:line]: " prefix, goes into `detail`. */
+static lxw_error close_quietly(lxw_workbook *workbook, char *detail, size_t detail_length) {
+  detail[0] = 0;
+  int pipe_ends[2];
+  int saved = dup(STDERR_FILENO);
+  if (saved < 0 || pipe(pipe_ends) != 0) {
+    if (saved >= 0) close(saved);
+    return lib.close(workbook);
+  }
+  fcntl(pipe_ends[0], F_SETFL, O_NONBLOCK);
+  fcntl(pipe_ends[1], F_SETFL, O_NONBLOCK);
+  fflush(stderr);
+  dup2(pipe_ends[1], STDERR_FILENO);
+  close(pipe_ends[1]);
+  lxw_error result = lib.close(workbook);
+  fflush(stderr);
+  dup2(saved, STDERR_FILENO);
+  close(saved);
+  char said[512];
+  ssize_t length = read(pipe_ends[0], said, sizeof said - 1);
+  close(pipe_ends[0]);
+  if (length > 0) {
+    said[length] = 0;
+    char *line = said;
+    char *end = strchr(line, '\n');
+    if (end) *end = 0;
+    char *prefix_end = strstr(line, "]: ");
+    if (line[0] == '[' && prefix_end) line = prefix_end + 3;
+    snprintf(detail, detail_length, "%s", line);
+  }
+  return result;
+}
+
 int lifelog_xlsx_close(lifelog_xlsx *book, char *error, size_t error_length) {
   lxw_error refused = book->refused;
-  lxw_error result = lib.close(book->workbook);
+  char detail[256];
+  lxw_error result = close_quietly(book->workbook, detail, sizeof detail);
   free(book->scratch);
   free(book);
   if (refused != LXW_NO_ERROR) {
@@ -218,7 +257,10 @@ int lifelog_xlsx_close(lifelog_xlsx *book, char *error, size_t error_length) {
     return -1;
   }
   if (result != LXW_NO_ERROR) {
-    snprintf(error, error_length, "%s", lib.strerror(result));
+    if (detail[0])
+      snprintf(error, error_length, "%s (%s)", lib.strerror(result), detail);
+    else
+      snprintf(error, error_length, "%s", lib.strerror(result));
     return -1;
   }
   return 0;
