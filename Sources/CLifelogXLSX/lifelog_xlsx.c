@@ -257,10 +257,16 @@ int lifelog_xlsx_close(lifelog_xlsx *book, char *error, size_t error_length) {
     return -1;
   }
   if (result != LXW_NO_ERROR) {
+    /* "Zip generic error ZIP_ERRNO while creating the xlsx file." without its full stop: the
+     * message goes on after it. */
+    char reason[256];
+    snprintf(reason, sizeof reason, "%s", lib.strerror(result));
+    size_t length = strlen(reason);
+    if (length > 0 && reason[length - 1] == '.') reason[length - 1] = 0;
     if (detail[0])
-      snprintf(error, error_length, "%s (%s)", lib.strerror(result), detail);
+      snprintf(error, error_length, "%s (%s)", reason, detail);
     else
-      snprintf(error, error_length, "%s", lib.strerror(result));
+      snprintf(error, error_length, "%s", reason);
     return -1;
   }
   return 0;

@@ -1,5 +1,6 @@
 import Foundation
 import LifelogCLITestSupport
+import LifelogSQLite
 import LifelogTestSupport
 import Testing
 
@@ -159,6 +160,31 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: file))
     let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
     #expect(!left.contains { $0.hasPrefix(".") }, "no staging folder is left: \(left)")
+  }
+
+  /// A note that came by sync may hold characters XML cannot carry (a bell, a NUL, U+FFFE): each
+  /// becomes U+FFFD, and the workbook still opens everywhere.
+  @Test func charactersXMLCannotCarryBecomeReplacementCharacters() throws {
+    let database = try Database(path: folder.file("log.db"))
+    try database.execute(
+      sql: "UPDATE entry SET note = 'bell' || char(7) || 'nul' || char(0) || 'end' || char(65534)"
+        + " WHERE note = '-ryba'")
+    let file = folder.file("hostile.xlsx")
+    try lifelog(["export", "--format", "xlsx", "--output", file])
+    let rows = try #require(try dump(file).first?["rows"] as? [[Any]])
+    let notes = rows.compactMap { ($0[7] as? [String: Any])?["value"] as? String }
+    #expect(notes.contains("bell\u{FFFD}nul\u{FFFD}end\u{FFFD}"), "\(notes)")
+    try expectGnumericOpens(file, showing: "owsianka z jabłkiem")
+  }
+
+  /// The report's CSV guards notes as the export's does (the xlsx needs no guard: string cells).
+  @Test func theReportCSVGuardsFormulaNotesToo() throws {
+    let csv = try lifelog(
+      ["report", "meals", "--from", "2026-11-30", "--to", "2026-12-06", "--format", "csv"]
+    ).stdout
+    #expect(csv.contains(",\"'=1+2, owsianka z jabłkiem\","), "\(csv)")
+    #expect(csv.contains(",\"'+48 zupa żurek\","), "\(csv)")
+    #expect(csv.contains(",\"'@SUM(A1)\","), "\(csv)")
   }
 
   // MARK: - Helpers
