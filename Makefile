@@ -32,7 +32,7 @@ SWIFT ?= swift
 # clang, lld, wasi-libc and libclang-rt-dev-wasm32 build the web app's libsodium WebAssembly module
 # from libsodium's source (scripts/web-wasm.sh, fetched with pip into python3-venv's .build/venv).
 # gettext's msgfmt compiles the message catalogs (make catalogs).
-DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodium-dev libreadline-dev libpq-dev zlib1g-dev libqrencode-dev pkg-config gettext \
+DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodium-dev libreadline-dev libpq-dev zlib1g-dev libqrencode-dev libxlsxwriter-dev pkg-config gettext \
 	clang lld wasi-libc libclang-rt-dev-wasm32 python3-venv
 # Only the tests need these: a terminal for the shell, the shells the completions are for, groff,
 # PostgreSQL's server for throwaway clusters (also for make bench), Python's venv for the API
@@ -46,8 +46,9 @@ DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodi
 # Node.js runs the web app's sync core under test (node --test Web/test/,
 # docs/web.md); chromium and chromium-driver run the page itself, driven by selenium (in .build/venv).
 # poppler-utils reads the PDF reports back (pdftotext, pdffonts, pdftoppm); cairo and pango
-# (libpangocairo-1.0-0) draw them, in DejaVu (fonts-dejavu-core).
-TEST_PACKAGES := strace tmux zsh fish groff-base postgresql python3-venv timewarrior taskwarrior lintian libxml2 time apache2 apache2-utils rclone fiu-utils libfiu-dev nodejs chromium chromium-driver poppler-utils libpangocairo-1.0-0 fonts-dejavu-core
+# (libpangocairo-1.0-0) draw them, in DejaVu (fonts-dejavu-core). Gnumeric's ssconvert (gnumeric)
+# opens the xlsx exports and reports, as openpyxl (in .build/venv) reads them back.
+TEST_PACKAGES := strace tmux zsh fish groff-base postgresql python3-venv timewarrior taskwarrior lintian libxml2 time apache2 apache2-utils rclone fiu-utils libfiu-dev nodejs chromium chromium-driver poppler-utils libpangocairo-1.0-0 fonts-dejavu-core gnumeric
 # make deb: dpkg-shlibdeps (for Depends) and chrpath (to drop the toolchain's RUNPATH).
 DEB_PACKAGES := dpkg-dev chrpath binutils
 POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)|LifelogServerTests\.(AdmissionTests|WireRangeRouteTests|InfoRouteTests|BatchRouteTests|ChangesRouteTests|SnapshotRouteTests|KeyRouteTests|RouteGoldenTests|DeviceRouteTests|ShareRouteTests)

@@ -32,6 +32,9 @@ let package = Package(
     // cairo and pango through dlopen, so only `lifelog report --format pdf` loads them
     .target(
       name: "CLifelogPDF", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+    // libxlsxwriter through dlopen, so only an xlsx export or report loads it
+    .target(
+      name: "CLifelogXLSX", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     // libpq through dlopen, so only a server on a PostgreSQL store loads it
     .target(name: "CLifelogPQ", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
 
@@ -61,6 +64,7 @@ let package = Package(
       name: "LifelogCLI",
       dependencies: [
         "LifelogServer", "LifelogSync", "CLifelogReadline", "CLifelogQR", "CLifelogPDF",
+        "CLifelogXLSX",
       ]),
 
     // Executables (thin)

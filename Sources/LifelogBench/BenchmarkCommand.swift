@@ -8,7 +8,7 @@
 /// when a measurement could not be made (a `lifelog` run failed, or its output was wrong).
 enum BenchmarkCommand {
   static let usage =
-    "Usage: lifelog-bench <path to a release build of lifelog> [log|sync|http|webdav|report|crypto|exchange|imports|sheet|shell|postgres|rhythm|server-cpu|peers|floor|migration]"
+    "Usage: lifelog-bench <path to a release build of lifelog> [log|sync|http|webdav|report|crypto|exchange|imports|sheet|shell|postgres|rhythm|server-cpu|peers|floor|migration|spreadsheet]"
 
   static func run(arguments: [String]) -> Int32 {
     guard (1...2).contains(arguments.count), let lifelog = arguments.first, !lifelog.hasPrefix("-"),

@@ -58,6 +58,8 @@ struct BenchmarkSuite {
     /// The first open of a 100,000-entry log written by lifelog 0.3.0 (schema v3): every later
     /// migration, in place.
     case migration
+    /// `lifelog export --format xlsx` of 100,000 entries.
+    case spreadsheet
   }
 
   /// Measures every figure of the chosen part (all of them for `.all`), handing each to `report`
@@ -82,6 +84,7 @@ struct BenchmarkSuite {
       try runPeers(report: report)
       try runFloor(report: report)
       try runMigration(report: report)
+      try runSpreadsheet(report: report)
     case .log: try runLog(report: report)
     case .sync: try runSync(report: report)
     case .http: try runHTTP(report: report)
@@ -98,6 +101,7 @@ struct BenchmarkSuite {
     case .peers: try runPeers(report: report)
     case .floor: try runFloor(report: report)
     case .migration: try runMigration(report: report)
+    case .spreadsheet: try runSpreadsheet(report: report)
     }
   }
 

@@ -221,6 +221,7 @@ public enum LifelogCommand {
     case let error as TimerError: return (ExitCode.unavailable, error.description)
     case let error as PDFError:
       return (error.isUnavailable ? ExitCode.unavailable : ExitCode.failure, error.description)
+    case let error as SpreadsheetError: return (error.exitCode, error.description)
     case let error as SQLiteError:
       return (error.isBusy ? ExitCode.temporaryFailure : ExitCode.failure, error.description)
     default: return (ExitCode.failure, String(describing: error))

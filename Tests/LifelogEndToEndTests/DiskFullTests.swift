@@ -83,6 +83,28 @@ struct DiskFullTests {
     #expect(result.stderr.contains("the disk holding it is full"), "\(result)")
     #expect(!FileManager.default.fileExists(atPath: disk.path + "/export.csv"))
   }
+
+  /// libxlsxwriter stages the workbook beside the target; a full disk there is a write failure
+  /// (74), and neither the target nor the staging folder is left behind.
+  @Test func aSpreadsheetOnAFullDiskIsAnIOErrorAndLeavesNothing() throws {
+    let elsewhere = TemporaryDirectory()
+    var environment = environment
+    environment["LIFELOG_DB"] = elsewhere.file("lifelog.db")
+    var csv = "activity,at,note\n"
+    for index in 0..<2_000 { csv += "snack,2026-11-01T10:00:00Z,apple \(index)\n" }
+    try csv.write(toFile: elsewhere.file("in.csv"), atomically: true, encoding: .utf8)
+    let imported = try LifelogProcess.run(
+      ["import", elsewhere.file("in.csv")], environment: environment)
+    #expect(imported.exitCode == 0, "\(imported)")
+    try disk.fill()
+    let result = try LifelogProcess.run(
+      ["export", "--format", "xlsx", "--output", disk.path + "/export.xlsx"],
+      environment: environment)
+    #expect(result.exitCode == 74, "\(result)")
+    #expect(result.stderr.hasPrefix("Error: Cannot write '\(disk.path)/export.xlsx'"), "\(result)")
+    let left = try FileManager.default.contentsOfDirectory(atPath: disk.path)
+    #expect(left == ["filler"], "\(left)")
+  }
 }
 
 /// A 2 MiB tmpfs mounted on a fresh folder, unmounted when the value goes away.

@@ -95,7 +95,7 @@ Architecture: amd64
 Maintainer: $maintainer
 Installed-Size: $size
 Depends: $depends
-Recommends: libcurl4 | libcurl3-gnutls, libsodium23, libreadline8, libpangocairo-1.0-0, fonts-dejavu-core
+Recommends: libcurl4 | libcurl3-gnutls, libsodium23, libreadline8, libpangocairo-1.0-0, fonts-dejavu-core, libxlsxwriter4
 Suggests: libmicrohttpd12, libpq5, libxml2, libssl3, libqrencode4
 Section: utils
 Priority: optional

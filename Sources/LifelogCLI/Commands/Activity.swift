@@ -140,7 +140,7 @@ extension LifelogCommand {
                 usage[activity.id]?.lastAt.map {
                   context.zone.loggedTime(at: $0).iso8601
                 } ?? "", activity.archived ? "true" : "false",
-              ]))
+              ], texts: [0, 2]))
         }
       case .json:
         let objects = activities.map { activity -> String in

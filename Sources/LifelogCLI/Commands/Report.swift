@@ -149,7 +149,7 @@ struct ReportRequest: Sendable {
           default: "week", completes: .choices(["day", "week", "month"])))
     }
     options.append(
-      OptionSpec.format(["text", "md", "csv", "json", "html", "pdf"]))
+      OptionSpec.format(["text", "md", "csv", "json", "html", "pdf", "xlsx"]))
     options.append(
       OptionSpec(["--output"], value: "file", help: "Write the report to this file instead."))
     options.append(LanguageChoice.option)
@@ -197,6 +197,17 @@ struct ReportRequest: Sendable {
         throw UsageError("A PDF report needs a file: give --output FILE, such as 'meals.pdf'")
       }
     }
+    if format == .xlsx {
+      guard kind != .activity else {
+        throw UsageError(
+          "A spreadsheet report is the meal report; use 'lifelog report meals --format xlsx'")
+      }
+      guard outputPath != nil else {
+        throw UsageError(
+          "A spreadsheet report is a file, not text for a terminal: give --output FILE, such as 'meals.xlsx'"
+        )
+      }
+    }
   }
 
   /// The days to report on: --from and --to, or the week that ends today (the report day under
@@ -237,6 +248,9 @@ struct ReportRequest: Sendable {
     if format == .pdf, let outputPath {
       return try writePDF(reader, to: outputPath, context: context)
     }
+    if format == .xlsx, let outputPath {
+      return try writeSpreadsheet(reader, to: outputPath, context: context)
+    }
     let file = try outputPath.map { path in try OutputFile(replacing: path) }
     let sink = ReportSink(output: context.output, file: file)
     if streamsDays {
@@ -266,7 +280,7 @@ struct ReportRequest: Sendable {
     case .csv: return true
     case .json: return kind != .activity
     case .md: return kind == .meals
-    case .text, .html, .pdf: return false
+    case .text, .html, .pdf, .xlsx: return false
     }
   }
 
@@ -368,7 +382,7 @@ struct ReportRequest: Sendable {
     case .csv: return .all
     case .json: return kind == .activity ? [] : .all
     case .text, .md, .html: return kind == .meals ? .notes : []
-    case .pdf: return .notes
+    case .pdf, .xlsx: return .notes
     }
   }
 
@@ -380,6 +394,7 @@ struct ReportRequest: Sendable {
     case .csv: return  // written a day at a time (``streamsDays``), never built whole
     case .html: return ReportHTML(content: content).render(write)
     case .pdf: return  // bytes, not text (``writePDF(_:to:context:)``)
+    case .xlsx: return  // a file, not text (``writeSpreadsheet(_:to:context:)``)
     case .text: break
     }
     switch kind {
@@ -424,6 +439,22 @@ extension ReportRequest {
     let file = try OutputFile(replacing: path)
     try file.write(bytes)
     try file.commit()
+    let range = reader.range
+    context.output.write("Wrote the meal report for \(range.from) to \(range.to) to '\(path)'\n")
+  }
+
+  /// Writes the meal report as a workbook (``ReportSpreadsheet``) to `path`, like every report
+  /// file: atomically, readable only by its owner when new.
+  fileprivate func writeSpreadsheet(
+    _ reader: ReportEntryReader, to path: String, context: Context
+  ) throws {
+    try ReportSpreadsheet.checkRange(reader.range)
+    let request = ReportAggregator.Request(meals: true, activities: nil, grouping: grouping)
+    let built = try ReportAggregator.build(request, from: reader, zone: context.zone)
+    guard let meals = built.meals else { return }
+    let book = try SpreadsheetBook(replacing: try OutputFile(replacing: path), streaming: false)
+    try ReportSpreadsheet(report: meals).write(to: book)
+    try book.commit()
     let range = reader.range
     context.output.write("Wrote the meal report for \(range.from) to \(range.to) to '\(path)'\n")
   }

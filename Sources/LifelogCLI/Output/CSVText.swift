@@ -4,11 +4,13 @@ import LifelogCore
 ///
 /// The `String` form of ``TextBytes/csvField(_:)-(String)``, which `lifelog export` writes with.
 enum CSVText {
-  static func row(_ fields: [String]) -> String {
+  /// A row of `fields`; those at `texts` are text people wrote (names, notes, units, tags), so
+  /// one that would start a formula is guarded (``TextBytes/csvText(_:)-(String)``).
+  static func row(_ fields: [String], texts: Set<Int> = []) -> String {
     TextBytes.string { text in
       for (index, field) in fields.enumerated() {
         if index > 0 { text.append(byte: UInt8(ascii: ",")) }
-        text.csvField(field)
+        if texts.contains(index) { text.csvText(field) } else { text.csvField(field) }
       }
       text.append("\r\n")
     }

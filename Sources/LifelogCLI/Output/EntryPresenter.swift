@@ -74,12 +74,13 @@ struct EntryPresenter {
   }
 
   func csv(_ entry: Entry) -> String {
-    CSVText.row([
-      entry.id, entry.time.iso8601, entry.activityName, entry.kind.rawValue,
-      entry.duration.map(String.init) ?? "", entry.note ?? "",
-      entry.quantity.map(JSONText.number) ?? "", entry.unit ?? "",
-      entry.tags.joined(separator: String(ExchangeColumn.tagSeparator)),
-    ])
+    CSVText.row(
+      [
+        entry.id, entry.time.iso8601, entry.activityName, entry.kind.rawValue,
+        entry.duration.map(String.init) ?? "", entry.note ?? "",
+        entry.quantity.map(JSONText.number) ?? "", entry.unit ?? "",
+        entry.tags.joined(separator: String(ExchangeColumn.tagSeparator)),
+      ], texts: [2, 5, 7, 8])
   }
 
   /// A one-line description for confirmations: `1a2b3c4d breakfast Tue 2026-12-01 08:15 "oatmeal"`.

@@ -50,6 +50,9 @@ public enum ExchangeFormat: String, CaseIterable, Sendable {
 // MARK: - CSV
 
 /// Import rows from CSV with a header row naming the columns (any order, any case).
+///
+/// A text field (activity, note, unit, tags) that the export guarded against formula injection
+/// loses its `'` again (``FormulaGuard/unguarded(_:)``).
 public final class CSVImportRecords: ImportRecords {
   private let reader: CSVReader
   private var columns: [ExchangeColumn]?
@@ -80,13 +83,15 @@ public final class CSVImportRecords: ImportRecords {
       switch column {
       case .id: row.id = text
       case .at: row.at = text
-      case .activity: row.activity = text
+      case .activity: row.activity = FormulaGuard.unguarded(text)
       case .kind: row.kind = text
       case .duration: row.duration = text
-      case .note: row.note = text
+      case .note: row.note = FormulaGuard.unguarded(text)
       case .quantity: row.quantity = text
-      case .unit: row.unit = text
-      case .tags: row.tags = text.split(separator: ExchangeColumn.tagSeparator).map(String.init)
+      case .unit: row.unit = FormulaGuard.unguarded(text)
+      case .tags:
+        row.tags = FormulaGuard.unguarded(text).split(separator: ExchangeColumn.tagSeparator)
+          .map(String.init)
       }
     }
     return .success(row)

@@ -56,7 +56,7 @@ extension LogStore {
 }
 
 /// CSV rows built byte by byte in a ``TextBytes``, quoting as RFC 4180 asks (and as
-/// `list --format csv` does).
+/// `list --format csv` does), text that would start a formula guarded (``FormulaGuard``).
 struct CSVBytes {
   var text: TextBytes
 
@@ -95,7 +95,7 @@ struct CSVBytes {
     if row.isNull(At.activity) {
       text.append("(unknown activity)")
     } else {
-      row.withUTF8(At.activity) { text.csvField($0) }
+      row.withUTF8(At.activity) { text.csvText($0) }
     }
     comma()
     if row.isNull(At.kind) {
@@ -106,14 +106,17 @@ struct CSVBytes {
     comma()
     if !row.isNull(At.duration) { text.number(row[At.duration] as Int64) }
     comma()
-    row.withUTF8(At.note) { text.csvField($0) }
+    row.withUTF8(At.note) { text.csvText($0) }
     comma()
     if !row.isNull(At.quantity) { text.append(JSONText.number(row[At.quantity] as Double)) }
     comma()
-    row.withUTF8(At.unit) { text.csvField($0) }
+    row.withUTF8(At.unit) { text.csvText($0) }
     comma()
     // Tags are stored separated by spaces and exported separated by semicolons.
     row.withUTF8(At.tags) { tags in
+      guard !FormulaGuard.isGuarded(tags) else {
+        return text.csvText(String(decoding: tags, as: UTF8.self).replacing(" ", with: ";"))
+      }
       for byte in tags { text.append(byte: byte == 0x20 ? UInt8(ascii: ";") : byte) }
     }
     text.append("\r\n")

@@ -192,6 +192,27 @@ public struct TextBytes: Sendable {
     text.withUTF8 { csvField($0) }
   }
 
+  /// A CSV field of text a person wrote (an activity, a note, a unit, tags).
+  ///
+  /// As ``csvField(_:)-(UnsafeBufferPointer<UInt8>)``, except that text a spreadsheet would run
+  /// as a formula is quoted with a `'` in front (``FormulaGuard``). Numbers, times and ids go
+  /// through `csvField`: `-5` stays a number.
+  public mutating func csvText(_ text: UnsafeBufferPointer<UInt8>) {
+    guard FormulaGuard.isGuarded(text) else { return csvField(text) }
+    bytes.append(0x22)
+    bytes.append(UInt8(ascii: "'"))
+    for byte in text {
+      if byte == 0x22 { bytes.append(0x22) }
+      bytes.append(byte)
+    }
+    bytes.append(0x22)
+  }
+
+  public mutating func csvText(_ text: String) {
+    var text = text
+    text.withUTF8 { csvText($0) }
+  }
+
   /// A JSON string literal, with the escapes RFC 8259 requires (`\"`, `\\`, `\n`, `\r`, `\t`,
   /// other control characters as `\u00XX`); everything else as it is.
   public mutating func jsonString(_ text: UnsafeBufferPointer<UInt8>) {

@@ -268,6 +268,37 @@ import Testing
         == false)
   }
 
+  /// Text a spreadsheet would run as a formula (OWASP's list: `=`, `+`, `-`, `@`, tab, CR, LF
+  /// first) is quoted with a `'` in front; the import takes the `'` off again, so the round trip
+  /// gives the same entries and the same bytes, a note that began with `'` included.
+  @Test func formulaTextIsGuardedInCSVAndTheImportTakesTheGuardOff() throws {
+    let notes = [
+      "=1+2", "+48 123", "-x", "@SUM(A1)", "\nfirst line empty", "'=already", "''@two", "it's",
+      "'plain",
+    ]
+    for (index, note) in notes.enumerated() {
+      let added = fixture.run("add", "snack", "--note=\(note)", "--at", "2026-12-01 0\(index):00")
+      #expect(added.exitCode == 0, "\(added)")
+    }
+    fixture.run("add", "=calc", "--kind", "meal", "--tag", "=t", "--at", "2026-12-01 10:00")
+    let export = fixture.run("export").stdout
+    for guarded in [
+      "\"'=1+2\"", "\"'+48 123\"", "\"'-x\"", "\"'@SUM(A1)\"", "\"'\nfirst line empty\"",
+      "\"''=already\"", "\"'''@two\"", ",it's,", ",'plain,", ",\"'=calc\",meal,", ",\"'=t\"\r\n",
+    ] {
+      #expect(export.contains(guarded), "\(guarded) in \(export)")
+    }
+    #expect(export == fixture.run("list", "--format", "csv", "--from", "2000-01-01").stdout)
+    let empty = CLIFixture()
+    let imported = empty.run("import", file("guarded.csv", export))
+    #expect(imported.exitCode == 0, "\(imported)")
+    #expect(empty.run("export").stdout == export)
+    let listed = empty.run("list", "--format", "json", "--from", "2000-01-01").stdout
+    for note in notes {
+      #expect(listed.contains(JSONText.quoted(note)), "\(note) in \(listed)")
+    }
+  }
+
   @Test func csvExportMatchesListCSVAndKeepsTheLoggedOffset() {
     logAwkwardEntries()
     let export = fixture.run("export").stdout

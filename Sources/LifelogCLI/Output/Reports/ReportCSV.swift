@@ -1,6 +1,7 @@
 import LifelogCore
 
-/// Reports as RFC 4180 CSV: one row per entry, with its report day and, for a meal, its gap.
+/// Reports as RFC 4180 CSV: one row per entry, with its report day and, for a meal, its gap; text
+/// that would start a formula is guarded (``FormulaGuard``).
 ///
 /// The meal report also gives each day without meals a row of its own (only its date), so no day
 /// goes missing. Rows are written a day at a time as the days close (``MealDayStream``), straight
@@ -58,7 +59,7 @@ struct ReportCSV {
     text.append(byte: comma)
     text.iso8601(entry.time)
     text.append(byte: comma)
-    text.csvField(entry.activityName)
+    text.csvText(entry.activityName)
     text.append(byte: comma)
     text.csvField(entry.kind.rawValue)
     text.append(byte: comma)
@@ -66,9 +67,9 @@ struct ReportCSV {
     text.append(byte: comma)
     if let quantity = entry.quantity { text.csvField(JSONText.number(quantity)) }
     text.append(byte: comma)
-    if let unit = entry.unit { text.csvField(unit) }
+    if let unit = entry.unit { text.csvText(unit) }
     text.append(byte: comma)
-    if let note = entry.note { text.csvField(note) }
+    if let note = entry.note { text.csvText(note) }
     text.append(byte: comma)
     if let meal {
       if let minutes = meal.gapMinutes {
