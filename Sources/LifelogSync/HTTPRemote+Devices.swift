@@ -1,13 +1,6 @@
 import LifelogCore
 import LifelogProtocol
 
-/// A paired device as `GET /v1/devices` lists it.
-public struct PairedDeviceInfo: Equatable, Sendable {
-  public var name: String
-  public var created: Int64
-  public var lastUsed: Int64?
-}
-
 /// A one-time pairing code from `POST /v1/pairings`.
 public struct PairingCode: Equatable, Sendable {
   public var code: String
@@ -32,17 +25,13 @@ extension HTTPRemote {
     return PairingCode(code: code, device: device, expires: expires)
   }
 
-  public func pairedDevices() throws(SyncError) -> [PairedDeviceInfo] {
+  /// The account's paired devices (``DeviceListBody``), by name.
+  public func pairedDevices() throws(SyncError) -> [DeviceSummary] {
     let response = try transport.send("GET", APIPath.devices)
-    guard response.status == 200, let json = try? JSONValue.parse(response.body),
-      case .array(let items)? = json["devices"]
-    else { throw refused(response, doing: "list its devices") }
-    return items.compactMap { item in
-      guard let name = item["name"]?.string, let created = item["created"]?.integer else {
-        return nil
-      }
-      return PairedDeviceInfo(name: name, created: created, lastUsed: item["lastUsed"]?.integer)
+    guard response.status == 200, let body = try? DeviceListBody(parsing: response.body) else {
+      throw refused(response, doing: "list its devices")
     }
+    return body.devices
   }
 
   /// Revokes a device's token; false when the server knows no device of that name.
