@@ -10,6 +10,8 @@ struct ZipDirectory {
     /// 0 stored, 8 deflated: the only methods read.
     var method: Int
     var compressedSize: Int64
+    /// The CRC-32 of the entry's bytes once inflated, as the central directory gives it.
+    var crc32: UInt32
     /// Where the entry's compressed bytes start (after its local header).
     var dataOffset: Int64
   }
@@ -37,6 +39,7 @@ struct ZipDirectory {
       guard bytes.le32(cursor) == 0x0201_4B50 else { throw damaged("has a damaged directory") }
       let flags = bytes.le16(cursor + 8)
       let method = bytes.le16(cursor + 10)
+      let crc32 = UInt32(truncatingIfNeeded: bytes.le32(cursor + 16))
       var compressed = Int64(bytes.le32(cursor + 20))
       let uncompressedField = bytes.le32(cursor + 24)
       let nameLength = bytes.le16(cursor + 28)
@@ -76,7 +79,8 @@ struct ZipDirectory {
           throw damaged("says \(name) is larger than the file")
         }
         return Entry(
-          name: entryName, method: method, compressedSize: compressed, dataOffset: dataOffset)
+          name: entryName, method: method, compressedSize: compressed, crc32: crc32,
+          dataOffset: dataOffset)
       }
       cursor = next
     }
