@@ -27,11 +27,7 @@ extension HTTPRemote {
 
   /// The account's paired devices (``DeviceListBody``), by name.
   public func pairedDevices() throws(SyncError) -> [DeviceSummary] {
-    let response = try transport.send("GET", APIPath.devices)
-    guard response.status == 200, let body = try? DeviceListBody(parsing: response.body) else {
-      throw refused(response, doing: "list its devices")
-    }
-    return body.devices
+    try fetch(APIPath.devices, doing: "list its devices", DeviceListBody.init(parsing:)).devices
   }
 
   /// Revokes a device's token; false when the server knows no device of that name.
@@ -47,6 +43,17 @@ extension HTTPRemote {
     case 404: return false
     default: throw refused(response, doing: what)
     }
+  }
+
+  /// `GET path`, its 200 answer read by `parse` (an answer body's checked reader).
+  func fetch<Body>(
+    _ path: String, doing what: String, _ parse: ([UInt8]) throws -> Body
+  ) throws(SyncError) -> Body {
+    let response = try transport.send("GET", path)
+    guard response.status == 200, let body = try? parse(response.body) else {
+      throw refused(response, doing: what)
+    }
+    return body
   }
 
   /// The error for an answer that is not the one asked for, with the server's own message.

@@ -46,11 +46,7 @@ extension HTTPRemote {
 
   /// The account's shared reports (``ShareListBody``), newest first.
   public func sharedReports() throws(SyncError) -> [ShareSummary] {
-    let response = try transport.send("GET", APIPath.shares)
-    guard response.status == 200, let body = try? ShareListBody(parsing: response.body) else {
-      throw refused(response, doing: "list its shares")
-    }
-    return body.shares
+    try fetch(APIPath.shares, doing: "list its shares", ShareListBody.init(parsing:)).shares
   }
 
   /// Revokes a share; false when the server knows none of that id.

@@ -50,14 +50,7 @@ extension LifelogCommand {
         ArgumentSpec(
           "url", "A folder path, file:///path, http(s)://host:port or davs://host/path."),
       ],
-      options: [
-        OptionSpec(
-          ["--token-file"], value: "file",
-          help: "A file holding the server's token (or LIFELOG_TOKEN)."),
-        OptionSpec(["--user"], value: "name", help: "The WebDAV account's user name."),
-        OptionSpec(
-          ["--password-file"], value: "file",
-          help: "A file holding the WebDAV password (or LIFELOG_DAV_PASSWORD)."),
+      options: credentialOptions + [
         OptionSpec(
           ["--encrypt"], help: "Encrypt a new remote end to end (or join an encrypted one)."),
         OptionSpec(["--no-encrypt"], help: "Create a new remote unencrypted, without asking."),
@@ -100,6 +93,17 @@ extension LifelogCommand {
       }
       return name
     }
+
+    /// The options that give a remote's credentials (``credentials(_:url:environment:)``).
+    static let credentialOptions = [
+      OptionSpec(
+        ["--token-file"], value: "file",
+        help: "A file holding the server's token (or LIFELOG_TOKEN)."),
+      OptionSpec(["--user"], value: "name", help: "The WebDAV account's user name."),
+      OptionSpec(
+        ["--password-file"], value: "file",
+        help: "A file holding the WebDAV password (or LIFELOG_DAV_PASSWORD)."),
+    ]
 
     /// What is kept to reach `url` (``RemoteCredentials``): a server's token, a WebDAV account,
     /// or nil for a folder; an option that does not belong to the remote's kind is a usage error.

@@ -114,15 +114,8 @@ extension LifelogCommand {
       ],
       options: [
         OptionSpec(
-          ["--recovery-key-file"], value: "file", help: "A file holding the recovery key."),
-        OptionSpec(
-          ["--token-file"], value: "file",
-          help: "A file holding the server's token (or LIFELOG_TOKEN)."),
-        OptionSpec(["--user"], value: "name", help: "The WebDAV account's user name."),
-        OptionSpec(
-          ["--password-file"], value: "file",
-          help: "A file holding the WebDAV password (or LIFELOG_DAV_PASSWORD)."),
-      ],
+          ["--recovery-key-file"], value: "file", help: "A file holding the recovery key.")
+      ] + RemoteAdd.credentialOptions,
       examples: ["lifelog remote recover usb /media/usb/lifelog --recovery-key-file ~/recovery.txt"]
     )
 
