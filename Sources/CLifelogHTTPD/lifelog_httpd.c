@@ -1,4 +1,8 @@
 /*
+ * One file over 500 lines on purpose: the dlsym table, the server and request structs and the
+ * libmicrohttpd callbacks that share them (private to this file) are one unit; splitting would
+ * expose those structs in a header for no reader's gain.
+ *
  * libmicrohttpd, loaded at run time (see include/lifelog_httpd.h for why and how it is used).
  * <microhttpd.h> is included for its types and constants only; every function is looked up
  * with dlsym, so nothing here links against the library.

@@ -11,6 +11,7 @@ static struct {
   int (*init)(z_streamp, int, const char *, int);
   int (*inflate)(z_streamp, int);
   int (*end)(z_streamp);
+  unsigned long (*crc32)(unsigned long, const unsigned char *, unsigned);
 } zlib;
 
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -35,8 +36,9 @@ int lifelog_zlib_load(char *error, size_t error_length) {
   *(void **)(&zlib.init) = dlsym(library, "inflateInit2_");
   *(void **)(&zlib.inflate) = dlsym(library, "inflate");
   *(void **)(&zlib.end) = dlsym(library, "inflateEnd");
-  if (!zlib.init || !zlib.inflate || !zlib.end) {
-    snprintf(error, error_length, "zlib lacks inflateInit2_, inflate or inflateEnd");
+  *(void **)(&zlib.crc32) = dlsym(library, "crc32");
+  if (!zlib.init || !zlib.inflate || !zlib.end || !zlib.crc32) {
+    snprintf(error, error_length, "zlib lacks inflateInit2_, inflate, inflateEnd or crc32");
     pthread_mutex_unlock(&load_lock);
     return -1;
   }
@@ -74,4 +76,8 @@ void lifelog_inflate_close(lifelog_inflater *inflater) {
   if (!inflater) return;
   zlib.end(&inflater->stream);
   free(inflater);
+}
+
+unsigned long lifelog_crc32(unsigned long crc, const unsigned char *data, unsigned length) {
+  return zlib.crc32(crc, data, length);
 }

@@ -210,13 +210,10 @@ final class LoadClient: @unchecked Sendable {
     }
   }
 
-  /// The `cursor` and the number of batches in the index line of a page of changes.
+  /// The `cursor` and the number of batches of a page of changes (``ChangesBody``).
   static func index(of body: [UInt8]) -> (cursor: String, batches: Int)? {
-    let line = body.prefix { $0 != 0x0A }
-    guard let json = try? JSONValue.parse(line), let cursor = json["cursor"]?.string,
-      case .array(let batches)? = json["batches"]
-    else { return nil }
-    return (cursor, batches.count)
+    guard let page = try? ChangesBody(parsing: body) else { return nil }
+    return (page.cursor, page.items.count)
   }
 }
 

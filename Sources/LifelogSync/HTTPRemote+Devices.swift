@@ -1,13 +1,6 @@
 import LifelogCore
 import LifelogProtocol
 
-/// A paired device as `GET /v1/devices` lists it.
-public struct PairedDeviceInfo: Equatable, Sendable {
-  public var name: String
-  public var created: Int64
-  public var lastUsed: Int64?
-}
-
 /// A one-time pairing code from `POST /v1/pairings`.
 public struct PairingCode: Equatable, Sendable {
   public var code: String
@@ -32,17 +25,9 @@ extension HTTPRemote {
     return PairingCode(code: code, device: device, expires: expires)
   }
 
-  public func pairedDevices() throws(SyncError) -> [PairedDeviceInfo] {
-    let response = try transport.send("GET", APIPath.devices)
-    guard response.status == 200, let json = try? JSONValue.parse(response.body),
-      case .array(let items)? = json["devices"]
-    else { throw refused(response, doing: "list its devices") }
-    return items.compactMap { item in
-      guard let name = item["name"]?.string, let created = item["created"]?.integer else {
-        return nil
-      }
-      return PairedDeviceInfo(name: name, created: created, lastUsed: item["lastUsed"]?.integer)
-    }
+  /// The account's paired devices (``DeviceListBody``), by name.
+  public func pairedDevices() throws(SyncError) -> [DeviceSummary] {
+    try fetch(APIPath.devices, doing: "list its devices", DeviceListBody.init(parsing:)).devices
   }
 
   /// Revokes a device's token; false when the server knows no device of that name.
@@ -58,6 +43,17 @@ extension HTTPRemote {
     case 404: return false
     default: throw refused(response, doing: what)
     }
+  }
+
+  /// `GET path`, its 200 answer read by `parse` (an answer body's checked reader).
+  func fetch<Body>(
+    _ path: String, doing what: String, _ parse: ([UInt8]) throws -> Body
+  ) throws(SyncError) -> Body {
+    let response = try transport.send("GET", path)
+    guard response.status == 200, let body = try? parse(response.body) else {
+      throw refused(response, doing: what)
+    }
+    return body
   }
 
   /// The error for an answer that is not the one asked for, with the server's own message.

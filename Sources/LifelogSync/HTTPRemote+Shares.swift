@@ -1,19 +1,6 @@
 import LifelogCore
 import LifelogProtocol
 
-/// A shared report as `GET /v1/shares` lists it.
-public struct SharedReport: Equatable, Sendable {
-  public var id: String
-  public var from: String
-  public var to: String
-  public var created: Int64
-  public var expires: Int64
-  public var opened: Int
-  public var lastOpened: Int64?
-  public var state: String
-  public var passcode: Bool
-}
-
 /// A report sealed for sharing: a fresh random key that only the link carries, and the bytes the
 /// server keeps (docs/web.md, "For your doctor").
 public struct SealedReport: Sendable {
@@ -57,21 +44,9 @@ extension HTTPRemote {
     guard response.status == 201 else { throw refused(response, doing: "keep the report") }
   }
 
-  public func sharedReports() throws(SyncError) -> [SharedReport] {
-    let response = try transport.send("GET", APIPath.shares)
-    guard response.status == 200, let json = try? JSONValue.parse(response.body),
-      case .array(let items)? = json["shares"]
-    else { throw refused(response, doing: "list its shares") }
-    return items.compactMap { item in
-      guard let id = item["id"]?.string, let from = item["from"]?.string,
-        let to = item["to"]?.string, let created = item["created"]?.integer,
-        let expires = item["expires"]?.integer
-      else { return nil }
-      return SharedReport(
-        id: id, from: from, to: to, created: created, expires: expires,
-        opened: Int(item["opened"]?.integer ?? 0), lastOpened: item["lastOpened"]?.integer,
-        state: item["state"]?.string ?? "", passcode: item["passcode"]?.bool ?? false)
-    }
+  /// The account's shared reports (``ShareListBody``), newest first.
+  public func sharedReports() throws(SyncError) -> [ShareSummary] {
+    try fetch(APIPath.shares, doing: "list its shares", ShareListBody.init(parsing:)).shares
   }
 
   /// Revokes a share; false when the server knows none of that id.

@@ -10,8 +10,8 @@ public enum RemoteAddress {
   /// - Parameters:
   ///   - url: a folder path, `file:///path`, `http(s)://host:port` (a `lifelog serve` server) or
   ///     `dav(s)://host/path` (a WebDAV folder).
-  ///   - token: the server's bearer token (nil for a folder); for a WebDAV remote,
-  ///     `user:password`.
+  ///   - token: what ``RemoteCredentials/kept(_:url:)`` gave: the server's bearer token, a
+  ///     WebDAV account's kept form (``RemoteCredentials/Account``), nil for a folder.
   ///   - caFile: certificates to trust for a private server (`LIFELOG_CA_FILE`).
   ///   - deadline: the end of every request to a server, retries included; a folder remote is
   ///     bounded by the engine's checks of the same deadline between its reads.
@@ -24,12 +24,11 @@ public enum RemoteAddress {
   ) throws -> any Remote {
     let remote: any Remote
     if DAVRemote.handles(url) {
-      guard let token, let colon = token.firstIndex(of: ":") else {
+      guard let account = token.flatMap(RemoteCredentials.Account.init(kept:)) else {
         throw InputError("The WebDAV remote '\(url)' has no user name and password kept")
       }
       remote = try DAVRemote(
-        url: url, user: String(token[..<colon]),
-        password: String(token[token.index(after: colon)...]), caFile: caFile,
+        url: url, user: account.user, password: account.password, caFile: caFile,
         deadline: deadline.end ?? unbounded)
     } else if HTTPRemote.handles(url) {
       remote = HTTPRemote(

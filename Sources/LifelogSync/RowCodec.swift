@@ -14,36 +14,48 @@ enum RowCodec {
     return map.selected.map(map.read).joined(separator: ", ")
   }
 
-  /// Decodes a row selected with ``columns(_:)``.
+  /// Decodes a row selected with ``columns(_:)``: each field found by its name, never by position.
   static func decode(_ entity: SyncedEntity, _ row: Row) -> RowChange {
+    let map = entity.columns
+    let named = fieldValues(entity, row)
+    assert(Set(named.keys) == Set(entity.fields), "RowCodec does not decode every synced field")
+    return RowChange(
+      entity: entity, id: row[map.position(of: map.id)],
+      values: entity.fields.map { named[$0] ?? .null },
+      stamps: FieldStamps(decoding: row[map.position(of: map.stamps)], count: entity.fields.count))
+  }
+
+  /// The value of each field of a row selected with ``columns(_:)``, by field name
+  /// (``SyncedEntity/fields``); its columns are found by name in ``SyncedColumns``.
+  static func fieldValues(_ entity: SyncedEntity, _ row: Row) -> [String: FieldValue] {
     let map = entity.columns
     func column(_ name: String) -> Int32 { map.position(of: name) }
     func text(_ name: String) -> FieldValue {
       (row[column(name)] as String?).map(FieldValue.text) ?? .null
     }
-    let values: [FieldValue]
+    func flag(_ name: String) -> FieldValue { .flag(row[column(name)]) }
     switch entity {
     case .entry:
       let tags: String = row[column("tags")]
-      values = [
-        .text(row[column("activity")]),
-        .time(LoggedTime(instant: row[column("at")], offsetMinutes: row[column("tz_offset")])),
-        (row[column("duration")] as Int64?).map(FieldValue.integer) ?? .null, text("note"),
-        (row[column("quantity")] as Double?).map(FieldValue.real) ?? .null,
-        .tags(tags.isEmpty ? [] : tags.split(separator: " ").map(String.init)), text("source"),
-        .flag(row[column("deleted")]),
+      return [
+        "activity": .text(row[column("activity")]),
+        "at": .time(
+          LoggedTime(instant: row[column("at")], offsetMinutes: row[column("tz_offset")])),
+        "duration": (row[column("duration")] as Int64?).map(FieldValue.integer) ?? .null,
+        "note": text("note"),
+        "quantity": (row[column("quantity")] as Double?).map(FieldValue.real) ?? .null,
+        "tags": .tags(tags.isEmpty ? [] : tags.split(separator: " ").map(String.init)),
+        "source": text("source"), "deleted": flag("deleted"),
       ]
     case .activity:
-      values = [
-        .text(row[column("name")]), .text(row[column("kind")]), text("unit"), text("target"),
-        .flag(row[column("archived")]), .flag(row[column("deleted")]),
+      return [
+        "name": .text(row[column("name")]), "kind": .text(row[column("kind")]),
+        "unit": text("unit"), "target": text("target"), "archived": flag("archived"),
+        "deleted": flag("deleted"),
       ]
     case .setting:
-      values = [.text(row[column("value")])]
+      return ["value": .text(row[column("value")])]
     }
-    return RowChange(
-      entity: entity, id: row[column(map.id)], values: values,
-      stamps: FieldStamps(decoding: row[column(map.stamps)], count: entity.fields.count))
   }
 
   /// The row as it is stored now, if it exists.
@@ -55,19 +67,35 @@ enum RowCodec {
 
   /// Inserts or replaces a whole row.
   static func write(_ change: RowChange, in database: Database) throws {
+    guard let values = try columnValues(change, in: database) else { return }
+    let map = change.entity.columns
+    let written = Array(map.selected.dropFirst()) + map.derived  // all but the id
+    try database.execute(
+      sql: upserts[change.entity] ?? upsert(change.entity),
+      arguments: [change.id]
+        + written.map { name in
+          name == map.stamps ? change.stamps.encoded : values[name] ?? String?.none
+        })
+  }
+
+  /// The value of each column ``write(_:in:)`` stores but the id and the stamps, by column name
+  /// (the synced columns and the derived ones of ``SyncedColumns``); nil for an entry without a
+  /// time, which is not written.
+  static func columnValues(
+    _ change: RowChange, in database: Database
+  ) throws -> [String: any SQLiteBindable]? {
     let positions = fieldPositions[change.entity] ?? [:]
     /// The value of a field, found by its name (``SyncedEntity/fields``), never by position.
     func v(_ field: String) -> FieldValue {
       guard let index = positions[field], index < change.values.count else { return .null }
       return change.values[index]
     }
-    let values: [String: any SQLiteBindable]
     switch change.entity {
     case .entry:
-      guard case .time(let time) = v("at") else { return }
+      guard case .time(let time) = v("at") else { return nil }
       var tags: [String] = []
       if case .tags(let list) = v("tags") { tags = list }
-      values = [
+      return [
         "activity": try LogStore.activityKey(for: text(v("activity")) ?? "", in: database),
         "at": time.instant, "tz_offset": time.offsetMinutes,
         "duration": integer(v("duration")).map { max(0, $0) }, "note": text(v("note")),
@@ -77,22 +105,14 @@ enum RowCodec {
     case .activity:
       let name = text(v("name")) ?? ""
       let kind = ActivityKind(rawValue: text(v("kind")) ?? "") ?? .other
-      values = [
+      return [
         "name": name, "name_key": ActivityName.key(name), "kind": kind.rawValue,
         "unit": text(v("unit")), "target": text(v("target")), "archived": flag(v("archived")),
         "deleted": flag(v("deleted")),
       ]
     case .setting:
-      values = ["value": text(v("value")) ?? ""]
+      return ["value": text(v("value")) ?? ""]
     }
-    let map = change.entity.columns
-    let written = Array(map.selected.dropFirst()) + map.derived  // all but the id
-    try database.execute(
-      sql: upserts[change.entity] ?? upsert(change.entity),
-      arguments: [change.id]
-        + written.map { name in
-          name == map.stamps ? change.stamps.encoded : values[name] ?? String?.none
-        })
   }
 
   /// Where each field of each entity is in ``RowChange/values``, built once.

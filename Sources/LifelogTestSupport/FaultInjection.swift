@@ -22,7 +22,7 @@ public enum FaultInjection {
     _ arguments: [String], failing points: [String], environment: [String: String]
   ) throws -> CommandResult {
     let options = points.flatMap { ["-c", $0] }
-    return try execute(
+    return try LifelogProcess.execute(
       fiuRun, ["-x"] + options + [LifelogProcess.binaryPath] + arguments, environment: environment)
   }
 
@@ -31,29 +31,6 @@ public enum FaultInjection {
   {
     var environment = environment
     environment["LIFELOG"] = LifelogProcess.binaryPath
-    return try execute("/bin/bash", ["-c", script], environment: environment)
-  }
-
-  private static func execute(
-    _ executable: String, _ arguments: [String], environment: [String: String]
-  ) throws -> CommandResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    var base = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
-    base.merge(environment) { $1 }
-    process.environment = base
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardOutput = stdout
-    process.standardError = stderr
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let errorData = AsyncData(stderr.fileHandleForReading)
-    let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return CommandResult(
-      exitCode: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-      stderr: String(decoding: errorData.wait(), as: UTF8.self))
+    return try LifelogProcess.execute("/bin/bash", ["-c", script], environment: environment)
   }
 }

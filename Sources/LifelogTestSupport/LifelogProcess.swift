@@ -30,8 +30,17 @@ public enum LifelogProcess {
   public static func run(
     _ arguments: [String], environment: [String: String] = [:], input: String? = nil
   ) throws -> CommandResult {
+    try execute(binaryPath, arguments, environment: environment, input: input)
+  }
+
+  /// Runs `executable arguments...` as ``run(_:environment:input:)`` runs lifelog: a minimal
+  /// environment plus `environment`, `input` on standard input, both outputs read to their end.
+  static func execute(
+    _ executable: String, _ arguments: [String], environment: [String: String],
+    input: String? = nil
+  ) throws -> CommandResult {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: binaryPath)
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     var base = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
     base.merge(environment) { $1 }

@@ -58,4 +58,24 @@ import Testing
     ).first { row -> String in row[0] }
     #expect(key == ActivityName.key("Breakfast"))
   }
+
+  /// The codec names every field of the field map when it reads a row, and every column when it
+  /// writes one: a field or column added to ``SyncedColumns`` (and ``SyncedEntity/fields``)
+  /// without the codec being told fails here, instead of syncing as null.
+  @Test(arguments: rows)
+  func theCodecReadsAndWritesEveryFieldAndColumnOfTheFieldMapByName(_ row: RowChange) throws {
+    let store = try LogStore(path: folder.file("log.db"))
+    try RowCodec.write(row, in: store.database)
+    let entity = row.entity
+    let map = entity.columns
+    let read = try #require(
+      try store.database.cachedStatement(
+        sql: "SELECT \(RowCodec.columns(entity)) FROM \(entity.table) WHERE \(entity.idMatch())"
+      ).first([row.id]) { RowCodec.fieldValues(entity, $0) })
+    #expect(Set(read.keys) == Set(entity.fields))
+    #expect(Set(read.keys) == Set(map.fields.map(\.field)))
+    let written = try #require(try RowCodec.columnValues(row, in: store.database))
+    let stored = Array(map.selected.dropFirst()) + map.derived
+    #expect(Set(written.keys) == Set(stored.filter { $0 != map.stamps }))
+  }
 }

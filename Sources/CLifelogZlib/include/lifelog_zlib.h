@@ -22,4 +22,7 @@ int lifelog_inflate(lifelog_inflater *inflater, const unsigned char *input, unsi
 
 void lifelog_inflate_close(lifelog_inflater *inflater);
 
+/// zlib's CRC-32 of `length` more bytes after `crc` (0 to start): a zip entry's checksum.
+unsigned long lifelog_crc32(unsigned long crc, const unsigned char *data, unsigned length);
+
 #endif

@@ -109,7 +109,7 @@ extension LifelogCommand {
       return only
     }
 
-    private func printDevices(_ devices: [PairedDeviceInfo], context: Context) throws {
+    private func printDevices(_ devices: [DeviceSummary], context: Context) throws {
       func time(_ ms: Int64?) -> String { ms.map(Share.time) ?? "never" }
       if json {
         let items = devices.map { device in

@@ -67,12 +67,10 @@ extension LifelogCommand {
           try store.remindedGap()
         )
       }
-      let quiet =
-        (try? QuietHours(parsing: due.values[.remindQuietHours] ?? "")) ?? QuietHours.defaultHours
+      let settings = ReminderSettings(values: due.values)
       let reminder = Reminder(
-        due: due.due, lastMealID: due.lastMeal?.id, quiet: quiet,
-        beforeMinutes: due.values[.remindBeforeMinutes].flatMap { Int($0) } ?? 0,
-        sleep: sleep?.time,
+        due: due.due, lastMealID: due.lastMeal?.id, quiet: settings.quiet,
+        beforeMinutes: settings.beforeMinutes, sleep: sleep?.time,
         sleepSeconds: sleep?.duration, remindedGap: remindedGap)
       guard case .remind(let gap) = reminder.outcome,
         try store.claimReminder(gap: gap, at: context.now)

@@ -50,14 +50,7 @@ extension LifelogCommand {
         ArgumentSpec(
           "url", "A folder path, file:///path, http(s)://host:port or davs://host/path."),
       ],
-      options: [
-        OptionSpec(
-          ["--token-file"], value: "file",
-          help: "A file holding the server's token (or LIFELOG_TOKEN)."),
-        OptionSpec(["--user"], value: "name", help: "The WebDAV account's user name."),
-        OptionSpec(
-          ["--password-file"], value: "file",
-          help: "A file holding the WebDAV password (or LIFELOG_DAV_PASSWORD)."),
+      options: credentialOptions + [
         OptionSpec(
           ["--encrypt"], help: "Encrypt a new remote end to end (or join an encrypted one)."),
         OptionSpec(["--no-encrypt"], help: "Create a new remote unencrypted, without asking."),
@@ -101,88 +94,29 @@ extension LifelogCommand {
       return name
     }
 
-    /// The server token: from `--token-file`, else `LIFELOG_TOKEN`; required for a server remote.
-    static func token(file: String?, environment: [String: String], url: String) throws -> String? {
-      guard HTTPRemote.handles(url) else {
-        if file != nil { throw UsageError("--token-file is for server (http/https) remotes only") }
-        return nil
-      }
-      var token = environment["LIFELOG_TOKEN"]
-      if let file {
-        guard let bytes = try? LocalFile.read(file) else {
-          throw InputError(
-            "Cannot read the token file '\(file)'; check the path and its permissions")
-        }
-        token = String(decoding: bytes, as: UTF8.self)
-      }
-      guard let token = token?.trimmingCharacters(), !token.isEmpty else {
-        throw InputError(
-          "A server remote needs its token: pass --token-file FILE or set LIFELOG_TOKEN "
-            + "(the server's operator makes one with 'lifelog serve user add NAME')")
-      }
-      guard token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
-        throw InputError(
-          "The token holds spaces or other characters a token never has; check the file")
-      }
-      return token
-    }
+    /// The options that give a remote's credentials (``credentials(_:url:environment:)``).
+    static let credentialOptions = [
+      OptionSpec(
+        ["--token-file"], value: "file",
+        help: "A file holding the server's token (or LIFELOG_TOKEN)."),
+      OptionSpec(["--user"], value: "name", help: "The WebDAV account's user name."),
+      OptionSpec(
+        ["--password-file"], value: "file",
+        help: "A file holding the WebDAV password (or LIFELOG_DAV_PASSWORD)."),
+    ]
 
-    /// What is kept to reach `url`: a server's token, a WebDAV account's `user:password`, or nil
-    /// for a folder; each option refused where it does not belong.
+    /// What is kept to reach `url` (``RemoteCredentials``): a server's token, a WebDAV account,
+    /// or nil for a folder; an option that does not belong to the remote's kind is a usage error.
     static func credentials(
       _ arguments: ParsedArguments, url: String, environment: [String: String]
     ) throws -> String? {
-      if DAVRemote.handles(url) {
-        if arguments.value("--token-file") != nil {
-          throw UsageError(
-            "--token-file is for server (http/https) remotes; give --user and --password-file")
-        }
-        return try davCredentials(
-          user: arguments.value("--user"), file: arguments.value("--password-file"),
-          environment: environment)
+      let given = RemoteCredentials.Given(
+        tokenFile: arguments.value("--token-file"), user: arguments.value("--user"),
+        passwordFile: arguments.value("--password-file"), environment: environment)
+      if let misplaced = RemoteCredentials.misplacedOption(given, url: url) {
+        throw UsageError(misplaced)
       }
-      if arguments.value("--user") != nil || arguments.value("--password-file") != nil {
-        throw UsageError("--user and --password-file are for WebDAV (davs://) remotes only")
-      }
-      return try token(file: arguments.value("--token-file"), environment: environment, url: url)
-    }
-
-    /// `user:password` of a WebDAV account, kept in the log as a server's token is: the user from
-    /// `--user`, the password from `--password-file`, else `LIFELOG_DAV_PASSWORD`.
-    static func davCredentials(
-      user: String?, file: String?, environment: [String: String]
-    ) throws -> String {
-      guard let user, !user.isEmpty, user.utf8.count <= 256,
-        user.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F && $0 != ":" })
-      else {
-        throw InputError(
-          "A WebDAV remote needs --user NAME: the account's user name (no ':' or control characters)"
-        )
-      }
-      var password = environment["LIFELOG_DAV_PASSWORD"]
-      if let file {
-        guard let bytes = try? LocalFile.read(file, limit: 4096) else {
-          throw InputError(
-            "Cannot read the password file '\(file)'; check the path, its permissions and that it is small"
-          )
-        }
-        // One trailing line break, as an editor or `echo` leaves it, is not part of the password.
-        // Checked on scalars: "\r\n" is one Character, which `hasSuffix("\n")` does not match.
-        var scalars = String(decoding: bytes, as: UTF8.self).unicodeScalars
-        if scalars.last == "\n" { scalars.removeLast() }
-        if scalars.last == "\r" { scalars.removeLast() }
-        password = String(scalars)
-      }
-      guard let password, !password.isEmpty else {
-        throw InputError(
-          "A WebDAV remote needs its password: pass --password-file FILE or set LIFELOG_DAV_PASSWORD "
-            + "(for a Nextcloud, make an app password under Settings, Security)")
-      }
-      guard password.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
-        throw InputError(
-          "The WebDAV password holds line breaks or control characters; check the file")
-      }
-      return user + ":" + password
+      return try RemoteCredentials.kept(given, url: url)
     }
 
     func run(in context: Context) throws {
@@ -293,15 +227,5 @@ extension Context {
     try RemoteAddress.open(
       url, token: token, caFile: environment["LIFELOG_CA_FILE"], deadline: deadline,
       envelope: envelope)
-  }
-}
-
-extension String {
-  /// The text without leading and trailing whitespace and newlines.
-  func trimmingCharacters() -> String {
-    guard let start = firstIndex(where: { !$0.isWhitespace }),
-      let end = lastIndex(where: { !$0.isWhitespace })
-    else { return "" }
-    return String(self[start...end])
   }
 }

@@ -16,7 +16,7 @@ struct PassphraseSource {
     prompt = context.prompt
   }
 
-  /// The passphrase; `creating` asks twice on a terminal and wants at least 8 characters.
+  /// The passphrase; `creating` asks twice on a terminal (``Passphrase`` has the rules).
   func read(creating: Bool, remote: String) throws -> [UInt8] {
     var passphrase: [UInt8]
     if let file {
@@ -24,8 +24,7 @@ struct PassphraseSource {
         throw InputError(
           "Cannot read the passphrase file '\(file)'; check the path and its permissions")
       }
-      passphrase = bytes
-      while passphrase.last == 0x0A || passphrase.last == 0x0D { passphrase.removeLast() }
+      passphrase = Passphrase.fromFile(bytes)
     } else if let text = environment["LIFELOG_PASSPHRASE"], !text.isEmpty {
       passphrase = Array(text.utf8)
     } else if let prompt {
@@ -44,11 +43,7 @@ struct PassphraseSource {
         "The encrypted remote '\(remote)' needs a passphrase and there is no terminal to ask on; "
           + "pass --passphrase-file FILE or set LIFELOG_PASSPHRASE")
     }
-    guard !passphrase.isEmpty else { throw InputError("The passphrase is empty; give one") }
-    if creating, passphrase.count < 8 {
-      throw InputError(
-        "The passphrase is shorter than 8 characters; choose a longer one (a few words)")
-    }
+    try Passphrase.check(passphrase, creating: creating)
     return passphrase
   }
 }
@@ -93,29 +88,11 @@ extension LifelogCommand {
     }
 
     func run(in context: Context) throws {
-      let store = SyncStore(log: try context.store)
-      guard let record = try store.remote(named: name) else {
-        throw InputError("No remote is named '\(name)'; see 'lifelog remote list'")
-      }
-      guard let dataKey = record.dataKey else {
-        throw SyncError.encryptionMismatch(
-          record.url, reason: "is not encrypted, so it has no passphrase")
-      }
-      try Sodium.checkDataKey(dataKey, remote: record.url)
-      let remote = try context.remote(
-        record.url, token: record.token, deadline: Deadline(seconds: 30))
-      guard let keys = try remote.keys() else {
-        throw SyncError.encryptionMismatch(
-          record.url, reason: "holds no key envelope, though this log joined it encrypted")
-      }
-      guard try keys.opens(with: dataKey) else {
-        throw SyncError.encryptionMismatch(
-          record.url, reason: "holds keys that the key this log keeps does not open")
-      }
-      let passphrase = try PassphraseSource(file: passphraseFile, context: context).read(
-        creating: true, remote: name)
-      let next = try keys.rewrapped(dataKey: dataKey, passphrase: passphrase)
-      try remote.putKeys(next)
+      let source = PassphraseSource(file: passphraseFile, context: context)
+      let next = try RemoteSetup(store: SyncStore(log: try context.store)).changePassphrase(
+        of: name,
+        open: { try context.remote($0.url, token: $0.token, deadline: Deadline(seconds: 30)) },
+        passphrase: { try source.read(creating: true, remote: name) })
       context.output.write(
         "Changed the passphrase of '\(name)' (key version \(next.version)); machines that joined keep syncing, "
           + "new ones join with the new passphrase; the recovery key is unchanged\n")
@@ -137,15 +114,8 @@ extension LifelogCommand {
       ],
       options: [
         OptionSpec(
-          ["--recovery-key-file"], value: "file", help: "A file holding the recovery key."),
-        OptionSpec(
-          ["--token-file"], value: "file",
-          help: "A file holding the server's token (or LIFELOG_TOKEN)."),
-        OptionSpec(["--user"], value: "name", help: "The WebDAV account's user name."),
-        OptionSpec(
-          ["--password-file"], value: "file",
-          help: "A file holding the WebDAV password (or LIFELOG_DAV_PASSWORD)."),
-      ],
+          ["--recovery-key-file"], value: "file", help: "A file holding the recovery key.")
+      ] + RemoteAdd.credentialOptions,
       examples: ["lifelog remote recover usb /media/usb/lifelog --recovery-key-file ~/recovery.txt"]
     )
 

@@ -63,9 +63,6 @@ extension LifelogCommand {
       return home + "/.local/share/lifelog/server"
     }
 
-    /// A new bearer token: 32 random bytes from the system's secure generator, in hex.
-    static func newToken() -> String { SecretToken.make(prefix: "llt_") }
-
     static func userName(
       _ arguments: ParsedArguments, _ configuration: CommandConfiguration
     ) throws -> String {
@@ -99,9 +96,7 @@ extension LifelogCommand {
     }
 
     func run(in context: Context) throws {
-      let token = ServeUserGroup.newToken()
-      _ = try store.open().addUser(
-        name: name, tokenSHA256: SHA256.hexDigest(Array(token.utf8)))
+      let token = try store.open().addUser(named: name)
       context.output.write(token + "\n")
       context.errors.write(
         "Added user '\(name)'. Their token is shown only this once; give it to them for "
@@ -183,9 +178,7 @@ extension LifelogCommand {
     }
 
     func run(in context: Context) throws {
-      let token = ServeUserGroup.newToken()
-      try store.open().setToken(
-        name: name, tokenSHA256: SHA256.hexDigest(Array(token.utf8)))
+      let token = try store.open().replaceToken(ofUser: name)
       context.output.write(token + "\n")
       context.errors.write(
         "New token for '\(name)', shown only this once; the old one no longer works\n")

@@ -164,7 +164,7 @@ extension LifelogCommand {
           object.add("state", share.state)
           object.add("opened", share.opened)
           object.add("lastOpened", share.lastOpened.map(Share.time))
-          object.add("passcode", share.passcode)
+          object.add("passcode", share.hasPasscode)
           return object.result
         }
         context.output.write("[" + items.joined(separator: ",") + "]\n")
@@ -182,7 +182,7 @@ extension LifelogCommand {
         // The server's words: control characters shown, never acting on the terminal.
         let line =
           "\(share.id)  \(share.from) to \(share.to)  \(share.state) until "
-          + "\(Share.time(share.expires))  \(opened)\(share.passcode ? "  passcode" : "")"
+          + "\(Share.time(share.expires))  \(opened)\(share.hasPasscode ? "  passcode" : "")"
         context.output.write(TerminalText.visible(line) + "\n")
       }
     }

@@ -67,16 +67,7 @@ extension SyncServer {
   func devices(request: HTTPRequest, user: Int64) throws -> HTTPResponse {
     try requireAccountToken(request)
     let devices = try pool.withStore { try $0.devices(user: user) }
-    let items = devices.map { device in
-      var object = JSONObjectWriter()
-      object.add("name", device.name)
-      object.addRaw("created", String(device.created))
-      object.addRaw("lastUsed", device.lastUsed.map { String($0) } ?? "null")
-      return object.result
-    }
-    var object = JSONObjectWriter()
-    object.addRaw("devices", "[" + items.joined(separator: ",") + "]")
-    return .json(200, object)
+    return .json(200, DeviceListBody(devices: devices).encoded)
   }
 
   func revokeDevice(name: String, request: HTTPRequest, user: Int64) throws -> HTTPResponse {

@@ -53,22 +53,7 @@ extension SyncServer {
   func shares(request: HTTPRequest, user: Int64) throws -> HTTPResponse {
     try requireAccountToken(request, toManage: "shared reports")
     let shares = try pool.withStore { try $0.shares(user: user) }
-    let items = shares.map { share in
-      var object = JSONObjectWriter()
-      object.add("id", share.id)
-      object.add("from", share.from)
-      object.add("to", share.to)
-      object.addRaw("created", String(share.created))
-      object.addRaw("expires", String(share.expires))
-      object.add("opened", share.opened)
-      object.addRaw("lastOpened", share.lastOpened.map { String($0) } ?? "null")
-      object.add("state", share.state)
-      object.add("passcode", share.hasPasscode)
-      return object.result
-    }
-    var object = JSONObjectWriter()
-    object.addRaw("shares", "[" + items.joined(separator: ",") + "]")
-    return .json(200, object)
+    return .json(200, ShareListBody(shares: shares).encoded)
   }
 
   func revokeShare(id: String, request: HTTPRequest, user: Int64) throws -> HTTPResponse {

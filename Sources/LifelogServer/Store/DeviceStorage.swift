@@ -1,3 +1,5 @@
+import LifelogProtocol
+
 /// What the server keeps of paired devices: one-time pairing codes and the long-lived tokens they
 /// are traded for, both only as SHA-256 hashes (docs/http-api.md, "Devices").
 ///
@@ -42,13 +44,6 @@ public struct PairedDevice: Equatable, Sendable {
   public var user: ServerUser
   public var name: String
   /// When it last made a request (Unix ms), nil before its first.
-  public var lastUsed: Int64?
-}
-
-/// One line of `GET /v1/devices`.
-public struct DeviceSummary: Equatable, Sendable {
-  public var name: String
-  public var created: Int64
   public var lastUsed: Int64?
 }
 

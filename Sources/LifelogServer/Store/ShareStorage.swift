@@ -1,3 +1,5 @@
+import LifelogProtocol
+
 /// What the server keeps of shared reports (`lifelog share`, docs/web.md "For your doctor"): the
 /// ciphertext of a report sealed under a key the server never sees, until it expires or is
 /// revoked, with how often it was opened and, for a passcode, its hash and the wrong tries.
@@ -31,20 +33,6 @@ public struct NewShare: Sendable {
   /// The passcode as kept (``SharePasscode/hash(id:passcode:)``; the column keeps its old name).
   public var passcodeSHA256: String?
   public var bytes: [UInt8]
-}
-
-/// One line of `GET /v1/shares`.
-public struct ShareSummary: Equatable, Sendable {
-  public var id: String
-  public var from: String
-  public var to: String
-  public var created: Int64
-  public var expires: Int64
-  public var opened: Int
-  public var lastOpened: Int64?
-  /// Revoked, expired, or locked by wrong passcodes.
-  public var state: String
-  public var hasPasscode: Bool
 }
 
 /// What storing a share did.

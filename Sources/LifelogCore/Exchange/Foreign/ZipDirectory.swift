@@ -12,6 +12,8 @@ struct ZipDirectory {
     var compressedSize: Int64
     /// What the directory claims the entry inflates to: a claim, checked against what it does.
     var claimedSize: Int64
+    /// The CRC-32 of the entry's bytes once inflated, as the central directory gives it.
+    var crc32: UInt32
     /// Where the entry's compressed bytes start (after its local header).
     var dataOffset: Int64
   }
@@ -39,6 +41,7 @@ struct ZipDirectory {
       guard bytes.le32(cursor) == 0x0201_4B50 else { throw damaged("has a damaged directory") }
       let flags = bytes.le16(cursor + 8)
       let method = bytes.le16(cursor + 10)
+      let crc32 = UInt32(truncatingIfNeeded: bytes.le32(cursor + 16))
       var compressed = Int64(bytes.le32(cursor + 20))
       let uncompressedField = bytes.le32(cursor + 24)
       var uncompressed = Int64(uncompressedField)
@@ -83,7 +86,7 @@ struct ZipDirectory {
         }
         return Entry(
           name: entryName, method: method, compressedSize: compressed,
-          claimedSize: uncompressed, dataOffset: dataOffset)
+          claimedSize: uncompressed, crc32: crc32, dataOffset: dataOffset)
       }
       cursor = next
     }

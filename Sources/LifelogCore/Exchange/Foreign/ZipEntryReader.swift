@@ -7,7 +7,9 @@ import CLifelogZlib
 /// The entry is found in the zip's central directory (at the end of the file, so the zip must be
 /// a file, not a pipe; ZIP64 sizes and offsets are read), then its compressed bytes are read in
 /// 1 MiB chunks and inflated by zlib (loaded with dlopen, Sources/CLifelogZlib) into the
-/// caller's buffer: memory stays at two chunks whatever the entry's size.
+/// caller's buffer: memory stays at two chunks whatever the entry's size. The bytes handed out
+/// are checked against the entry's CRC-32 at its end, so a damaged zip whose deflate stream still
+/// decodes is refused rather than imported.
 final class ZipEntryReader {
   static let chunkSize = 1 << 20
   /// The central directory read at most: export.zip holds one file per workout route and ECG.
@@ -26,6 +28,9 @@ final class ZipEntryReader {
   private var chunk: [UInt8] = []
   private var chunkStart = 0
   private var finished = false
+  private let name: String
+  private let expectedCRC: UInt32
+  private var crc: UInt = 0
 
   /// Opens `path` and finds the entry whose name is `name` or ends in `/name`.
   ///
@@ -51,13 +56,17 @@ final class ZipEntryReader {
     }
     (offset, remaining) = (entry.dataOffset, entry.compressedSize)
     (compressedSize, claimedSize) = (entry.compressedSize, entry.claimedSize)
+    (self.name, expectedCRC) = (name, entry.crc32)
+    var error = [CChar](repeating: 0, count: 512)
+    guard lifelog_zlib_load(&error, error.count) == 0 else {
+      close(descriptor)
+      throw InputError(
+        String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
     if entry.method == 8 {
-      var error = [CChar](repeating: 0, count: 512)
-      guard lifelog_zlib_load(&error, error.count) == 0, let inflater = lifelog_inflate_open()
-      else {
+      guard let inflater = lifelog_inflate_open() else {
         close(descriptor)
-        throw InputError(
-          String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        throw InputError("cannot start zlib's inflater (out of memory)")
       }
       self.inflater = inflater
     } else {
@@ -70,8 +79,22 @@ final class ZipEntryReader {
     close(descriptor)
   }
 
-  /// Fills `buffer` with the entry's next bytes; 0 at its end.
+  /// Fills `buffer` with the entry's next bytes; 0 at its end, once their CRC-32 matched.
   func fill(_ buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    let made = try next(buffer)
+    guard made > 0 else {
+      guard UInt32(truncatingIfNeeded: crc) == expectedCRC else {
+        throw InputError("'\(path)': the checksum of \(name) does not match; is the zip damaged?")
+      }
+      return 0
+    }
+    crc = lifelog_crc32(
+      crc, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(made))
+    return made
+  }
+
+  /// The entry's next bytes into `buffer`, unchecked; 0 at its end.
+  private func next(_ buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     guard let inflater else {  // stored: the bytes as they are
       let wanted = Int(min(Int64(buffer.count), remaining))
       guard wanted > 0 else { return 0 }

@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 
 extension PostgresStore {
   public func addPairing(

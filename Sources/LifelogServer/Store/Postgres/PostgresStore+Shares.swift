@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 
 extension PostgresStore {
   public func putShare(_ share: NewShare) throws -> ShareStoring {

@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogProtocol
 import LifelogSQLite
 
 extension SQLiteServerStore {
