@@ -24,7 +24,7 @@
 #   make format   rewrite sources with swift format;  make lint  check them, the module
 #                 graph (scripts/check-imports.sh: no module imports one it may not;
 #                 scripts/module-graph.py: docs/architecture.md's graph is Package.swift's), and
-#                 that the web app built into the binary is Web/ as it is (scripts/web-embed.sh)
+#                 that the list of web app files built into the binary is Web/'s (scripts/web-embed.sh)
 #   make clean    remove build products
 
 PREFIX ?= /usr/local

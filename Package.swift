@@ -20,7 +20,8 @@ let package = Package(
       name: "CLifelogSodium", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     // libqrencode through dlopen, so only `lifelog pair` and `lifelog share` load it
     .target(name: "CLifelogQR", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
-    // The web app's WebAssembly module, built into .build/wasm by scripts/web-wasm.sh (make)
+    // The web app (Web/, embedded with #embed when compiled) and its WebAssembly module, built
+    // into .build/wasm by scripts/web-wasm.sh (make)
     .target(name: "CLifelogWebAssets"),
     // libreadline through dlopen, so only an interactive `lifelog shell` loads it
     .target(name: "CLifelogReadline", linkerSettings: [.linkedLibrary("dl")]),

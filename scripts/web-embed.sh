@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# Writes Sources/LifelogServer/Web/WebFiles.swift: every file of the web app (Web/, docs/web.md)
-# as a Swift string, so `lifelog serve` serves the app from its one binary.
+# Writes Sources/CLifelogWebAssets/lifelog_web_files.c: the list of the web app's files (Web/,
+# docs/web.md) that the compiler embeds in the binary with C23's #embed, read from Web/ at build
+# time, so `lifelog serve` serves the app from its one binary and no copy of Web/ is kept in the
+# sources. The list changes only when a file is added, removed or renamed; an edit to a file needs
+# nothing but a build (clang names each embedded file as a dependency of the object).
 #
-#   scripts/web-embed.sh          rewrite the Swift file
+#   scripts/web-embed.sh          rewrite the list
 #   scripts/web-embed.sh --check  fail when it differs from what Web/ holds (make lint)
 #
-# Only the files the page loads are embedded (not Web/tools/, Web/test/ or Web/wasm/, the C source
-# of the WebAssembly module that scripts/web-wasm.sh builds). Each must be UTF-8
-# text without the raw-string delimiter.
+# Only the files the page loads are listed (not Web/tools/, Web/test/ or Web/wasm/, the C source
+# of the WebAssembly module that scripts/web-wasm.sh builds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-output=Sources/LifelogServer/Web/WebFiles.swift
+output=Sources/CLifelogWebAssets/lifelog_web_files.c
 
 content_type() {
   case $1 in
@@ -24,26 +26,38 @@ content_type() {
   esac
 }
 
+files() {
+  find Web -type f \( -path 'Web/tools/*' -o -path 'Web/test/*' -o -path 'Web/wasm/*' \) -prune -o -type f -print \
+    | LC_ALL=C sort
+}
+
 generate() {
-  echo '// swift-format-ignore-file'
-  echo '// Written by scripts/web-embed.sh from Web/; do not edit (make lint checks it).'
+  echo '// Written by scripts/web-embed.sh from the list of files in Web/; do not edit (make lint checks it).'
+  echo '// The bytes are embedded from Web/ when this is compiled.'
+  echo '#include "lifelog_web_assets.h"'
   echo
-  echo '/// The files of the web app by path (docs/web.md).'
-  echo 'enum WebFiles {'
-  echo '  static let files: [String: WebFile] = ['
-  local file
+  echo '#pragma clang diagnostic ignored "-Wc23-extensions"'
+  echo
+  local file index=0
   while IFS= read -r file; do
-    if grep -q '"""####' "$file"; then
-      echo "$file holds the raw-string delimiter" >&2
-      exit 1
-    fi
-    printf '    "/%s": WebFile(\n      type: "%s",\n      text: ####"""\n' \
-      "${file#Web/}" "$(content_type "$file")"
-    cat "$file"
-    printf '\n"""####),\n'
-  done < <(find Web -type f \( -path 'Web/tools/*' -o -path 'Web/test/*' -o -path 'Web/wasm/*' \) -prune -o -type f -print \
-    | LC_ALL=C sort)
-  echo '  ]'
+    # A 0 after the bytes: an empty file is still an array (its length is one less).
+    printf 'static const unsigned char file_%d[] = {\n#embed "../../%s" suffix(, ) if_empty()\n0};\n' \
+      "$index" "$file"
+    index=$((index + 1))
+  done < <(files)
+  echo
+  echo 'static const lifelog_web_file files[] = {'
+  index=0
+  while IFS= read -r file; do
+    printf '    {"/%s", "%s", file_%d, sizeof file_%d - 1},\n' \
+      "${file#Web/}" "$(content_type "$file")" "$index" "$index"
+    index=$((index + 1))
+  done < <(files)
+  echo '};'
+  echo
+  echo 'const lifelog_web_file *lifelog_web_files(size_t *count) {'
+  echo '  *count = sizeof files / sizeof files[0];'
+  echo '  return files;'
   echo '}'
 }
 

@@ -187,6 +187,17 @@ import Testing
     #expect(csv.contains(",\"'@SUM(A1)\","), "\(csv)")
   }
 
+  @Test func theExportsHeaderIsInTheLanguageAsked() throws {
+    let file = folder.file("pl.xlsx")
+    try lifelog(["export", "--format", "xlsx", "--lang", "pl", "--output", file])
+    let sheet = try #require(try dump(file).first)
+    #expect(sheet["name"] as? String == "Wpisy")
+    let header = try #require((sheet["rows"] as? [[Any]])?.first).map {
+      ($0 as? [String: Any])?["value"] as? String
+    }
+    #expect(header.prefix(3) == ["Data i godzina", "Przesunięcie UTC", "Aktywność"])
+  }
+
   // MARK: - Helpers
 
   @discardableResult

@@ -2,7 +2,8 @@ import CLifelogWebAssets
 import LifelogProtocol
 
 /// The web app `lifelog serve` serves at `/` (docs/web.md): the files of `Web/`, built into the
-/// binary (``WebFiles``, written by `scripts/web-embed.sh`), so the server is still one file.
+/// binary (``files``, embedded from Web/ by the compiler: `CLifelogWebAssets`), so the server is
+/// still one file.
 ///
 /// Every answer carries a policy that lets the page run only its own scripts (no inline script,
 /// nothing from elsewhere), never be framed, never send a `Referer` (the pairing link's fragment
@@ -22,7 +23,7 @@ public enum WebApp {
     ("Cache-Control", "no-cache"),
   ]
 
-  /// The file a path names, as a key of ``WebFiles/files``, or nil when it is none of the app's.
+  /// The file a path names, as a key of ``files``, or nil when it is none of the app's.
   ///
   /// `/` is the app's page; `/s/{id}` the viewer of a shared report (its key stays in the
   /// fragment, which no request carries).
@@ -30,7 +31,7 @@ public enum WebApp {
     if path == "/" { return "/index.html" }
     if path.hasPrefix("/s/"), APIPath.isName(path.dropFirst(3)) { return "/share.html" }
     if path == sodiumPath, !sodiumModule.isEmpty { return path }
-    return WebFiles.files[path] == nil ? nil : path
+    return files[path] == nil ? nil : path
   }
 
   /// The answer for a file ``servedPath(_:)`` gave.
@@ -40,10 +41,10 @@ public enum WebApp {
         status: 200, headers: [(APIHeader.contentType, "application/wasm")] + securityHeaders,
         body: sodiumModule)
     }
-    guard let file = WebFiles.files[path] else {
+    guard let file = files[path] else {
       return .error(.notFound("No such path '\(path)'"))
     }
-    let body = Array(file.text.utf8)
+    let body = file.bytes
     var headers = [(name: String, value: String)]()
     headers.append((APIHeader.contentType, file.type))
     // The viewer shows a report whose HTML carries its own style, in a sandboxed frame that
@@ -71,8 +72,23 @@ extension WebApp {
   }()
 }
 
-/// One file of the app: its `Content-Type` and its text.
+extension WebApp {
+  /// The app's files by path, as `lifelog_web_files` lists them (scripts/web-embed.sh).
+  static let files: [String: WebFile] = {
+    var count = 0
+    guard let list = lifelog_web_files(&count) else { return [:] }
+    var files: [String: WebFile] = [:]
+    for file in UnsafeBufferPointer(start: list, count: count) {
+      files[String(cString: file.path)] = WebFile(
+        type: String(cString: file.type),
+        bytes: Array(UnsafeBufferPointer(start: file.bytes, count: file.length)))
+    }
+    return files
+  }()
+}
+
+/// One file of the app: its `Content-Type` and its bytes.
 struct WebFile {
   let type: String
-  let text: String
+  let bytes: [UInt8]
 }

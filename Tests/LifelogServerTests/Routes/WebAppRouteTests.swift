@@ -11,6 +11,19 @@ import Testing
 
   init() throws { harness = try RouteHarness() }
 
+  /// The binary serves each file of Web/ byte for byte as it is now (the compiler embeds them
+  /// from Web/: no copy of them is kept in the sources to go stale).
+  @Test func everyFileOfTheAppIsServedAsWebHoldsIt() throws {
+    let web = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Web")
+    #expect(WebApp.files.count >= 20)
+    for (path, _) in WebApp.files {
+      let file = try Data(contentsOf: web.appendingPathComponent(String(path.dropFirst())))
+      #expect(harness.send("GET", path).body == Array(file), "\(path)")
+    }
+  }
+
   @Test func theAppIsServedAtTheRootWithItsSecurityHeaders() throws {
     for (path, type) in [
       ("/", "text/html; charset=utf-8"), ("/app.js", "text/javascript; charset=utf-8"),
