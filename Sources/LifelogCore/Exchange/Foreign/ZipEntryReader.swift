@@ -28,7 +28,6 @@ final class ZipEntryReader {
   private var chunk: [UInt8] = []
   private var chunkStart = 0
   private var finished = false
-  private let name: String
   private let expectedCRC: UInt32
   private var crc: UInt = 0
 
@@ -56,7 +55,7 @@ final class ZipEntryReader {
     }
     (offset, remaining) = (entry.dataOffset, entry.compressedSize)
     (compressedSize, claimedSize) = (entry.compressedSize, entry.claimedSize)
-    (self.name, expectedCRC) = (name, entry.crc32)
+    expectedCRC = entry.crc32
     var error = [CChar](repeating: 0, count: 512)
     guard lifelog_zlib_load(&error, error.count) == 0 else {
       close(descriptor)
