@@ -51,15 +51,15 @@ import Testing
       saying: "line 3: Cannot read time 'soonish'"),
     Malformed(
       "unknown column", "at,activity,mood\n2026-12-01 08:00,breakfast,happy\n",
-      saying: "unknown column 'mood'"),
+      saying: "('at', 'activity', 'mood') are not lifelog's own"),
     Malformed(
       "unbalanced quote",
       "at,activity,note\n2026-12-01 08:00,breakfast,\"oats\n2026-12-01 09:00,snack,x\n",
       saying: "line 2: a quoted field is never closed"),
-    Malformed("empty file", "", saying: "The input is empty"),
+    Malformed("empty file", "", saying: "is empty; there is nothing to import"),
     Malformed(
       "missing activity column", "at,note\n2026-12-01 08:00,x\n",
-      saying: "'activity' column is missing"),
+      saying: "('at', 'note') are not lifelog's own"),
     Malformed(
       "too many fields", "at,activity\n2026-12-01 08:00,breakfast,extra\n",
       saying: "line 2: the row has 3 fields"),
