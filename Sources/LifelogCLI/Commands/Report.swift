@@ -252,8 +252,7 @@ struct ReportRequest: Sendable {
     }
     try sink.finish()
     guard let outputPath else { return }
-    let name = kind == .both ? "report" : "\(kind.rawValue) report"
-    context.output.write("Wrote the \(name) for \(range.from) to \(range.to) to '\(outputPath)'\n")
+    context.output.write(Self.wrote(kind, range: range, path: outputPath) + "\n")
   }
 
   /// Whether the output can be written a day at a time as the days close (CSV, JSON with the
@@ -286,10 +285,19 @@ struct ReportRequest: Sendable {
       // The summary goes first, where a reader looks; it is known only once every day is read,
       // so the days are read twice (in one read transaction, so both passes see the same log),
       // which keeps the memory of one day instead of holding the whole diary.
-      let counted = try ReportAggregator.stream(request, from: reader, zone: zone) { _ in }
+      var first = request
+      first.countsSheet = true
+      let counted = try ReportAggregator.stream(first, from: reader, zone: zone) { _ in }
       sink.write(markdown.mealsHeading())
+      if let sheet = counted.sheet {
+        sink.write(
+          markdown.mealsSheet(
+            MealSheetText(
+              range: reader.range, settings: reader.settings, summary: counted.summary,
+              sheet: sheet)))
+      }
       sink.write(markdown.mealsSummary(counted.summary, offsets: counted.offsets))
-      sink.write("\n## Days\n")
+      sink.write("\n## " + Translation.current("Days") + "\n")
       _ = try ReportAggregator.stream(request, from: reader, zone: zone) { day in
         sink.write { $0.append(markdown.mealDay(day)) }
       }
@@ -425,6 +433,23 @@ extension ReportRequest {
     try file.write(bytes)
     try file.commit()
     let range = reader.range
-    context.output.write("Wrote the meal report for \(range.from) to \(range.to) to '\(path)'\n")
+    context.output.write(Self.wrote(.meals, range: range, path: path) + "\n")
+  }
+}
+
+extension ReportRequest {
+  /// "Wrote the meal report for 2026-11-23 to 2026-12-06 to 'meals.pdf'", in the report's
+  /// language: a person reads it (the dates stay as typed in --from and --to).
+  static func wrote(_ kind: ReportKind, range: ReportRange, path: String) -> String {
+    let tr = Translation.current
+    let values: KeyValuePairs<String, String> = [
+      "from": range.from.description, "to": range.to.description, "path": path,
+    ]
+    switch kind {
+    case .meals: return tr.format("Wrote the meals report for {from} to {to} to '{path}'", values)
+    case .activity:
+      return tr.format("Wrote the activity report for {from} to {to} to '{path}'", values)
+    case .both: return tr.format("Wrote the report for {from} to {to} to '{path}'", values)
+    }
   }
 }
