@@ -55,4 +55,17 @@ import Testing
     let text = try pdfText(["--lang", language])
     #expect(text.contains(mark), "\(text.suffix(3000))")
   }
+
+  /// The activity report has no PDF: the refusal says what to use instead, and writes nothing.
+  @Test func theActivityReportNamesWhatToUseInsteadOfAPDF() throws {
+    let file = folder.file("activity.pdf")
+    let result = try run(["report", "activity", "--format", "pdf", "--output", file])
+    #expect(result.exitCode == 64, "\(result)")
+    #expect(
+      result.stderr.contains(
+        "The activity report has no PDF; use 'lifelog report activity --format html'"),
+      "\(result)")
+    #expect(result.stderr.contains("'lifelog report meals --format pdf'"), "\(result)")
+    #expect(!FileManager.default.fileExists(atPath: file))
+  }
 }

@@ -191,7 +191,9 @@ struct ReportRequest: Sendable {
     paper = try arguments.value("--paper").map(Paper.init(parsing:))
     if format == .pdf {
       guard kind != .activity else {
-        throw UsageError("A PDF report is the meal report; use 'lifelog report meals --format pdf'")
+        throw UsageError(
+          "The activity report has no PDF; use 'lifelog report activity --format html' (print it from a browser) or 'lifelog report meals --format pdf'"
+        )
       }
       guard outputPath != nil else {
         throw UsageError("A PDF report needs a file: give --output FILE, such as 'meals.pdf'")
