@@ -56,16 +56,34 @@ import Testing
     #expect(text.contains(mark), "\(text.suffix(3000))")
   }
 
-  /// The activity report has no PDF: the refusal says what to use instead, and writes nothing.
-  @Test func theActivityReportNamesWhatToUseInsteadOfAPDF() throws {
+  /// The activity report as a PDF: the period, every activity's totals against its target on
+  /// page 1, then a page per week; the same bytes for the same log and "now".
+  @Test func theActivityReportIsAPDFToo() throws {
+    #expect(try run(["activity", "edit", "snack", "--target", "5 times/week"]).exitCode == 0)
     let file = folder.file("activity.pdf")
-    let result = try run(["report", "activity", "--format", "pdf", "--output", file])
-    #expect(result.exitCode == 64, "\(result)")
+    let arguments =
+      ["report", "activity", "--format", "pdf", "--lang", "pl", "--output", file] + Self.range
+    let result = try run(arguments)
+    #expect(result.exitCode == 0, "\(result)")
     #expect(
-      result.stderr.contains(
-        "The activity report has no PDF; use 'lifelog report activity --format html'"),
+      result.stdout.hasPrefix("Zapisano raport aktywności za 2026-11-23–2026-12-06 do '"),
       "\(result)")
-    #expect(result.stderr.contains("'lifelog report meals --format pdf'"), "\(result)")
-    #expect(!FileManager.default.fileExists(atPath: file))
+    let info = try ToolProcess.output("/usr/bin/pdfinfo", [file])
+    #expect(PDFReportBinaryTests.field("Pages", of: info.text) == "3", "\(info.text)")
+    let text = try ToolProcess.output("/usr/bin/pdftotext", ["-layout", file, "-"]).text
+    for expected in [
+      "Aktywności", "Anna Żółkiewska", "poniedziałek, 23 listopada 2026", "AKTYWNOŚĆ", "breakfast",
+      "snack", "10 razy", "90%", "2026-11-23–2026-11-29", "2026-11-30–2026-12-06", "80%",
+    ] {
+      #expect(text.contains(expected), "\(expected) in \(text)")
+    }
+    let again = folder.file("again.pdf")
+    #expect(
+      try run(
+        ["report", "activity", "--format", "pdf", "--lang", "pl", "--output", again]
+          + Self.range
+      ).exitCode == 0)
+    #expect(
+      FileManager.default.contents(atPath: file) == FileManager.default.contents(atPath: again))
   }
 }

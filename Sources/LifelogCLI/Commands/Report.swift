@@ -190,11 +190,6 @@ struct ReportRequest: Sendable {
     language = try LanguageChoice.parse(arguments)
     paper = try arguments.value("--paper").map(Paper.init(parsing:))
     if format == .pdf {
-      guard kind != .activity else {
-        throw UsageError(
-          "The activity report has no PDF; use 'lifelog report activity --format html' (print it from a browser) or 'lifelog report meals --format pdf'"
-        )
-      }
       guard outputPath != nil else {
         throw UsageError("A PDF report needs a file: give --output FILE, such as 'meals.pdf'")
       }
@@ -237,7 +232,7 @@ struct ReportRequest: Sendable {
       store: store, range: range, settings: settings, fields: fields,
       partEntries: try Self.partEntries(in: context))
     if format == .pdf, let outputPath {
-      return try writePDF(reader, to: outputPath, context: context)
+      return try writePDF(reader, store: store, to: outputPath, context: context)
     }
     let file = try outputPath.map { path in try OutputFile(replacing: path) }
     let sink = ReportSink(output: context.output, file: file)
@@ -389,7 +384,7 @@ struct ReportRequest: Sendable {
     case .json: return ReportJSON.activityReport(content.activity, write: write)
     case .csv: return  // written a day at a time (``streamsDays``), never built whole
     case .html: return ReportHTML(content: content).render(write)
-    case .pdf: return  // bytes, not text (``writePDF(_:to:context:)``)
+    case .pdf: return  // bytes, not text (``writePDF(_:store:to:context:)``)
     case .text: break
     }
     switch kind {
@@ -420,27 +415,36 @@ struct ReportRequest: Sendable {
 }
 
 extension ReportRequest {
-  /// Draws the meal report as a PDF (``ReportPDF``) and writes it to `path`, like every report
-  /// file: atomically, readable only by its owner when new.
-  fileprivate func writePDF(_ reader: ReportEntryReader, to path: String, context: Context) throws {
-    let request = ReportAggregator.Request(meals: true, activities: nil, grouping: grouping)
+  /// Draws the meal report (``ReportPDF``) or the activity report (``ActivityPDF``) as a PDF and
+  /// writes it to `path`, like every report file: atomically, readable only by its owner when new.
+  fileprivate func writePDF(
+    _ reader: ReportEntryReader, store: LogStore, to path: String, context: Context
+  ) throws {
+    let activity = kind == .activity
+    let request = ReportAggregator.Request(
+      meals: !activity, activities: activity ? try store.activities() : nil, grouping: grouping)
     let built = try ReportAggregator.build(request, from: reader, zone: context.zone)
-    guard let meals = built.meals else { return }
     let paper =
       self.paper ?? (Language.usesLetterPaper(environment: context.environment) ? .letter : .a4)
-    let bytes = try ReportPDF(
-      report: meals, made: context.zone.loggedTime(at: context.now), paper: paper
-    ).render()
+    let made = context.zone.loggedTime(at: context.now)
+    let bytes: [UInt8]
+    if let report = built.activity {
+      bytes = try ActivityPDF(report: report, made: made, paper: paper).render()
+    } else if let meals = built.meals {
+      bytes = try ReportPDF(report: meals, made: made, paper: paper).render()
+    } else {
+      return
+    }
     let file = try OutputFile(replacing: path)
     try file.write(bytes)
     try file.commit()
     let range = reader.range
-    context.output.write(Self.wrote(.meals, range: range, path: path) + "\n")
+    context.output.write(Self.wrote(activity ? .activity : .meals, range: range, path: path) + "\n")
   }
 }
 
 extension ReportRequest {
-  /// "Wrote the meal report for 2026-11-23 to 2026-12-06 to 'meals.pdf'", in the report's
+  /// "Wrote the meals report for 2026-11-23 to 2026-12-06 to 'meals.pdf'", in the report's
   /// language: a person reads it (the dates stay as typed in --from and --to).
   static func wrote(_ kind: ReportKind, range: ReportRange, path: String) -> String {
     let tr = Translation.current

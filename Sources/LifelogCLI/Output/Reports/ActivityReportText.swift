@@ -104,7 +104,7 @@ struct ActivityReportText {
   }
 
   /// COUNT, DURATION, QUANTITY, TARGET, REACHED for one amount.
-  private func cells(_ amount: ActivityAmount, _ activity: Activity) -> [String] {
+  func cells(_ amount: ActivityAmount, _ activity: Activity) -> [String] {
     let duration = amount.timedCount > 0 ? ReportText.seconds(amount.durationSeconds) : ""
     var quantity = ""
     if amount.quantityCount > 0 {

@@ -58,14 +58,21 @@ struct ReportPDF {
 
   /// "Made Sunday, 6 December 2026, 21:00 · lifelog" and "n / N".
   func footer(on canvas: PDFCanvas, page: Int, of total: Int) {
-    let y = paper.height - Self.margin - 10
-    canvas.line(from: (Self.margin, y - 4), to: (paper.width - Self.margin, y - 4), .rule)
-    let made = tr.format(
+    Self.footer(on: canvas, paper: paper, made: made, page: page, of: total)
+  }
+
+  /// The footer every page of every PDF report has.
+  static func footer(on canvas: PDFCanvas, paper: Paper, made: LoggedTime, page: Int, of total: Int)
+  {
+    let tr = Translation.current
+    let width = paper.width - 2 * margin
+    let y = paper.height - margin - 10
+    canvas.line(from: (margin, y - 4), to: (paper.width - margin, y - 4), .rule)
+    let text = tr.format(
       "Made {date}, {time} with lifelog",
-      ["date": tr.longDate(self.made.local.date), "time": self.made.local.timeDescription])
-    canvas.text(made, .small, x: Self.margin, y: y, width: width * 0.75, .muted)
-    canvas.text(
-      "\(page) / \(total)", .small, x: Self.margin, y: y, width: width, align: .right, .muted)
+      ["date": tr.longDate(made.local.date), "time": made.local.timeDescription])
+    canvas.text(text, .small, x: margin, y: y, width: width * 0.75, .muted)
+    canvas.text("\(page) / \(total)", .small, x: margin, y: y, width: width, align: .right, .muted)
   }
 
   // MARK: - The sheet
