@@ -190,9 +190,6 @@ struct ReportRequest: Sendable {
     language = try LanguageChoice.parse(arguments)
     paper = try arguments.value("--paper").map(Paper.init(parsing:))
     if format == .pdf {
-      guard kind != .activity else {
-        throw UsageError("A PDF report is the meal report; use 'lifelog report meals --format pdf'")
-      }
       guard outputPath != nil else {
         throw UsageError("A PDF report needs a file: give --output FILE, such as 'meals.pdf'")
       }
@@ -246,7 +243,7 @@ struct ReportRequest: Sendable {
       store: store, range: range, settings: settings, fields: fields,
       partEntries: try Self.partEntries(in: context))
     if format == .pdf, let outputPath {
-      return try writePDF(reader, to: outputPath, context: context)
+      return try writePDF(reader, store: store, to: outputPath, context: context)
     }
     if format == .xlsx, let outputPath {
       return try writeSpreadsheet(reader, to: outputPath, context: context)
@@ -266,8 +263,7 @@ struct ReportRequest: Sendable {
     }
     try sink.finish()
     guard let outputPath else { return }
-    let name = kind == .both ? "report" : "\(kind.rawValue) report"
-    context.output.write("Wrote the \(name) for \(range.from) to \(range.to) to '\(outputPath)'\n")
+    context.output.write(Self.wrote(kind, range: range, path: outputPath) + "\n")
   }
 
   /// Whether the output can be written a day at a time as the days close (CSV, JSON with the
@@ -300,10 +296,19 @@ struct ReportRequest: Sendable {
       // The summary goes first, where a reader looks; it is known only once every day is read,
       // so the days are read twice (in one read transaction, so both passes see the same log),
       // which keeps the memory of one day instead of holding the whole diary.
-      let counted = try ReportAggregator.stream(request, from: reader, zone: zone) { _ in }
+      var first = request
+      first.countsSheet = true
+      let counted = try ReportAggregator.stream(first, from: reader, zone: zone) { _ in }
       sink.write(markdown.mealsHeading())
+      if let sheet = counted.sheet {
+        sink.write(
+          markdown.mealsSheet(
+            MealSheetText(
+              range: reader.range, settings: reader.settings, summary: counted.summary,
+              sheet: sheet)))
+      }
       sink.write(markdown.mealsSummary(counted.summary, offsets: counted.offsets))
-      sink.write("\n## Days\n")
+      sink.write("\n## " + Translation.current("Days") + "\n")
       _ = try ReportAggregator.stream(request, from: reader, zone: zone) { day in
         sink.write { $0.append(markdown.mealDay(day)) }
       }
@@ -393,7 +398,7 @@ struct ReportRequest: Sendable {
     case .json: return ReportJSON.activityReport(content.activity, write: write)
     case .csv: return  // written a day at a time (``streamsDays``), never built whole
     case .html: return ReportHTML(content: content).render(write)
-    case .pdf: return  // bytes, not text (``writePDF(_:to:context:)``)
+    case .pdf: return  // bytes, not text (``writePDF(_:store:to:context:)``)
     case .xlsx: return  // a file, not text (``writeSpreadsheet(_:to:context:)``)
     case .text: break
     }
@@ -425,22 +430,48 @@ struct ReportRequest: Sendable {
 }
 
 extension ReportRequest {
-  /// Draws the meal report as a PDF (``ReportPDF``) and writes it to `path`, like every report
-  /// file: atomically, readable only by its owner when new.
-  fileprivate func writePDF(_ reader: ReportEntryReader, to path: String, context: Context) throws {
-    let request = ReportAggregator.Request(meals: true, activities: nil, grouping: grouping)
+  /// Draws the meal report (``ReportPDF``) or the activity report (``ActivityPDF``) as a PDF and
+  /// writes it to `path`, like every report file: atomically, readable only by its owner when new.
+  fileprivate func writePDF(
+    _ reader: ReportEntryReader, store: LogStore, to path: String, context: Context
+  ) throws {
+    let activity = kind == .activity
+    let request = ReportAggregator.Request(
+      meals: !activity, activities: activity ? try store.activities() : nil, grouping: grouping)
     let built = try ReportAggregator.build(request, from: reader, zone: context.zone)
-    guard let meals = built.meals else { return }
     let paper =
       self.paper ?? (Language.usesLetterPaper(environment: context.environment) ? .letter : .a4)
-    let bytes = try ReportPDF(
-      report: meals, made: context.zone.loggedTime(at: context.now), paper: paper
-    ).render()
+    let made = context.zone.loggedTime(at: context.now)
+    let bytes: [UInt8]
+    if let report = built.activity {
+      bytes = try ActivityPDF(report: report, made: made, paper: paper).render()
+    } else if let meals = built.meals {
+      bytes = try ReportPDF(report: meals, made: made, paper: paper).render()
+    } else {
+      return
+    }
     let file = try OutputFile(replacing: path)
     try file.write(bytes)
     try file.commit()
     let range = reader.range
-    context.output.write("Wrote the meal report for \(range.from) to \(range.to) to '\(path)'\n")
+    context.output.write(Self.wrote(activity ? .activity : .meals, range: range, path: path) + "\n")
+  }
+}
+
+extension ReportRequest {
+  /// "Wrote the meals report for 2026-11-23 to 2026-12-06 to 'meals.pdf'", in the report's
+  /// language: a person reads it (the dates stay as typed in --from and --to).
+  static func wrote(_ kind: ReportKind, range: ReportRange, path: String) -> String {
+    let tr = Translation.current
+    let values: KeyValuePairs<String, String> = [
+      "from": range.from.description, "to": range.to.description, "path": path,
+    ]
+    switch kind {
+    case .meals: return tr.format("Wrote the meals report for {from} to {to} to '{path}'", values)
+    case .activity:
+      return tr.format("Wrote the activity report for {from} to {to} to '{path}'", values)
+    case .both: return tr.format("Wrote the report for {from} to {to} to '{path}'", values)
+    }
   }
 
   /// Writes the meal report as a workbook (``ReportSpreadsheet``) to `path`, like every report
@@ -455,7 +486,6 @@ extension ReportRequest {
     let book = try SpreadsheetBook(replacing: try OutputFile(replacing: path), streaming: false)
     try ReportSpreadsheet(report: meals).write(to: book)
     try book.commit()
-    let range = reader.range
-    context.output.write("Wrote the meal report for \(range.from) to \(range.to) to '\(path)'\n")
+    context.output.write(Self.wrote(.meals, range: reader.range, path: path) + "\n")
   }
 }

@@ -24,6 +24,8 @@ public struct MealDayStream {
   /// The instant of the last meal of the day before ``nextDay`` (nil if that day had none).
   private var previousLast: Int64?
   private var summary: MealSummary.Tally
+  /// Counted only for a report that shows the sheet: the notes' words cost time and memory.
+  private var sheetTally: MealSheet.Tally?
 
   /// - Parameters:
   ///   - zone: the reader's zone; a meal logged at an offset it did not have then is marked
@@ -31,8 +33,10 @@ public struct MealDayStream {
   ///   - keepsEveryEntry: hand on every entry of a day with it (CSV of all kinds), not only its
   ///     meals.
   public init(
-    range: ReportRange, settings: ReportSettings, zone: any TimeZoneRules, keepsEveryEntry: Bool
+    range: ReportRange, settings: ReportSettings, zone: any TimeZoneRules, keepsEveryEntry: Bool,
+    countsSheet: Bool = false
   ) {
+    sheetTally = countsSheet ? MealSheet.Tally() : nil
     self.range = range
     self.settings = settings
     self.keepsEveryEntry = keepsEveryEntry
@@ -71,6 +75,10 @@ public struct MealDayStream {
     open[slot].entries.append(entry)
   }
 
+  /// The sheet (``MealSheet``) of the days closed so far: every day once ``finish(closed:)``
+  /// has run; nil unless made with `countsSheet`.
+  public var sheet: MealSheet? { sheetTally.map(MealSheet.init) }
+
   /// Hands on every day left, through the range's last, and gives the summary of all of them.
   public mutating func finish(closed: (ClosedMealDay) throws -> Void) rethrows -> MealSummary {
     try close(before: range.dayCount, closed)
@@ -89,6 +97,7 @@ public struct MealDayStream {
       previousLast = last
       nextDay += 1
       summary.add(mealDay)
+      sheetTally?.add(mealDay) { parts.entries[$0.entryIndex].note }
       try closed(ClosedMealDay(day: mealDay, entries: parts.entries))
     }
   }

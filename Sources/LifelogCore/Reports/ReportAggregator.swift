@@ -17,11 +17,14 @@ public struct ReportAggregator {
     public var grouping: Target.Period
     /// Hand every entry of a day on with it, not only its meals (``stream(_:from:zone:day:)``).
     public var keepsEntries: Bool
+    /// Whether a streamed report counts the meal sheet (``MealSheet``).
+    public var countsSheet: Bool
 
     public init(
       meals: Bool, mealAmounts: Bool = false, activities: [Activity]?, grouping: Target.Period,
-      keepsEntries: Bool = false
+      keepsEntries: Bool = false, countsSheet: Bool = false
     ) {
+      self.countsSheet = countsSheet
       self.meals = meals
       self.mealAmounts = mealAmounts
       self.activities = activities
@@ -75,6 +78,8 @@ public struct ReportAggregator {
     public let settings: ReportSettings
     /// The meal diary's summary, as ``MealReport/summary`` gives it.
     public let summary: MealSummary
+    /// The meal sheet of the streamed days, counted as they closed (when the request asked).
+    public let sheet: MealSheet?
     public let activity: ActivityReport?
     public let offsets: [LoggedOffset]
   }
@@ -90,7 +95,8 @@ public struct ReportAggregator {
     let range = reader.range
     let settings = reader.settings
     var days = MealDayStream(
-      range: range, settings: settings, zone: zone, keepsEveryEntry: request.keepsEntries)
+      range: range, settings: settings, zone: zone, keepsEveryEntry: request.keepsEntries,
+      countsSheet: request.countsSheet)
     var tally = request.activities.map {
       ActivityAggregator(range: range, settings: settings, activities: $0, by: request.grouping)
     }
@@ -103,7 +109,7 @@ public struct ReportAggregator {
     let summary = try days.finish(closed: day)
     let offsetList = offsets.offsets
     return Streamed(
-      range: range, settings: settings, summary: summary,
+      range: range, settings: settings, summary: summary, sheet: days.sheet,
       activity: tally.map { ActivityReport($0, offsets: offsetList, zone: zone) },
       offsets: offsetList)
   }

@@ -72,7 +72,9 @@ struct ActivityReportText {
       }
       let totals = report.activities[(position - 1) / block]
       let index = (position - 1) % block
-      guard index < periods else { return ["", "total"] + cells(totals.total, totals.activity) }
+      guard index < periods else {
+        return ["", tr("total")] + cells(totals.total, totals.activity)
+      }
       let name = index == 0 ? TerminalText.visible(totals.activity.name) : ""
       return [name, ReportText.period(report.periods[index], by: report.grouping)]
         + cells(totals.periods[index], totals.activity)
@@ -102,7 +104,7 @@ struct ActivityReportText {
   }
 
   /// COUNT, DURATION, QUANTITY, TARGET, REACHED for one amount.
-  private func cells(_ amount: ActivityAmount, _ activity: Activity) -> [String] {
+  func cells(_ amount: ActivityAmount, _ activity: Activity) -> [String] {
     let duration = amount.timedCount > 0 ? ReportText.seconds(amount.durationSeconds) : ""
     var quantity = ""
     if amount.quantityCount > 0 {

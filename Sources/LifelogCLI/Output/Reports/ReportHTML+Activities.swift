@@ -10,10 +10,12 @@ extension ReportHTML {
     flush: (inout ReportBytes) -> Void
   ) {
     let renderer = ActivityReportText(report: report, style: plain)
-    html +=
-      "<section class=\"activities\">\n<h2>\(compact ? "Activities" : "Totals against targets")</h2>\n"
+    let tr = Translation.current
+    html += "<section class=\"activities\">\n<h2>"
+    html += compact ? tr("Activities") : tr("Totals against targets")
+    html += "</h2>\n"
     if report.activities.isEmpty {
-      html += "<p class=\"none\">No activities logged in this range.</p>\n"
+      html += "<p class=\"none\">\(tr("No activities logged in this range."))</p>\n"
     } else {
       totalsChart(report, into: &html)
       if compact {
@@ -28,16 +30,16 @@ extension ReportHTML {
       let targets = renderer.targets()
       if !targets.isEmpty { html += "<p class=\"small\">\(Self.escape(targets))</p>\n" }
     }
-    html += "<h3>Sleep</h3>\n"
+    html += "<h3>\(tr("Sleep"))</h3>\n"
     if !renderer.hasSleep {
-      html += "<p class=\"none\">None logged.</p>\n"
+      html += "<p class=\"none\">\(tr("None logged."))</p>\n"
     } else if compact {
       var line = renderer.sleepLine()
-      let prefix = Translation.current("Sleep") + ": "
+      let prefix = tr("Sleep") + ": "
       if line.hasPrefix(prefix) { line = String(line.dropFirst(prefix.count)) }
       html += "<p>\(Self.escape(line.prefix(1).uppercased() + line.dropFirst()))</p>\n"
     } else {
-      html += "<p class=\"small\">A night belongs to the day it begins in.</p>\n"
+      html += "<p class=\"small\">\(tr("A night belongs to the day it begins in."))</p>\n"
       table(renderer.sleepRows(), numeric: [], into: &html, flush: flush)
       html += "<p>\(Self.escape(renderer.averageLine(report.sleep)))</p>\n"
     }
@@ -61,9 +63,11 @@ extension ReportHTML {
     }
     html += "<figure class=\"chart\">\n<svg class=\"totals\" "
     html += "viewBox=\"0 0 \(width) \(height)\" width=\"100%\" role=\"img\" "
-    html += "aria-label=\"Activity totals against targets\">\n"
+    let tr = Translation.current
+    html += "aria-label=\"\(Self.escape(tr("Activity totals against targets")))\">\n"
     if targeted.isEmpty {
-      html += "<text class=\"nomeals\" x=\"\(barLeft)\" y=\"36\">No activity has a target.</text>\n"
+      html += "<text class=\"nomeals\" x=\"\(barLeft)\" y=\"36\">"
+      html += "\(tr("No activity has a target."))</text>\n"
     }
     for (row, totals) in targeted.enumerated() {
       guard let percent = totals.total.percentReached, let target = totals.total.targetAmount,
@@ -81,23 +85,29 @@ extension ReportHTML {
       html +=
         "<line class=\"target\" x1=\"\(mark)\" y1=\"\(y)\" x2=\"\(mark)\" y2=\"\(y + 26)\"/>\n"
       html += "<text class=\"value\" x=\"\(barLeft + barWidth + 10)\" y=\"\(y + 17)\">"
-      html +=
-        "\(ReportText.percent(percent)) of \(Self.escape(ReportText.targetAmount(target, of: goal)))"
+      html += Self.escape(
+        tr.format(
+          "{percent} of {target}",
+          [
+            "percent": ReportText.percent(percent),
+            "target": ReportText.targetAmount(target, of: goal),
+          ]))
       html += "</text>\n"
     }
     if !targeted.isEmpty {
       let mark = scaled(100)
-      html += "<text class=\"hour\" x=\"\(mark)\" y=\"\(height - 4)\">target</text>\n"
+      html += "<text class=\"hour\" x=\"\(mark)\" y=\"\(height - 4)\">\(tr("target"))</text>\n"
     }
     html += "</svg>\n<figcaption class=\"legend\"><span><svg class=\"key\" viewBox=\"0 0 22 12\" "
     html +=
       "width=\"22\" height=\"12\"><rect class=\"key-bar\" x=\"1\" y=\"1\" width=\"20\" height=\"10\" "
     html +=
-      "rx=\"2\"/></svg> reached</span><span><svg class=\"key\" viewBox=\"0 0 22 12\" width=\"22\" "
+      "rx=\"2\"/></svg> \(tr("reached"))</span><span><svg class=\"key\" viewBox=\"0 0 22 12\" width=\"22\" "
     html +=
       "height=\"12\"><rect class=\"key-met\" x=\"1\" y=\"1\" width=\"20\" height=\"10\" rx=\"2\"/>"
-    html += "</svg> target met</span><span><svg class=\"key\" viewBox=\"0 0 6 14\" width=\"6\" "
+    html +=
+      "</svg> \(tr("target met"))</span><span><svg class=\"key\" viewBox=\"0 0 6 14\" width=\"6\" "
     html += "height=\"14\"><line class=\"key-target\" x1=\"3\" y1=\"0\" x2=\"3\" y2=\"14\"/></svg> "
-    html += "target over the range</span></figcaption>\n</figure>\n"
+    html += "\(tr("target over the range"))</span></figcaption>\n</figure>\n"
   }
 }

@@ -3,15 +3,19 @@ import LifelogCore
 /// The meal diary: the summary, the timeline, a section per week and a table per day, or the compact form
 /// of a report that shows both meals and activities.
 extension ReportHTML {
-  /// The summary, one timeline for the whole range, then a section per week with a table per day.
+  /// The sheet (as on the PDF's first page), the summary, one timeline for the whole range,
+  /// then a section per week with a table per day.
   ///
   /// `flush` is called after each day.
   func mealDiary(
     _ report: MealReport, into html: inout ReportBytes, flush: (inout ReportBytes) -> Void
   ) {
+    let sheet = MealSheetText(
+      range: report.range, settings: settings, summary: report.summary, sheet: MealSheet(report))
+    sheetSection(sheet, into: &html)
     html += "<section class=\"summary\">\n<h2>\(Translation.current("Summary"))</h2>\n"
     summaryTable(report, into: &html)
-    html += "</section>\n<section class=\"glance\">\n<h2>Timeline</h2>\n"
+    html += "</section>\n<section class=\"glance\">\n<h2>\(Translation.current("Timeline"))</h2>\n"
     timeline(report.days[...], report, into: &html, flush: flush)
     html += "</section>\n"
     for positions in Self.weeks(report.days, startingOn: settings.weekStartsOn) {
@@ -56,18 +60,19 @@ extension ReportHTML {
       "{first} to {last}",
       ["first": ReportText.clock(first.time), "last": ReportText.clock(last.time)])
     if let longest = day.longestGapMinutes {
-      html += ", longest gap \(ReportText.minutes(longest))"
+      html += ", " + tr.format("longest gap {gap}", ["gap": ReportText.minutes(longest)])
     }
     if !day.flaggedGaps.isEmpty {
       html += ", <span class=\"flag\">\(ReportText.flagCounts(day, settings))</span>"
     }
     if let overnight = day.overnightGapMinutes {
-      html += "; overnight gap \(ReportText.minutes(overnight))"
+      html += "; " + tr.format("overnight gap {gap}", ["gap": ReportText.minutes(overnight)])
     }
     html +=
       ".</p>\n<table class=\"meals\">\n<colgroup><col class=\"c-time\"/><col class=\"c-meal\"/>"
-    html += "<col class=\"c-gap\"/><col/></colgroup>\n<thead><tr><th>Time</th><th>Meal</th>"
-    html += "<th class=\"n\">Gap</th><th class=\"note\">Note</th></tr></thead>\n<tbody>\n"
+    html += "<col class=\"c-gap\"/><col/></colgroup>\n<thead><tr><th>\(tr("Time"))</th>"
+    html += "<th>\(tr("Meal"))</th><th class=\"n\">\(tr("Gap"))</th>"
+    html += "<th class=\"note\">\(tr("Note"))</th></tr></thead>\n<tbody>\n"
     // Written byte by byte: the diary can hold 100,000 meals.
     for meal in day.meals {
       if let flag = meal.gapFlag {
@@ -100,13 +105,16 @@ extension ReportHTML {
   func mealsCompact(
     _ report: MealReport, into html: inout ReportBytes, flush: (inout ReportBytes) -> Void
   ) {
-    html += "<section class=\"meals-compact\">\n<h2>Meals</h2>\n"
+    let tr = Translation.current
+    html += "<section class=\"meals-compact\">\n<h2>\(tr("Meals"))</h2>\n"
     timeline(report.days[...], report, into: &html, flush: flush)
-    html += "<table>\n<thead><tr><th>Day</th><th class=\"n\">Meals</th><th>First</th><th>Last</th>"
-    html += "<th class=\"n\">Overnight</th><th class=\"n\">Longest gap</th>"
+    let column = { (name: String) in Self.title(tr(name, context: "column")) }
+    html += "<table>\n<thead><tr><th>\(column("DAY"))</th><th class=\"n\">\(column("MEALS"))</th>"
+    html += "<th>\(column("FIRST"))</th><th>\(column("LAST"))</th>"
+    html += "<th class=\"n\">\(column("OVERNIGHT"))</th>"
+    html += "<th class=\"n\">\(column("LONGEST GAP"))</th>"
     html +=
-      "<th class=\"n\">"
-      + Translation.current.format("Gaps {rule}", ["rule": ReportText.gapRule(settings)])
+      "<th class=\"n\">" + tr.format("Gaps {rule}", ["rule": ReportText.gapRule(settings)])
       + "</th></tr></thead>\n<tbody>\n"
     for day in report.days {
       flush(&html)

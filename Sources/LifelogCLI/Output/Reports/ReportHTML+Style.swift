@@ -40,12 +40,17 @@ extension ReportHTML {
     tr.flagged.short td { background: #f1eefa; }
     table.facts { width: auto; min-width: 60%; }
     table.facts th { font-weight: 400; color: var(--muted); padding-right: 24px; }
+    .period { font-size: 16px; font-weight: 600; margin: 0 0 4px; }
+    .figures { display: flex; gap: 8px; margin: 6px 0 10px; }
+    .figure { flex: 1; background: var(--band); padding: 8px 10px; }
+    .figure .label { display: block; color: var(--muted); font-size: 12px; }
+    .figure b { display: block; font-size: 22px; font-weight: 600; }
     .chart { margin: 8px 0 14px; }
     .chart svg { display: block; font-size: 11px; }
     .band { fill: var(--band); }
     .tick { stroke: #e6eaee; stroke-width: 1; }
     .tick.major { stroke: #cfd6dd; }
-    .hour { fill: var(--muted); text-anchor: middle; font-size: 10.5px; }
+    .hour, .hour-of-day { fill: var(--muted); text-anchor: middle; font-size: 10.5px; }
     .day { fill: var(--ink); text-anchor: end; font-size: 11.5px; }
     .value { fill: var(--ink); font-size: 11.5px; }
     .nomeals { fill: var(--muted); font-style: italic; text-anchor: middle; font-size: 11px;

@@ -31,7 +31,7 @@ extension ReportHTML {
     let height = top + days.count * rowHeight + 8
     html += "<figure class=\"chart\">\n<svg class=\"timeline\" "
     html += "viewBox=\"0 0 \(width) \(height)\" width=\"100%\" role=\"img\" "
-    html += "aria-label=\"Meal timeline, a row per day\">\n"
+    html += "aria-label=\"\(Self.escape(Translation.current("Meal timeline, a row per day")))\">\n"
     ticks(axis, top: top, bottom: height - 8, into: &html)
     var used = LegendKeys()
     for (row, day) in days.enumerated() {
@@ -45,7 +45,8 @@ extension ReportHTML {
       html += "<text class=\"day\" x=\"\(Self.labelWidth - 10)\" y=\"\(middle + 4)\">"
       html += "\(ReportText.day(day.date, settings))</text>\n"
       if day.meals.isEmpty {
-        html += "<text class=\"nomeals\" x=\"\(axis.middle)\" y=\"\(middle + 4)\">no meals</text>\n"
+        html +=
+          "<text class=\"nomeals\" x=\"\(axis.middle)\" y=\"\(middle + 4)\">\(Translation.current("no meals"))</text>\n"
         continue
       }
       for gap in day.flaggedGaps {
@@ -87,8 +88,10 @@ extension ReportHTML {
     let left = axis.x(min(from, to))
     let right = axis.x(max(from, to))
     html += "<rect class=\"gap \(gap.flag.htmlClass)\" x=\"\(left)\" y=\"\(y + 3)\" "
-    html += "width=\"\(max(right - left, 2))\" height=\"\(height - 6)\" rx=\"3\"><title>gap "
-    html += "\(ReportText.minutes(gap.minutes)), \(gap.flag.words)</title></rect>\n"
+    html += "width=\"\(max(right - left, 2))\" height=\"\(height - 6)\" rx=\"3\"><title>"
+    html += Translation.current.format(
+      "gap {gap}, {flag}", ["gap": ReportText.minutes(gap.minutes), "flag": gap.flag.words])
+    html += "</title></rect>\n"
     html += "<text class=\"gapmark\" x=\"\((left + right) / 2)\" y=\"\(y + height - 5)\">"
     html += "\(gap.flag.shape)</text>\n"
   }
@@ -117,11 +120,13 @@ extension ReportHTML {
   func legend(_ used: LegendKeys, into html: inout ReportBytes) {
     html += "<figcaption class=\"legend\">"
     html += "<span><svg class=\"key\" viewBox=\"0 0 12 12\" width=\"12\" height=\"12\">"
-    html += "<circle class=\"key-meal\" cx=\"6\" cy=\"6\" r=\"4.5\"/></svg> meal</span>"
+    html += "<circle class=\"key-meal\" cx=\"6\" cy=\"6\" r=\"4.5\"/></svg> "
+    html += Translation.current("meal") + "</span>"
     if used.away {
       html += "<span><svg class=\"key\" viewBox=\"0 0 12 12\" width=\"12\" height=\"12\">"
       html +=
-        "<circle class=\"key-away\" cx=\"6\" cy=\"6\" r=\"4\"/></svg> logged away from home</span>"
+        "<circle class=\"key-away\" cx=\"6\" cy=\"6\" r=\"4\"/></svg> "
+        + Translation.current("logged away from home") + "</span>"
     }
     for flag in MealGapFlag.allCases where used.flags.contains(flag) {
       html += "<span><svg class=\"key\" viewBox=\"0 0 22 12\" width=\"22\" height=\"12\">"
@@ -129,8 +134,10 @@ extension ReportHTML {
       html += "rx=\"3\"/><text class=\"gapmark\" x=\"11\" y=\"9.5\">\(flag.shape)</text></svg> "
       html += "\(flag.legendText(settings))</span>"
     }
-    html += "<span>Each row is one day (days start at "
-    html += "\(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes))); "
-    html += "the overnight gap is not flagged.</span></figcaption>\n"
+    html += "<span>"
+    html += Translation.current.format(
+      "Each row is one day (days start at {time}); the overnight gap is not flagged.",
+      ["time": ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)])
+    html += "</span></figcaption>\n"
   }
 }

@@ -86,21 +86,28 @@ struct ReportHTML {
   func offsets(into html: inout ReportBytes) {
     let list = content.offsets
     guard list.count > 1 || list.contains(where: { $0.awayEntries > 0 }) else { return }
-    html += "<div class=\"offsets\"><strong>Time zones.</strong> Entries were logged at "
+    let tr = Translation.current
+    html += "<div class=\"offsets\"><strong>\(Self.escape(tr("Time zones.")))</strong> "
+    html += Self.escape(tr("Entries were logged at")) + " "
     html += list.map { offset in
-      var text = "<b>\(ReportText.offset(offset.offsetMinutes))</b> (\(offset.entries) "
-      text += offset.entries == 1 ? "entry" : "entries"
+      var text = "<b>\(ReportText.offset(offset.offsetMinutes))</b> ("
+      text += tr.plural("%d entry", "%d entries", count: offset.entries)
       if offset.awayEntries > 0 {
-        text += ", away from home, "
+        text += ", " + tr("away from home") + ", "
         text +=
           offset.firstDay == offset.lastDay
           ? ReportText.day(offset.firstDay)
-          : "\(ReportText.day(offset.firstDay)) to \(ReportText.day(offset.lastDay))"
+          : tr.format(
+            "{first} to {last}",
+            ["first": ReportText.day(offset.firstDay), "last": ReportText.day(offset.lastDay)])
       }
       return text + ")"
     }.joined(separator: ", ")
-    html += ". Times logged away from home are marked "
-    html += "<span class=\"away-tag\">UTC±hh:mm</span> in tables and drawn as open circles.</div>\n"
+    html += ". "
+    html += tr.format(
+      "Times logged away from home are marked {tag} in tables and drawn as open circles.",
+      ["tag": "<span class=\"away-tag\">UTC±hh:mm</span>"])
+    html += "</div>\n"
   }
 
   // MARK: - Tables
@@ -133,7 +140,7 @@ struct ReportHTML {
   }
 
   /// `LONGEST GAP` as `Longest gap`.
-  private static func title(_ text: String) -> String {
+  static func title(_ text: String) -> String {
     guard let first = text.first else { return text }
     return first.uppercased() + text.dropFirst().lowercased()
   }

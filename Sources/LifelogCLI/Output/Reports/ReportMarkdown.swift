@@ -84,9 +84,10 @@ struct ReportMarkdown {
     }
     text += "."
     if let overnight = day.overnightGapMinutes {
-      text += " Overnight gap \(ReportText.minutes(overnight))."
+      text += " " + tr.format("Overnight gap {gap}.", ["gap": ReportText.minutes(overnight)])
     }
-    text += "\n\n| Time | Meal | Gap | Note |\n|---|---|--:|---|\n"
+    text +=
+      "\n\n| \(tr("Time")) | \(tr("Meal")) | \(tr("Gap")) | \(tr("Note")) |\n|---|---|--:|---|\n"
     for meal in day.meals {
       let entry = closed.entry(of: meal)
       var gap = meal.gapMinutes.map(ReportText.minutes) ?? ""
@@ -98,10 +99,32 @@ struct ReportMarkdown {
     return text
   }
 
+  /// The sheet, first after the title as on the PDF's first page: the period and days logged,
+  /// the gap figures, when meals happen, the longest fasts and the notes' frequent words.
+  func mealsSheet(_ sheet: MealSheetText) -> String {
+    var text = "\n## \(sheet.title)\n\n**\(sheet.period)**\n\n\(sheet.logged)\n"
+    text += "\n### \(sheet.gapsHeading)\n\n"
+    text += table(
+      [["", "", ""]] + sheet.figures.map { [$0.label, $0.value, $0.detail] }, rightAligned: [1],
+      header: false)
+    text += "\n### \(sheet.profileHeading)\n\n\(sheet.profileNote)\n\n"
+    text += table(
+      [["", ""]] + sheet.hours.map { [$0.clock, $0.percent] }, rightAligned: [1], header: false)
+    text += "\n### \(sheet.fastsHeading)\n\n"
+    if sheet.sheet.longestFasts.isEmpty { text += sheet.noFasts + "\n" }
+    for fast in sheet.sheet.longestFasts {
+      text += "- **\(ReportText.minutes(fast.minutes))** \(sheet.span(fast))\n"
+    }
+    text += "\n### \(sheet.wordsHeading)\n\n"
+    text += table(
+      [["", ""]] + sheet.words.map { [$0.label, $0.words] }, rightAligned: [], header: false)
+    return text
+  }
+
   /// The meal diary's summary, before its days.
   func mealsSummary(_ summary: MealSummary, offsets: [LoggedOffset]) -> String {
     let rows = MealReportText.summaryRows(summary, settings: settings, offsets: offsets)
-    return "\n## Summary\n\n"
+    return "\n## \(Translation.current("Summary"))\n\n"
       + table([["", ""]] + rows.map { [$0.0, $0.1] }, rightAligned: [], header: false)
   }
 
@@ -120,8 +143,9 @@ struct ReportMarkdown {
     text +=
       String(renderer.heading().split(separator: "\n", omittingEmptySubsequences: false)[1])
       + "\n\n"
+    let tr = Translation.current
     if report.activities.isEmpty {
-      text += "No activities logged in this range.\n"
+      text += tr("No activities logged in this range.") + "\n"
     } else {
       write(text)
       table(renderer.periodRows(), rightAligned: [2, 3, 4, 5, 6], write: write)
@@ -129,15 +153,17 @@ struct ReportMarkdown {
       let targets = renderer.targets()
       if !targets.isEmpty { text += "\n" + Self.escape(targets) }
     }
-    text += "\n## Sleep\n\n"
+    text += "\n## \(tr("Sleep"))\n\n"
     if renderer.hasSleep {
-      write(text + "A night belongs to the day it begins in.\n\n")
+      write(text + tr("A night belongs to the day it begins in.") + "\n\n")
       table(renderer.sleepRows(), rightAligned: [], write: write)
       text = "\n" + renderer.averageLine(renderer.report.sleep) + "\n"
     } else {
-      text += "None logged.\n"
+      text += tr("None logged.") + "\n"
     }
-    if let offsets = ReportText.offsets(report.offsets) { text += "\nOffsets: \(offsets).\n" }
+    if let offsets = ReportText.offsets(report.offsets) {
+      text += "\n" + tr("Offsets") + ": \(offsets).\n"
+    }
     write(text)
   }
 
@@ -146,15 +172,21 @@ struct ReportMarkdown {
   /// The compact report, handed to `write` in pieces: the meals table has a row per day of the
   /// range, made when written.
   private func both(_ write: (String) -> Void) {
+    let tr = Translation.current
     var text =
       "# "
       + Translation.current.format("Report, {range}", ["range": ReportText.range(content.range)])
       + forName() + "\n"
     if let report = content.meals {
       let renderer = MealReportText(report: report, style: plain)
+      text += "\n## \(tr("Meals"))\n\n"
       text +=
-        "\n## Meals\n\nDays start at \(ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes)); "
-      text += "gaps \(ReportText.gapRule(settings)) flagged.\n\n"
+        tr.format(
+          "Days start at {time}; gaps {rule} are flagged.",
+          [
+            "time": ReportText.clock(minuteAfterMidnight: settings.dayStartsAtMinutes),
+            "rule": ReportText.gapRule(settings),
+          ]) + "\n\n"
       text += renderer.summaryLine() + "\n\n"  // the summary first, where a reader looks
       write(text)
       table(renderer.compactRows().rows, rightAligned: [1, 4, 5, 6], write: write)
@@ -162,9 +194,9 @@ struct ReportMarkdown {
     }
     if let report = content.activity {
       let renderer = ActivityReportText(report: report, style: plain)
-      text += "\n## Activities\n\nTotals over the range.\n\n"
+      text += "\n## \(tr("Activities"))\n\n\(tr("Totals over the range."))\n\n"
       if report.activities.isEmpty {
-        text += "None logged.\n"
+        text += tr("None logged.") + "\n"
       } else {
         text += table(renderer.totalRows(), rightAligned: [1, 2, 3, 4, 5])
         let targets = renderer.targets()
@@ -173,7 +205,9 @@ struct ReportMarkdown {
       let sleep = renderer.sleepLine()
       if !sleep.isEmpty { text += "\n" + sleep }
     }
-    if let offsets = ReportText.offsets(content.offsets) { text += "\nOffsets: \(offsets).\n" }
+    if let offsets = ReportText.offsets(content.offsets) {
+      text += "\n" + tr("Offsets") + ": \(offsets).\n"
+    }
     write(text)
   }
 

@@ -38,9 +38,16 @@ enum ReportText {
   /// A day of a meal diary: `Tue 2026-12-01`, or `Tue 2026-12-01 (so far)` while it is not over
   /// (``ReportSettings/today``), so its few meals do not read as a poor day.
   static func day(_ date: CivilDate, _ settings: ReportSettings) -> String {
-    guard let today = settings.today, date >= today else { return day(date) }
+    guard let suffix = unfinishedSuffix(date, settings) else { return day(date) }
+    return day(date) + " " + suffix
+  }
+
+  /// `(so far)` for today, `(not yet)` for a day after it, nil for a day that is over: what
+  /// every format writes after an unfinished day's label.
+  static func unfinishedSuffix(_ date: CivilDate, _ settings: ReportSettings) -> String? {
+    guard let today = settings.today, date >= today else { return nil }
     let tr = Translation.current
-    return day(date) + " (" + (date == today ? tr("so far") : tr("not yet")) + ")"
+    return "(" + (date == today ? tr("so far") : tr("not yet")) + ")"
   }
 
   /// ` (today not counted: not over yet)`, after the summary's day count when the range reaches
@@ -163,8 +170,13 @@ enum ReportText {
   static func targetAmount(_ amount: Double, of target: Target) -> String {
     switch target.measure {
     case .minutes: return minutes(wholeNumber(amount))
-    case .count: return number(amount, decimals: 1) + (amount == 1 ? " time" : " times")
-    case .quantity(let unit): return number(amount, decimals: 1) + " " + unit
+    case .count:
+      let tr = Translation.current
+      return tr.format(
+        amount == 1 ? "{count} time" : "{count} times",
+        ["count": tr.decimal(number(amount, decimals: 1))])
+    case .quantity(let unit):
+      return Translation.current.decimal(number(amount, decimals: 1)) + " " + unit
     }
   }
 

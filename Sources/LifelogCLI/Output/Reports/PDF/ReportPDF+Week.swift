@@ -18,7 +18,8 @@ struct WeekLayout {
   let firstPageRows: Int
   let morePageRows: Int
 
-  static let labelWidth = 92.0
+  /// Wide enough for a Polish day label and its small "(do tej pory)" on an unfinished day.
+  static let labelWidth = 140.0
   static let tableHeader = 16.0
 
   init(report: MealReport, positions: Range<Int>, pdf: ReportPDF) {
@@ -90,8 +91,7 @@ struct WeekLayout {
     }
     var y = top + 14
     for day in days {
-      canvas.text(
-        pdf.tr.dayLabel(day.date), .body, x: ReportPDF.margin, y: y + 3, width: Self.labelWidth - 6)
+      drawDay(day.date, on: canvas, x: ReportPDF.margin, y: y + 3, width: Self.labelWidth - 6)
       let middle = y + ReportPDF.dayRowHeight / 2
       canvas.line(from: (left, middle), to: (left + trackWidth, middle), width: 0.3, .rule)
       var previous: Meal?
@@ -152,14 +152,25 @@ struct WeekLayout {
     }
   }
 
+  /// A day's label, with the small `(so far)` after it while the day is not over, as every
+  /// format marks it (``ReportText/unfinishedSuffix(_:_:)``).
+  private func drawDay(_ date: CivilDate, on canvas: PDFCanvas, x: Double, y: Double, width: Double)
+  {
+    let label = pdf.tr.dayLabel(date)
+    canvas.text(label, .body, x: x, y: y, width: width)
+    guard let suffix = ReportText.unfinishedSuffix(date, report.settings) else { return }
+    let used = canvas.width(label, .body) + 3
+    canvas.text(suffix, .small, x: x + used, y: y + 1, width: max(width - used, 1), .muted)
+  }
+
   // MARK: - Table
 
   private func drawTable(_ rows: ArraySlice<Row>, on canvas: PDFCanvas, top: Double) {
     let tr = pdf.tr
     let left = ReportPDF.margin
     let columns: [(String, Double)] = [
-      (tr("Day"), 92), (tr("Time"), 48), (tr("Activity"), 80),
-      (tr("Note"), pdf.width - 92 - 48 - 80 - 56), (tr("Gap"), 56),
+      (tr("Day"), Self.labelWidth), (tr("Time"), 48), (tr("Activity"), 80),
+      (tr("Note"), pdf.width - Self.labelWidth - 48 - 80 - 56), (tr("Gap"), 56),
     ]
     var x = left
     for (index, column) in columns.enumerated() {
@@ -175,7 +186,7 @@ struct WeekLayout {
       }
       var x = left
       if row.isFirstOfDay {
-        canvas.text(tr.dayLabel(row.day.date), .body, x: x, y: y, width: columns[0].1 - 4)
+        drawDay(row.day.date, on: canvas, x: x, y: y, width: columns[0].1 - 4)
       }
       x += columns[0].1
       guard let meal = row.meal else {

@@ -58,21 +58,28 @@ struct ReportPDF {
 
   /// "Made Sunday, 6 December 2026, 21:00 · lifelog" and "n / N".
   func footer(on canvas: PDFCanvas, page: Int, of total: Int) {
-    let y = paper.height - Self.margin - 10
-    canvas.line(from: (Self.margin, y - 4), to: (paper.width - Self.margin, y - 4), .rule)
-    let made = tr.format(
+    Self.footer(on: canvas, paper: paper, made: made, page: page, of: total)
+  }
+
+  /// The footer every page of every PDF report has.
+  static func footer(on canvas: PDFCanvas, paper: Paper, made: LoggedTime, page: Int, of total: Int)
+  {
+    let tr = Translation.current
+    let width = paper.width - 2 * margin
+    let y = paper.height - margin - 10
+    canvas.line(from: (margin, y - 4), to: (paper.width - margin, y - 4), .rule)
+    let text = tr.format(
       "Made {date}, {time} with lifelog",
-      ["date": tr.longDate(self.made.local.date), "time": self.made.local.timeDescription])
-    canvas.text(made, .small, x: Self.margin, y: y, width: width * 0.75, .muted)
-    canvas.text(
-      "\(page) / \(total)", .small, x: Self.margin, y: y, width: width, align: .right, .muted)
+      ["date": tr.longDate(made.local.date), "time": made.local.timeDescription])
+    canvas.text(text, .small, x: margin, y: y, width: width * 0.75, .muted)
+    canvas.text("\(page) / \(total)", .small, x: margin, y: y, width: width, align: .right, .muted)
   }
 
   // MARK: - The sheet
 
   private func drawSheet(on canvas: PDFCanvas, title: String) {
-    let sheet = MealSheet(report)
-    let summary = report.summary
+    let text = MealSheetText(
+      range: report.range, settings: settings, summary: report.summary, sheet: MealSheet(report))
     let left = Self.margin
     var y = Self.margin
     canvas.text(title, .title, x: left, y: y, width: width * 0.6)
@@ -80,33 +87,20 @@ struct ReportPDF {
       canvas.text(settings.name, .heading, x: left, y: y + 4, width: width, align: .right)
     }
     y += 28
-    let period = tr.format(
-      "{from} to {to}",
-      ["from": tr.longDate(report.range.from), "to": tr.longDate(report.range.to)])
-    y += canvas.text(period, .heading, x: left, y: y, width: width)
-    let logged = tr.format(
-      "Days logged: {logged} of {days} · meals: {meals} · target: a meal at least every {limit}",
-      [
-        "logged": "\(summary.daysWithMeals)",
-        "days": tr.plural("%d day", "%d days", count: summary.days),
-        "meals": "\(summary.meals)", "limit": limit,
-      ])
-    y += canvas.text(logged, .body, x: left, y: y + 2, width: width, wraps: true, .muted) + 16
-    y = drawProfile(sheet, on: canvas, top: y)
-    y = drawGapFigures(sheet, on: canvas, top: y + 14)
-    y = drawFasts(sheet, on: canvas, top: y + 14)
-    drawWords(sheet, on: canvas, top: y + 14)
+    y += canvas.text(text.period, .heading, x: left, y: y, width: width)
+    y += canvas.text(text.logged, .body, x: left, y: y + 2, width: width, wraps: true, .muted) + 16
+    y = drawProfile(text, on: canvas, top: y)
+    y = drawGapFigures(text, on: canvas, top: y + 14)
+    y = drawFasts(text, on: canvas, top: y + 14)
+    drawWords(text, on: canvas, top: y + 14)
   }
 
   /// The hour-of-day profile: a bar per hour, the share of days with a meal in it.
-  private func drawProfile(_ sheet: MealSheet, on canvas: PDFCanvas, top: Double) -> Double {
+  private func drawProfile(_ text: MealSheetText, on canvas: PDFCanvas, top: Double) -> Double {
     let left = Self.margin
     var y = top
-    y += canvas.text(tr("When meals happen"), .heading, x: left, y: y, width: width) + 2
-    y +=
-      canvas.text(
-        tr("Each bar: the share of logged days with a meal in that hour."), .small, x: left, y: y,
-        width: width, .muted) + 6
+    y += canvas.text(text.profileHeading, .heading, x: left, y: y, width: width) + 2
+    y += canvas.text(text.profileNote, .small, x: left, y: y, width: width, .muted) + 6
     let chartHeight = 110.0
     let axis = 30.0
     let plotLeft = left + axis
@@ -119,7 +113,7 @@ struct ReportPDF {
         ReportText.percent(share * 100), .small, x: left, y: lineY - 4, width: axis - 3,
         align: .right, .muted)
     }
-    for (hour, share) in sheet.hourShares.enumerated() where share > 0 {
+    for (hour, share) in text.sheet.hourShares.enumerated() where share > 0 {
       let height = chartHeight * min(share, 1)
       canvas.fill(
         x: plotLeft + Double(hour) * column + 1.5, y: y + chartHeight - height, width: column - 3,
@@ -138,84 +132,47 @@ struct ReportPDF {
 
   /// Four figures in boxes: median gap, longest gap, daytime gaps within the target, days
   /// fully within it.
-  private func drawGapFigures(_ sheet: MealSheet, on canvas: PDFCanvas, top: Double) -> Double {
-    let summary = report.summary
+  private func drawGapFigures(_ text: MealSheetText, on canvas: PDFCanvas, top: Double) -> Double {
     let left = Self.margin
     var y = top
-    y +=
-      canvas.text(
-        tr.format("Gaps between meals against the target of {limit}", ["limit": limit]), .heading,
-        x: left, y: y, width: width) + 6
-    let share =
-      sheet.daytimeGaps == 0
-      ? "–" : ReportText.percent(Double(sheet.daytimeGapsWithin) * 100 / Double(sheet.daytimeGaps))
-    let figures: [(String, String, String)] = [
-      (tr("Median gap"), summary.medianGapMinutes.map(ReportText.minutes) ?? "–", ""),
-      (
-        tr("Longest gap"), summary.longestGapMinutes.map(ReportText.minutes) ?? "–",
-        summary.longestGapDate.map { tr.dayLabel($0) } ?? ""
-      ),
-      (
-        tr("Daytime gaps within target"), share,
-        tr.format(
-          "{within} of {gaps}",
-          ["within": "\(sheet.daytimeGapsWithin)", "gaps": "\(sheet.daytimeGaps)"])
-      ),
-      (
-        tr("Days fully within target"),
-        tr.format(
-          "{within} of {gaps}", ["within": "\(summary.daysOnRhythm)", "gaps": "\(summary.days)"]),
-        ""
-      ),
-    ]
+    y += canvas.text(text.gapsHeading, .heading, x: left, y: y, width: width) + 6
     let boxWidth = (width - 18) / 4
     let boxHeight = 64.0
-    for (index, figure) in figures.enumerated() {
+    for (index, figure) in text.figures.enumerated() {
       let x = left + Double(index) * (boxWidth + 6)
       canvas.fill(x: x, y: y, width: boxWidth, height: boxHeight, .band)
-      canvas.text(figure.0, .small, x: x + 7, y: y + 5, width: boxWidth - 14, wraps: true, .muted)
-      canvas.text(figure.1, .figure, x: x + 7, y: y + 23, width: boxWidth - 14)
-      canvas.text(figure.2, .small, x: x + 7, y: y + 47, width: boxWidth - 14, .muted)
+      canvas.text(
+        figure.label, .small, x: x + 7, y: y + 5, width: boxWidth - 14, wraps: true, .muted)
+      canvas.text(figure.value, .figure, x: x + 7, y: y + 23, width: boxWidth - 14)
+      canvas.text(figure.detail, .small, x: x + 7, y: y + 47, width: boxWidth - 14, .muted)
     }
     return y + boxHeight
   }
 
-  private func drawFasts(_ sheet: MealSheet, on canvas: PDFCanvas, top: Double) -> Double {
+  private func drawFasts(_ text: MealSheetText, on canvas: PDFCanvas, top: Double) -> Double {
     let left = Self.margin
     var y = top
-    y += canvas.text(tr("The longest fasts"), .heading, x: left, y: y, width: width) + 4
-    guard !sheet.longestFasts.isEmpty else {
-      return y
-        + canvas.text(tr("No gaps: fewer than two meals."), .body, x: left, y: y, width: width)
+    y += canvas.text(text.fastsHeading, .heading, x: left, y: y, width: width) + 4
+    guard !text.sheet.longestFasts.isEmpty else {
+      return y + canvas.text(text.noFasts, .body, x: left, y: y, width: width)
     }
-    for fast in sheet.longestFasts {
+    for fast in text.sheet.longestFasts {
       canvas.text(ReportText.minutes(fast.minutes), .bold, x: left, y: y, width: 56)
-      var span = tr.format(
-        "{from} to {to}",
-        [
-          "from": tr.dayLabel(fast.from.local.date) + " " + fast.from.local.timeDescription,
-          "to": tr.dayLabel(fast.to.local.date) + " " + fast.to.local.timeDescription,
-        ])
-      if fast.overnight { span += " (" + tr("overnight") + ")" }
-      y += canvas.text(span, .body, x: left + 60, y: y, width: width - 60) + 2
+      y += canvas.text(text.span(fast), .body, x: left + 60, y: y, width: width - 60) + 2
     }
     return y
   }
 
-  private func drawWords(_ sheet: MealSheet, on canvas: PDFCanvas, top: Double) {
+  /// Each slot's frequent words on one line (a long list ends in "…"), so no note can push the
+  /// sheet off its page.
+  private func drawWords(_ text: MealSheetText, on canvas: PDFCanvas, top: Double) {
     let left = Self.margin
     var y = top
-    y +=
-      canvas.text(tr("Most frequent words in the notes"), .heading, x: left, y: y, width: width) + 4
+    y += canvas.text(text.wordsHeading, .heading, x: left, y: y, width: width) + 4
     let labelWidth = 165.0
-    for (slot, words) in sheet.words {
-      canvas.text(tr(slot.label), .bold, x: left, y: y, width: labelWidth)
-      let list =
-        words.isEmpty
-        ? "–" : words.map { "\($0.word) (\($0.count))" }.joined(separator: ", ")
-      y +=
-        canvas.text(list, .body, x: left + labelWidth, y: y, width: width - labelWidth, wraps: true)
-        + 3
+    for (label, words) in text.words {
+      canvas.text(label, .bold, x: left, y: y, width: labelWidth)
+      y += canvas.text(words, .body, x: left + labelWidth, y: y, width: width - labelWidth) + 3
     }
   }
 }
