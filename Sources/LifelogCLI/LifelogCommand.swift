@@ -114,7 +114,9 @@ public enum LifelogCommand {
       return
     }
     let parsed = try ParsedArguments(Array(arguments), configuration: configuration)
-    if let database = parsed.value("--db") { context.databasePathOverride = database }
+    if configuration.usesDatabase, let database = parsed.value("--db") {
+      context.databasePathOverride = database
+    }
     try command.init(parsing: parsed, in: context).run(in: context)
   }
 

@@ -53,7 +53,8 @@ extension LifelogCommand {
         try day ?? arguments.checkedPositionals(for: Self.configuration)["day"]?.first
       format = try OutputFormat(parsing: arguments.choice("--format"))
       if let day {
-        guard arguments.value("--from") == nil, arguments.value("--to") == nil else {
+        guard arguments.valueIfDeclared("--from") == nil, arguments.valueIfDeclared("--to") == nil
+        else {
           throw UsageError("Give either a day or --from/--to, not both")
         }
         let date: CivilDate

@@ -180,7 +180,7 @@ struct ReportRequest: Sendable {
     }
     self.to = to
     if let from, let to { _ = try ReportRange(from: from, to: to) }
-    switch arguments.value("--by")?.lowercased() {
+    switch arguments.valueIfDeclared("--by")?.lowercased() {
     case nil, "week", "weekly", "w": grouping = .week
     case "day", "daily", "d": grouping = .day
     case "month", "monthly", "m": grouping = .month

@@ -62,16 +62,38 @@ struct ParsedArguments {
   }
 
   /// The value of an option given once, or nil.
-  func value(_ key: String) -> String? { values[key]?.last }
+  ///
+  /// Every accessor takes an option's key (its `--long` name) that the command declares; any
+  /// other is a programmer error (``UndeclaredNames``), never a silent nil.
+  func value(_ key: String) -> String? {
+    checkDeclared(key)
+    return values[key]?.last
+  }
 
   /// All values of a repeatable option, in order.
-  func all(_ key: String) -> [String] { values[key] ?? [] }
+  func all(_ key: String) -> [String] {
+    checkDeclared(key)
+    return values[key] ?? []
+  }
 
-  func flag(_ key: String) -> Bool { flags.contains(key) }
+  func flag(_ key: String) -> Bool {
+    checkDeclared(key)
+    return flags.contains(key)
+  }
 
   /// The value of an option given once, else the default its ``OptionSpec`` shows in help.
   func valueOrDefault(_ key: String) -> String? {
     value(key) ?? options.first { $0.key == key }?.defaultValue
+  }
+
+  /// The value of an option that only some of the commands sharing this parse declare (`today`
+  /// reuses `list`'s without `--from`; the meal report has no `--by`): nil where undeclared.
+  func valueIfDeclared(_ key: String) -> String? {
+    options.contains { $0.key == key } ? value(key) : nil
+  }
+
+  private func checkDeclared(_ key: String) {
+    if !options.contains(where: { $0.key == key }) { UndeclaredNames.report(key) }
   }
 
   /// The value of an option that offers choices (``OptionSpec/choices``), spelled as help lists
@@ -80,6 +102,7 @@ struct ParsedArguments {
   ///
   /// - Throws: ``UsageError`` (exit 64) for a value that is none of the choices.
   func choice(_ key: String) throws(UsageError) -> String? {
+    checkDeclared(key)
     guard let spec = options.first(where: { $0.key == key }), let choices = spec.choices else {
       return value(key)
     }
@@ -100,7 +123,7 @@ struct ParsedArguments {
   /// Checks the positional arguments against the declared ones and returns them by name.
   func checkedPositionals(
     for configuration: CommandConfiguration
-  ) throws(UsageError) -> [String: [String]] {
+  ) throws(UsageError) -> Positionals {
     var remaining = positionals[...]
     var result: [String: [String]] = [:]
     for (offset, spec) in configuration.arguments.enumerated() {
@@ -125,7 +148,7 @@ struct ParsedArguments {
     if let extra = remaining.first {
       throw UsageError("Unexpected argument '\(extra)'")
     }
-    return result
+    return Positionals(result, declared: Set(configuration.arguments.map(\.name)))
   }
 
   /// `-2h` and `-5` are values, not options.
