@@ -15,15 +15,15 @@
 # The faults are injected exactly as `fiu-run -x -f '' -c 'enable_random name=posix/io/*,
 # probability=P'` does (its FIU_ENABLE and LD_PRELOAD), with our preload appended.
 #
-# Invariants: those marked "honest" are about what a failing command *says*; they are counted and
-# printed always, but fail the campaign only with FAULT_HONEST=1 (the default once lifelog's exit
-# codes and messages tell the truth under I/O faults). The others always fail it.
+# Invariants: those marked "honest" are about what a failing command *says*; they fail the
+# campaign unless FAULT_HONEST=0 (then they are counted and printed only). The others always
+# fail it. FAULT_VIOLATIONS=FILE keeps every violation's line (the report prints the first 20).
 set -u
 
 binary=${1:?usage: $0 LIFELOG_BINARY [RUNS] [SEED]}
 runs=${2:-${FAULT_RUNS:-1000}}
 base_seed=${3:-${FAULT_SEED:-24000}}
-honest=${FAULT_HONEST:-0}
+honest=${FAULT_HONEST:-1}
 binary=$(realpath "$binary")
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -160,7 +160,9 @@ run_add() { # seed probability dir
   if [ "$rc" -ne 0 ]; then
     # What a script may conclude from the message: saved, not saved, or nothing.
     local says=""
-    if grep -qiE 'nothing was (written|saved|added|changed)|was not (saved|added|written)|not in the log' "$3/err"; then
+    if grep -qiE 'cannot tell' "$3/err"; then
+      says=""
+    elif grep -qiE 'nothing was (written|saved|added|changed)|was not (saved|added|written)|not in the log' "$3/err"; then
       says=no
     elif grep -qiE '(is|was) (saved|added|in the log)' "$3/err"; then
       says=yes
@@ -345,6 +347,7 @@ if [ -s "$failures_log" ]; then
   echo "First violations (the seed picks the scenario too: replay one with $0 BINARY 1 SEED):"
   sort -u "$failures_log" | head -20
 fi
+[ -n "${FAULT_VIOLATIONS:-}" ] && sort -u "$failures_log" >"$FAULT_VIOLATIONS"
 if [ "$failed" -ne 0 ]; then
   echo "faults: FAILED: an invariant that must always hold was broken" >&2
   exit 1

@@ -25,10 +25,7 @@ final class ZipEntryReader {
   /// Opens `path` and finds the entry whose name is `name` or ends in `/name`.
   init(path: String, entry name: String) throws {
     descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      let reason = String(cString: strerror(errno))
-      throw errno == ENOENT ? InputFileError.missing(path) : .unreadable(path, reason: reason)
-    }
+    guard descriptor >= 0 else { throw InputFileError.opening(path, errno: errno) }
     self.path = path
     var found: ZipDirectory.Entry?
     do {
@@ -111,7 +108,7 @@ final class ZipEntryReader {
       }
       if got == 0 { throw InputError("'\(path)' ends inside export.xml; is it cut short?") }
       if errno != EINTR {
-        throw InputFileError.unreadable(path, reason: String(cString: strerror(errno)))
+        throw InputFileError.readFailed(path, reason: String(cString: strerror(errno)))
       }
     }
   }
