@@ -146,7 +146,7 @@ struct StorageFailureReport {
 
   /// Damage is reported only when `quick_check` confirms it; else the read failed for a moment.
   private static func damageChecked(path: String, cause: SQLiteError) -> StorageFailureReport {
-    switch LogIntegrity.quickCheck(path) {
+    switch LogIntegrity.confirmedCheck(path) {
     case .intact:
       return StorageFailureReport(
         code: ExitCode.ioError,
