@@ -10,42 +10,47 @@ import LifelogCore
 /// hands the signal to the handler found at install (the Swift runtime's backtracer), so the
 /// process still ends by the signal.
 enum TrapReport {
-  /// The signals a trap raises: Swift's `ud2` and `brk`, `abort()`, a bad access.
-  static let signals = [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE]
+  /// The messages, static: installing allocates nothing, since the allocation that fails may be
+  /// the first of the process.
+  static let nothingCommitted: StaticString =
+    "Error: lifelog stopped abruptly (the system refused it memory, or an internal error); nothing was changed. Run the command again\n"
+  static let committed: StaticString =
+    "Error: lifelog stopped abruptly (the system refused it memory, or an internal error) after what it had written was saved in the log; do not run the command again before looking ('lifelog list')\n"
+  static let uncertain: StaticString =
+    "Error: lifelog stopped abruptly (the system refused it memory, or an internal error) while saving to the log, and it cannot tell if the log holds the change; look with 'lifelog list' before running the command again\n"
 
-  nonisolated(unsafe) private static var nothingCommitted: UnsafeMutablePointer<CChar>?
-  nonisolated(unsafe) private static var committed: UnsafeMutablePointer<CChar>?
-  nonisolated(unsafe) private static var uncertain: UnsafeMutablePointer<CChar>?
-  nonisolated(unsafe) private static var previous: [Int32: sigaction] = [:]
+  /// The handlers found at install, one per signal, in the order of ``install()`` (fixed storage:
+  /// no allocation).
+  nonisolated(unsafe) fileprivate static var previous = (
+    sigaction(), sigaction(), sigaction(), sigaction(), sigaction(), sigaction()
+  )
 
-  static let stopped =
-    "Error: lifelog stopped abruptly (the system refused it memory, or an internal error)"
-
-  /// Installs the handler for ``signals``; call once, at the start of the process.
+  /// Installs the handler for the signals a trap raises (Swift's `ud2` and `brk`, `abort()`, a
+  /// bad access); call once, at the start of the process.
   static func install() {
-    nothingCommitted = strdup("\(stopped); nothing was changed. Run the command again\n")
-    committed = strdup(
-      "\(stopped) after what it had written was saved in the log; do not run the command again "
-        + "before looking ('lifelog list')\n")
-    uncertain = strdup(
-      "\(stopped) while saving to the log, and it cannot tell if the log holds the change; look "
-        + "with 'lifelog list' before running the command again\n")
     // A mask inherited from the parent may block them: a handler that cannot run says nothing.
     var unblocked = sigset_t()
     sigemptyset(&unblocked)
-    for signal in signals { sigaddset(&unblocked, signal) }
+    sigaddset(&unblocked, SIGILL)
+    sigaddset(&unblocked, SIGTRAP)
+    sigaddset(&unblocked, SIGABRT)
+    sigaddset(&unblocked, SIGSEGV)
+    sigaddset(&unblocked, SIGBUS)
+    sigaddset(&unblocked, SIGFPE)
     pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
-    for signal in signals {
-      var action = sigaction()
-      action.__sigaction_handler.sa_handler = trapHandler
-      sigemptyset(&action.sa_mask)
-      var old = sigaction()
-      if sigaction(signal, &action, &old) == 0 { previous[signal] = old }
-    }
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = trapHandler
+    sigemptyset(&action.sa_mask)
+    sigaction(SIGILL, &action, &previous.0)
+    sigaction(SIGTRAP, &action, &previous.1)
+    sigaction(SIGABRT, &action, &previous.2)
+    sigaction(SIGSEGV, &action, &previous.3)
+    sigaction(SIGBUS, &action, &previous.4)
+    sigaction(SIGFPE, &action, &previous.5)
   }
 
   /// The message for the state the process is in now.
-  fileprivate static var message: UnsafeMutablePointer<CChar>? {
+  fileprivate static var message: StaticString {
     switch CommitProgress.state {
     case .nothingCommitted: nothingCommitted
     case .committed: committed
@@ -55,25 +60,28 @@ enum TrapReport {
 
   /// Puts back the handler found at install for `signal`.
   fileprivate static func restore(_ signal: Int32) {
-    guard var old = previous[signal] else {
-      Glibc.signal(signal, SIG_DFL)
-      return
+    switch signal {
+    case SIGILL: sigaction(signal, &previous.0, nil)
+    case SIGTRAP: sigaction(signal, &previous.1, nil)
+    case SIGABRT: sigaction(signal, &previous.2, nil)
+    case SIGSEGV: sigaction(signal, &previous.3, nil)
+    case SIGBUS: sigaction(signal, &previous.4, nil)
+    case SIGFPE: sigaction(signal, &previous.5, nil)
+    default: Glibc.signal(signal, SIG_DFL)
     }
-    sigaction(signal, &old, nil)
   }
 }
 
 /// Writes the trap's message, then raises the signal again for the handler found at install
 /// (it is delivered when this handler returns: the signal is blocked until then).
 private func trapHandler(_ signal: Int32) {
-  if let message = TrapReport.message {
-    var offset = 0
-    let length = strlen(message)
-    var attempts = 0
-    while offset < length, attempts < 10 {
-      let written = write(STDERR_FILENO, message + offset, length - offset)
-      if written > 0 { offset += written } else { attempts += 1 }
-    }
+  let message = TrapReport.message
+  var offset = 0
+  let length = message.utf8CodeUnitCount
+  var attempts = 0
+  while offset < length, attempts < 10 {
+    let written = write(STDERR_FILENO, message.utf8Start + offset, length - offset)
+    if written > 0 { offset += written } else { attempts += 1 }
   }
   TrapReport.restore(signal)
   raise(signal)
