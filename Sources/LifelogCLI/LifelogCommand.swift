@@ -193,8 +193,10 @@ public enum LifelogCommand {
     case let error as UsageError: return (ExitCode.usage, error.message)
     case let error as InputError: return (ExitCode.dataError, error.message)
     case let error as InputFileError:
-      if case .readFailed = error { return (ExitCode.ioError, error.description) }
-      return (ExitCode.noInput, error.description)
+      switch error {
+      case .readFailed, .openFailed: return (ExitCode.ioError, error.description)
+      case .missing, .unreadable: return (ExitCode.noInput, error.description)
+      }
     case let error as OutputWriteError: return (error.exitCode, error.description)
     case let error as ConfigurationError: return (ExitCode.configuration, error.description)
     case let error as StoreError:

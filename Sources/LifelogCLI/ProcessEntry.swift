@@ -4,8 +4,9 @@ import LifelogCore
 extension LifelogCommand {
   /// Runs `lifelog` as a process: the real arguments, environment, clock and time zone.
   public static func main() -> Never {
+    TrapReport.install()
     let environment = ProcessEnvironment.read()
-    let errors = FileOutput(descriptor: STDERR_FILENO)
+    let errors = FileOutput(descriptor: STDERR_FILENO, retries: 8)
     let now: Int64
     do {
       now = try ProcessEnvironment.now(environment)

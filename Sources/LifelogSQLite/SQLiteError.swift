@@ -24,8 +24,17 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
   /// The primary result code: the extended code with its detail bits removed.
   public var primaryCode: Int32 { code & 0xFF }
 
-  /// Whether another connection held a lock for longer than the busy timeout.
-  public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+  /// Whether another connection held a lock for longer than the busy timeout, or SQLite could
+  /// not get a consistent view of the WAL in its tries (`SQLITE_PROTOCOL`): both pass.
+  public var isBusy: Bool {
+    primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED || primaryCode == SQLITE_PROTOCOL
+  }
+
+  /// Whether the system refused SQLite memory (`SQLITE_NOMEM`, `SQLITE_IOERR_NOMEM`): the log
+  /// is not at fault, and the command may work when run again.
+  public var isOutOfMemory: Bool {
+    primaryCode == SQLITE_NOMEM || code == SQLITE_IOERR | (12 << 8)
+  }
 
   /// Linux's `ENOSPC` (this module sees no libc headers).
   static let noSpaceErrno: Int32 = 28
@@ -65,7 +74,7 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
   }
 
   /// Whether the operating system reported an I/O error (a read, write, sync or lock that failed).
-  public var isIOError: Bool { primaryCode == SQLITE_IOERR && !isDiskFull }
+  public var isIOError: Bool { primaryCode == SQLITE_IOERR && !isDiskFull && !isOutOfMemory }
 
   /// Whether SQLite found the file's content damaged (which a passing read error can also cause).
   public var isCorruption: Bool { primaryCode == SQLITE_CORRUPT || primaryCode == SQLITE_NOTADB }

@@ -155,6 +155,96 @@ struct StorageFaultTests {
   }
 }
 
+/// The failures the fault campaign found told wrong: a failed open of an import's file, a log's
+/// open failing with a stale `ENOENT`, a trap.
+@Suite(.enabled(if: FaultInjection.isAvailable, "libfiu (fiu-utils) is not installed"))
+struct StorageFaultFollowUpTests {
+  let folder = TemporaryDirectory()
+  var database: String { folder.file("lifelog.db") }
+  var environment: [String: String] {
+    ["LIFELOG_DB": database, "TZ": "UTC", "LIFELOG_NOW": "2026-12-02T12:00:00Z"]
+  }
+
+  private func run(_ arguments: String...) throws -> CommandResult {
+    let result = try LifelogProcess.run(arguments, environment: environment)
+    #expect(result.exitCode == 0, "\(result)")
+    return result
+  }
+
+  /// An import file that is there but whose `open` the disk fails is an I/O error (74), not
+  /// "no input" (66, for a file that is missing or cannot be read for its permissions).
+  @Test func anImportFileWhoseOpenFailsIsAnIOError() throws {
+    _ = try run("list")
+    let file = folder.file("in.csv")
+    try "activity,at,note\nsnack,2026-11-01T10:00:00Z,apple\n".write(
+      toFile: file, atomically: true, encoding: .utf8)
+    let result = try FaultInjection.run(
+      ["import", file], failing: [FaultInjection.failing("posix/io/oc/open")],
+      environment: environment)
+    #expect(result.exitCode == 74, "\(result)")
+    #expect(
+      result.stderr
+        == "Error: Opening '\(file)' failed (Input/output error); nothing was imported. Check the "
+        + "disk (see `dmesg`) and run again\n", "\(result)")
+    let missing = try LifelogProcess.run(
+      ["import", folder.file("missing.csv")], environment: environment)
+    #expect(missing.exitCode == 66, "\(missing)")
+  }
+
+  /// A log that is there, whose open the system fails with an `errno` that names no disk
+  /// failure (`ENOENT`, as SQLite reports after a failed probe of its `-wal`), is an I/O error
+  /// (74) that says nothing was changed, not "check the path" (78).
+  @Test func aLogThatIsThereButCannotBeOpenedIsAnIOError() throws {
+    _ = try run("add", "snack", "apple")
+    let result = try FaultInjection.run(
+      ["add", "snack", "pear"],
+      failing: [FaultInjection.failing("posix/io/oc/open", errno: ENOENT)],
+      environment: environment)
+    #expect(result.exitCode == 74, "\(result)")
+    #expect(result.stderr.contains("nothing was changed"), "\(result)")
+    #expect(!result.stderr.contains("No such file"), "\(result)")
+    #expect(!result.stderr.contains("check the path"), "\(result)")
+    let listed = try run("list", "--format", "json").stdout
+    #expect(listed.contains("apple") && !listed.contains("pear"), "\(listed)")
+  }
+
+  /// A process that traps says what its writes left, and still ends by the signal.
+  ///
+  /// An import is stopped once it holds the log open and waits for its rows on a FIFO: it has
+  /// written nothing.
+  @Test func aTrapSaysWhatItLeft() throws {
+    _ = try run("add", "snack", "apple")
+    let script = """
+      mkfifo "$DIR/rows" || exit 90
+      SWIFT_BACKTRACE=enable=no $LIFELOG import - --format csv < "$DIR/rows" 2> "$DIR/err" &
+      importer=$!
+      exec 3> "$DIR/rows"
+      for _ in $(seq 1 600); do
+        ls -l /proc/$importer/fd 2>/dev/null | grep -q "/lifelog.db$" && break
+        sleep 0.1
+      done
+      ls -l /proc/$importer/fd | grep -q "/lifelog.db$" || exit 91
+      kill -ABRT $importer
+      # A signal it blocks would leave it waiting for rows for ever: bounded, then killed.
+      for _ in $(seq 1 600); do kill -0 $importer 2>/dev/null || break; sleep 0.1; done
+      kill -0 $importer 2>/dev/null && { kill -KILL $importer; wait $importer; exit 92; }
+      wait $importer
+      status=$?
+      exec 3>&-
+      cat "$DIR/err" >&2
+      exit $status
+      """
+    var environment = environment
+    environment["DIR"] = folder.path
+    let result = try FaultInjection.shell(script, environment: environment)
+    #expect(result.exitCode == 128 + SIGABRT, "\(result)")
+    #expect(
+      result.stderr.contains(
+        "Error: lifelog stopped abruptly (the system refused it memory, or an internal error); "
+          + "nothing was changed. Run the command again"), "\(result)")
+  }
+}
+
 /// A log that is really damaged (pages overwritten) is called damaged, confirmed by
 /// `quick_check`, and points at `lifelog check` and `lifelog recover` (65), without SQLite's text.
 @Suite struct DamagedLogMessageTests {

@@ -13,6 +13,31 @@ enum LogIntegrity {
     case unreadable(SQLiteError)
   }
 
+  /// How many checks must find the same damage before it is called damage.
+  static let confirmingChecks = 3
+
+  /// Damage only when every one of ``confirmingChecks`` checks names the same problem.
+  ///
+  /// ``quickCheck(_:)`` runs until it finds the log intact, or that many times. A disk that
+  /// fails reads for a while makes SQLite read a page short (reported as damage) in one check
+  /// and not the next; a damaged file reads the same every time.
+  static func confirmedCheck(_ path: String) -> Finding {
+    var findings: [String] = []
+    var unreadable: SQLiteError?
+    for _ in 0..<confirmingChecks {
+      switch quickCheck(path) {
+      case .intact: return .intact
+      case .damaged(let finding): findings.append(finding)
+      case .unreadable(let error): unreadable = error
+      }
+    }
+    if findings.count == confirmingChecks, Set(findings).count == 1 { return .damaged(findings[0]) }
+    return .unreadable(
+      unreadable
+        ?? SQLiteError(
+          code: 10, message: "the checks read it differently: " + findings.joined(separator: "; ")))
+  }
+
   static func quickCheck(_ path: String) -> Finding {
     do {
       let database = try Database(path: path, mode: .readOnly)

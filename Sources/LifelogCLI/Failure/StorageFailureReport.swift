@@ -46,13 +46,13 @@ struct StorageFailureReport {
     path: String, cause: SQLiteError, mark: WriteMark?
   ) -> StorageFailureReport {
     let what = StorageFailureWords(cause, path: path)
-    guard let mark, let saved = try? mark.isInLog(at: path) else {
+    guard let mark, let saved = readBack(mark, at: path) else {
       if cause.isDiskFull { return diskFull(path: path, cause: cause, nothingWritten: false) }
       return StorageFailureReport(
         code: ExitCode.ioError,
         message:
-          "\(what.happened.capitalizedFirst), and lifelog cannot tell whether the change was "
-          + "saved; look with 'lifelog list' before running the command again, and "
+          "\(what.happened.capitalizedFirst), and lifelog cannot tell if the log holds the "
+          + "change; look with 'lifelog list' before running the command again, and "
           + StorageFailureWords.advice,
         detail: cause.description)
     }
@@ -79,9 +79,31 @@ struct StorageFailureReport {
       detail: cause.description)
   }
 
+  /// How many times the read-back is tried: the disk that failed the `COMMIT` may fail the
+  /// next reads too, and a failure that passes must not leave the user without an answer.
+  static let readBackAttempts = 10
+
+  /// Whether the write of `mark` is in the log, read by a fresh connection; nil when every
+  /// attempt failed to read it.
+  private static func readBack(_ mark: WriteMark, at path: String) -> Bool? {
+    for attempt in 0..<readBackAttempts {
+      if let saved = try? mark.isInLog(at: path) { return saved }
+      if attempt + 1 < readBackAttempts { usleep(20_000) }
+    }
+    return nil
+  }
+
   private static func storage(
     path: String, cause: SQLiteError, context: Context
   ) -> StorageFailureReport {
+    if cause.isOutOfMemory {
+      return StorageFailureReport(
+        code: ExitCode.temporaryFailure,
+        message:
+          "The system ran out of memory while lifelog was using the log '\(path)'; nothing was "
+          + "changed. Close programs that use much memory, then run again",
+        detail: cause.description)
+    }
     if cause.isDiskFull { return diskFull(path: path, cause: cause) }
     if cause.isCorruption {
       context.closeStore()
@@ -124,7 +146,7 @@ struct StorageFailureReport {
 
   /// Damage is reported only when `quick_check` confirms it; else the read failed for a moment.
   private static func damageChecked(path: String, cause: SQLiteError) -> StorageFailureReport {
-    switch LogIntegrity.quickCheck(path) {
+    switch LogIntegrity.confirmedCheck(path) {
     case .intact:
       return StorageFailureReport(
         code: ExitCode.ioError,

@@ -13,6 +13,10 @@ struct StorageFailureWords {
   let happened: String
 
   init(_ cause: SQLiteError, path: String) {
+    if cause.isOutOfMemory {
+      happened = "the system ran out of memory while saving to '\(path)'"
+      return
+    }
     let reason = cause.systemErrno != 0 ? " (\(String(cString: strerror(cause.systemErrno))))" : ""
     let (verb, sharedMemory) = cause.failedOperation
     happened =

@@ -18,9 +18,15 @@ public final class FileOutput: TextOutput {
   private let descriptor: Int32
   private var buffer: [UInt8] = []
   public private(set) var writeFailure: Int32?
+  /// How many more times a write that failed (other than on a closed pipe) is tried again.
+  private let retries: Int
 
-  public init(descriptor: Int32) {
+  /// - Parameter retries: how many times to try a failed write again. Standard error takes a
+  ///   few: an error message is the last thing a failing command can say, and a disk that fails
+  ///   one write (a file that standard error goes to) often takes the next.
+  public init(descriptor: Int32, retries: Int = 0) {
     self.descriptor = descriptor
+    self.retries = retries
     buffer.reserveCapacity(1 << 16)
   }
 
@@ -31,12 +37,17 @@ public final class FileOutput: TextOutput {
 
   public func flush() {
     var offset = 0
+    var retriesLeft = retries
     while offset < buffer.count {
       let written = buffer.withUnsafeBytes { bytes in
         Glibc.write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
       }
       if written < 0 {
         if errno == EINTR { continue }
+        if errno != EPIPE, retriesLeft > 0 {
+          retriesLeft -= 1
+          continue
+        }
         // A closed pipe (`lifelog list | head`) is no failure: the reader has what it wanted.
         if errno != EPIPE, writeFailure == nil { writeFailure = errno }
         break  // nothing more can be written

@@ -34,10 +34,7 @@ public final class ChunkedReader {
   /// - Throws: ``InputFileError`` when the file is missing or cannot be read.
   public convenience init(path: String) throws(InputFileError) {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      let reason = String(cString: strerror(errno))
-      throw errno == ENOENT ? .missing(path) : .unreadable(path, reason: reason)
-    }
+    guard descriptor >= 0 else { throw InputFileError.opening(path, errno: errno) }
     var info = stat()
     if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
       close(descriptor)
@@ -106,6 +103,22 @@ public enum InputFileError: Error, Equatable, CustomStringConvertible {
   case unreadable(String, reason: String)
   /// A read failed part way (an I/O error): nothing was imported (exit 74).
   case readFailed(String, reason: String)
+  /// The file is there, but the system failed to open it (an I/O error, no memory): the disk or
+  /// the system is at fault, not the path (exit 74).
+  case openFailed(String, reason: String)
+
+  /// The error of an `open` of `path` that failed with `errno`: missing (no such file or
+  /// folder), unreadable (the path or its permissions are wrong), or failed (the disk or the
+  /// system failed, so running again may work).
+  public static func opening(_ path: String, errno code: Int32) -> InputFileError {
+    let reason = String(cString: strerror(code))
+    switch code {
+    case ENOENT: return .missing(path)
+    case EACCES, EPERM, ENOTDIR, ELOOP, ENAMETOOLONG, EISDIR, ENXIO, ENODEV:
+      return .unreadable(path, reason: reason)
+    default: return .openFailed(path, reason: reason)
+    }
+  }
 
   public var description: String {
     switch self {
@@ -114,6 +127,9 @@ public enum InputFileError: Error, Equatable, CustomStringConvertible {
     case .readFailed(let path, let reason):
       "Reading '\(path)' failed part way (\(reason)); nothing was imported. Check the disk (see "
         + "`dmesg`) and run again"
+    case .openFailed(let path, let reason):
+      "Opening '\(path)' failed (\(reason)); nothing was imported. Check the disk (see `dmesg`) "
+        + "and run again"
     }
   }
 }

@@ -132,7 +132,14 @@ public final class LogStore {
     let outermost = !database.isInTransaction
     if outermost { pendingWriteMark = nil }
     do {
-      return try database.inTransaction(body)
+      guard outermost else { return try database.inTransaction(body) }
+      let result = try database.inTransaction {
+        let result = try body()
+        CommitProgress.commitStarting()
+        return result
+      }
+      CommitProgress.commitReturned()
+      return result
     } catch let error as SQLiteError where outermost && error.sql == "COMMIT" {
       throw StoreError.commitFailed(path: path, cause: error, mark: pendingWriteMark)
     } catch let error as SQLiteError {

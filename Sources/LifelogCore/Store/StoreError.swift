@@ -58,13 +58,22 @@ public enum StoreError: Error, CustomStringConvertible {
     if opening, error.primaryCode == 26 {  // SQLITE_NOTADB
       return .notADatabase(path: path, reason: error.message)
     }
+    if error.isCannotOpen, !StoreError.diskErrnos.contains(error.systemErrno),
+      StoreError.isRegularFile(path)
+    {
+      // The log is there, so the path is not at fault: the system failed the open (SQLite's
+      // errno for it is then the last of several calls, often an `ENOENT` of a `-wal` probe).
+      return .storage(
+        path: path,
+        cause: SQLiteError(code: error.code, message: error.message, sql: error.sql))
+    }
     if error.isCannotOpen, !StoreError.diskErrnos.contains(error.systemErrno) {
       let reason =
         error.systemErrno != 0 ? String(cString: strerror(error.systemErrno)) : error.message
       return .cannotOpen(path: path, reason: reason)
     }
     if error.isDiskFull || error.isIOError || error.isCorruption || error.isReadOnly
-      || error.isCannotOpen
+      || error.isCannotOpen || error.isOutOfMemory
     {
       return .storage(path: path, cause: error)
     }
@@ -75,11 +84,18 @@ public enum StoreError: Error, CustomStringConvertible {
   /// path: an I/O error, a full disk, a read-only file, folder or file system.
   public static let diskErrnos: Set<Int32> = [EIO, ENOSPC, EACCES, EPERM, EROFS]
 
+  /// Whether `path` names an existing regular file.
+  static func isRegularFile(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+  }
+
   /// The failure in words, without SQLite's codes: what a server log or a library user reads (the
   /// command line builds its own, longer message).
   static func storageSummary(_ cause: SQLiteError, path: String) -> String {
     let reason = cause.systemErrno != 0 ? ": " + String(cString: strerror(cause.systemErrno)) : ""
     if cause.isDiskFull { return "the disk holding '\(path)' is full" }
+    if cause.isOutOfMemory { return "the system ran out of memory while using '\(path)'" }
     if cause.isCorruption { return "'\(path)' reads as damaged" }
     if cause.isReadOnly { return "'\(path)' cannot be written\(reason)" }
     return "an I/O error on '\(path)'\(reason)"

@@ -27,7 +27,7 @@ struct ZipDirectory {
     self.path = path
     var info = stat()
     guard fstat(descriptor, &info) == 0 else {
-      throw InputFileError.unreadable(path, reason: String(cString: strerror(errno)))
+      throw InputFileError.readFailed(path, reason: String(cString: strerror(errno)))
     }
     size = Int64(info.st_size)
   }
@@ -135,7 +135,7 @@ struct ZipDirectory {
       } else if got == 0 {
         throw damaged("ends early")
       } else if errno != EINTR {
-        throw InputFileError.unreadable(path, reason: String(cString: strerror(errno)))
+        throw InputFileError.readFailed(path, reason: String(cString: strerror(errno)))
       }
     }
     return bytes

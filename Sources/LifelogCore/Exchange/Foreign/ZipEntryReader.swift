@@ -36,10 +36,7 @@ final class ZipEntryReader {
   /// `expected` names the file the zip should be, for the message when the entry is missing.
   init(path: String, entry name: String, expected: String = "Apple Health's export.zip") throws {
     descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      let reason = String(cString: strerror(errno))
-      throw errno == ENOENT ? InputFileError.missing(path) : .unreadable(path, reason: reason)
-    }
+    guard descriptor >= 0 else { throw InputFileError.opening(path, errno: errno) }
     self.path = path
     self.name = name
     var found: ZipDirectory.Entry?
@@ -142,7 +139,7 @@ final class ZipEntryReader {
       }
       if got == 0 { throw InputError("'\(path)' ends inside \(name); is it cut short?") }
       if errno != EINTR {
-        throw InputFileError.unreadable(path, reason: String(cString: strerror(errno)))
+        throw InputFileError.readFailed(path, reason: String(cString: strerror(errno)))
       }
     }
   }
