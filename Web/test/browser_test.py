@@ -22,6 +22,7 @@ import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -96,6 +97,27 @@ def button(driver, name):
     raise AssertionError(f"no button named {name!r}")
 
 
+def press(driver, name):
+    """Clicks the button named `name`. The page redraws its buttons when a sync ends, which can
+    fall between finding a button and clicking it: then the button is found again."""
+    retried(driver, f"the button {name!r}", lambda: button(driver, name).click())
+
+
+def type_into(driver, label, text):
+    """Types `text` into the field labelled `label`, found again if a redraw replaced it."""
+    retried(driver, f"the field {label!r}", lambda: field(driver, label).send_keys(text))
+
+
+def retried(driver, what, action):
+    def attempt():
+        try:
+            action()
+            return True
+        except (StaleElementReferenceException, AssertionError):
+            return False
+    wait_for(driver, what, attempt)
+
+
 def wait_for(driver, what, condition):
     try:
         return WebDriverWait(driver, WAIT, poll_frequency=0.1).until(lambda _: condition())
@@ -145,10 +167,10 @@ def share_report(driver, lifelog, environment, work, screenshot):
                             "--format", "json"))
     driver.get(locked["url"])
     wait_for(driver, "the passcode field", lambda: field(driver, "Passcode").is_displayed())
-    field(driver, "Passcode").send_keys("0000\n")
+    type_into(driver, "Passcode", "0000\n")
     wait_for(driver, "the tries left", lambda: "4 tries left" in driver.find_element(By.ID, "share-status").text)
     field(driver, "Passcode").clear()
-    field(driver, "Passcode").send_keys("4711\n")
+    type_into(driver, "Passcode", "4711\n")
     wait_for(driver, "the report", lambda: driver.find_element(By.ID, "share-status").text == "Meal report")
 
 
@@ -160,14 +182,14 @@ def pair_again(driver, lifelog, environment):
     driver.get(link)
     wait_for(driver, "the question", lambda: "already paired" in driver.find_element(By.ID, "pair-message").text)
     assert "#pair" not in driver.current_url, driver.current_url
-    button(driver, "Keep this pairing").click()
+    press(driver, "Keep this pairing")
     wait_for(driver, "the kept pairing", lambda: driver.find_element(By.ID, "pair-view").get_attribute("hidden")
              is not None and any(item[2] == "offline one" for item in entry_items(driver)))
     assert "second" not in devices(lifelog, environment), devices(lifelog, environment)
     driver.get("about:blank")
     driver.get(link)
     wait_for(driver, "the question", lambda: "already paired" in driver.find_element(By.ID, "pair-message").text)
-    button(driver, "Pair with the new account").click()
+    press(driver, "Pair with the new account")
     wait_for(driver, "the new pairing's sync", lambda: devices(lifelog, environment).get("second"))
 
 
@@ -233,30 +255,29 @@ def main():
         assert "#pair" not in driver.current_url, driver.current_url
         wait_for(driver, "the first sync", lambda: "porridge" in driver.page_source)
         # One tap logs now; the note field is read and cleared.
-        field(driver, "Note").send_keys("apple")
-        button(driver, "snack").click()
+        type_into(driver, "Note", "apple")
+        press(driver, "snack")
         wait_for(driver, "the new entry", lambda: any(
             item[0] == "snack" and item[2] == "apple" for item in entry_items(driver)))
         assert field(driver, "Note").get_attribute("value") == ""
         # The "earlier" correction: 30 minutes back.
-        button(driver, "−30m").click()
-        field(driver, "Note").send_keys("tea")
-        button(driver, "snack").click()
+        press(driver, "−30m")
+        type_into(driver, "Note", "tea")
+        press(driver, "snack")
         wait_for(driver, "the earlier entry", lambda: any(item[2] == "tea" for item in entry_items(driver)))
         # Delete, then undo the delete.
-        tea = next(item for item in driver.find_elements(By.CSS_SELECTOR, "#today-list li[data-id]")
-                   if "tea" in item.text)
-        button(driver, f"Delete snack {tea.find_element(By.TAG_NAME, 'time').text}").click()
+        tea_time = next(item[1] for item in entry_items(driver) if item[2] == "tea")
+        press(driver, f"Delete snack {tea_time}")
         wait_for(driver, "the delete", lambda: all(item[2] != "tea" for item in entry_items(driver)))
-        button(driver, "Undo last change").click()
+        press(driver, "Undo last change")
         wait_for(driver, "the undo", lambda: any(item[2] == "tea" for item in entry_items(driver)))
         # Exercise with a duration and a quantity.
-        field(driver, "Minutes (exercise)").send_keys("40")
-        field(driver, "Quantity (exercise: km, reps…)").send_keys("5.5")
-        field(driver, "Note").send_keys("river")
-        button(driver, "run").click()
+        type_into(driver, "Minutes (exercise)", "40")
+        type_into(driver, "Quantity (exercise: km, reps…)", "5.5")
+        type_into(driver, "Note", "river")
+        press(driver, "run")
         wait_for(driver, "the run", lambda: any(item[2] == "river" for item in entry_items(driver)))
-        button(driver, "Sync").click()
+        press(driver, "Sync")
         wait_for(driver, "the sync", lambda: "Everything synced" in driver.find_element(By.ID, "sync-status").text)
         notes = cli_notes(lifelog, environment)
         assert {"apple", "tea"} <= notes, notes
@@ -272,10 +293,10 @@ def main():
         offline(driver, True)
         server.stop()
         for note, activity in [("offline one", "lunch"), ("offline two", "dinner")]:
-            field(driver, "Note").send_keys(note)
-            button(driver, activity).click()
+            type_into(driver, "Note", note)
+            press(driver, activity)
             wait_for(driver, note, lambda: any(item[2] == note for item in entry_items(driver)))
-        button(driver, "Sync").click()
+        press(driver, "Sync")
         wait_for(driver, "the pending count", lambda: "2 changes waiting" in driver.find_element(By.ID, "sync-status").text)
         driver.refresh()
         wait_for(driver, "the page offline", lambda: {"offline one", "offline two"} <= {
@@ -284,7 +305,7 @@ def main():
         # Back online: both reach the command line.
         server.start()
         offline(driver, False)
-        button(driver, "Sync").click()
+        press(driver, "Sync")
         wait_for(driver, "the sync", lambda: "Everything synced" in driver.find_element(By.ID, "sync-status").text)
         notes = cli_notes(lifelog, environment)
         assert {"offline one", "offline two"} <= notes, notes

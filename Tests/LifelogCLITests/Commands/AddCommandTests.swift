@@ -104,7 +104,9 @@ import Testing
 
   @Test func aNoteMayStartWithADashAfterTheTerminator() {
     fixture.run("add", "snack", "--", "-half an apple")
-    #expect(fixture.run("list", "--format", "csv").stdout.contains(",-half an apple,"))
+    // CSV guards a leading '-' against formula injection (a ' in front, quoted).
+    #expect(fixture.run("list", "--format", "csv").stdout.contains(",\"'-half an apple\","))
+    #expect(fixture.run("show", "last", "--format", "json").stdout.contains("\"-half an apple\""))
   }
 
   @Test func relativeTimesCountBackFromNow() {
