@@ -144,4 +144,15 @@ import Testing
     let path = try handMadeODS(row)
     try refused(path, saying: "more than 4000000 cells")
   }
+
+  /// `<text:s text:c="64"/>` writes 64 spaces from 20 bytes of XML: the bound of a cell's text
+  /// holds for them as for text (4,000 of them are 256,000 spaces, past the 131,072 bytes).
+  @Test func spacesWrittenAsTextSKeepTheCellBound() throws {
+    let spaces = String(repeating: "<text:s text:c=\"64\"/>", count: 4_000)
+    let row =
+      "<table:table-row><table:table-cell><text:p>2026-12-06 07:30</text:p></table:table-cell>"
+      + "<table:table-cell><text:p>a\(spaces)</text:p></table:table-cell></table:table-row>"
+    let path = try handMadeODS(row)
+    try refused(path, saying: "holds more than 131072 bytes")
+  }
 }

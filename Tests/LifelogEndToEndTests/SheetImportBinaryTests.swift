@@ -133,4 +133,20 @@ import Testing
     let unknown = try lifelog(["import", "-", "--format", "jsonl", "--map", "at=A"], input: "")
     #expect(unknown.exitCode != 0)
   }
+
+  /// A record of more fields than a spreadsheet row has (16,384) is refused before it is held:
+  /// each `;` would otherwise cost a cell (150 MB of them held 8 GB).
+  @Test func aRecordWiderThanASpreadsheetRowIsRefused() throws {
+    let path = folder.file("wide.csv")
+    let text = "Kiedy;Co\n2026-12-06 07:30;owsianka" + String(repeating: ";", count: 20_000) + "\n"
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    let result = try lifelog(
+      [
+        "import", path, "--map", "at=Kiedy", "--map", "note=Co", "--activity", "meal", "--kind",
+        "meal",
+      ])
+    #expect(result.exitCode == 65, "\(result)")
+    #expect(result.stderr.contains("line 2 has more than 16384 fields"), "\(result.stderr)")
+    #expect(try entries().isEmpty)
+  }
 }

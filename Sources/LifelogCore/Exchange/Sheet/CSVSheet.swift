@@ -42,6 +42,11 @@ public enum CSVSheet {
 
   /// The records, each numbered by the line it starts on; rows with no field filled are left
   /// out (a spreadsheet saves its empty rows as `;;;`).
+  ///
+  /// The bounds of an xlsx hold here too, since one byte (a `;`) makes a cell: a record has at
+  /// most ``SheetLimits/columns`` fields, and the rows hold at most ``SheetLimits/cells`` cells
+  /// (past the first 20 rows, where the header is, a row keeps no empty cells after its last
+  /// filled one).
   static func records(_ utf8: [UInt8], separator: UInt8) throws(InputError) -> [SheetRow] {
     var rows: [SheetRow] = []
     var cells: [SheetCell] = []
@@ -50,16 +55,30 @@ public enum CSVSheet {
     var start = 1
     var quoted = false
     var index = 0
+    var held = 0
     let quote = UInt8(ascii: "\"")
-    func endField() {
+    func endField() throws(InputError) {
+      guard cells.count < SheetLimits.columns else {
+        throw InputError(
+          "line \(start) has more than \(SheetLimits.columns) fields, more than a spreadsheet "
+            + "row can; is the separator right? (name it with --separator)")
+      }
       let text = String(decoding: field, as: UTF8.self)
       cells.append(text.isEmpty ? .empty : .text(text))
       field.removeAll(keepingCapacity: true)
     }
-    func endRecord() {
-      endField()
-      let row = SheetRow(number: start, cells: cells)
-      if row.filledCount > 0 { rows.append(row) }
+    func endRecord() throws(InputError) {
+      try endField()
+      if let last = cells.lastIndex(where: { !$0.isEmpty }) {
+        let kept = rows.count < 20 ? cells.count : last + 1
+        held += kept
+        guard held <= SheetLimits.cells else {
+          throw InputError(
+            "line \(start): the sheet has more than \(SheetLimits.cells) cells, more than "
+              + "lifelog reads in a sheet; split it")
+        }
+        rows.append(SheetRow(number: start, cells: Array(cells.prefix(kept))))
+      }
       cells.removeAll(keepingCapacity: true)
     }
     while index < utf8.count {
@@ -84,10 +103,10 @@ public enum CSVSheet {
       }
       switch byte {
       case quote where field.isEmpty: quoted = true
-      case separator: endField()
+      case separator: try endField()
       case UInt8(ascii: "\r"): continue
       case UInt8(ascii: "\n"):
-        endRecord()
+        try endRecord()
         line += 1
         start = line
       default:
@@ -100,7 +119,7 @@ public enum CSVSheet {
     if quoted {
       throw InputError("line \(start): a quoted field is never closed; close it with '\"'")
     }
-    if !field.isEmpty || !cells.isEmpty { endRecord() }
+    if !field.isEmpty || !cells.isEmpty { try endRecord() }
     return rows
   }
 }

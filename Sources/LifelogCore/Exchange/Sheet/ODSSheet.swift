@@ -73,20 +73,16 @@ struct ODSTableReader {
           cell.valueType = xml.attribute("office:value-type")
           cell.value = try Self.typedValue(xml, type: cell.valueType, path: path)
         } else if xml.isNamed("text:p") {
-          if cell.paragraphs > 0 { cell.text += "\n" }
+          if cell.paragraphs > 0 { try append("\n", to: &cell, row: rowNumber + 1) }
           cell.paragraphs += 1
           inParagraph = true
         } else if xml.isNamed("text:s") {
-          cell.text += String(repeating: " ", count: min(Self.count(xml.attribute("text:c")), 64))
+          let count = min(Self.count(xml.attribute("text:c")), 64)
+          try append(String(repeating: " ", count: count), to: &cell, row: rowNumber + 1)
         }
       case .text:
         guard inParagraph else { continue }
-        cell.text += xml.value
-        guard cell.text.utf8.count <= SheetLimits.textBytes else {
-          throw InputError(
-            "'\(path)': a cell of row \(rowNumber + 1) holds more than \(SheetLimits.textBytes) bytes"
-          )
-        }
+        try append(xml.value, to: &cell, row: rowNumber + 1)
       case .end:
         if xml.isNamed("text:p") {
           inParagraph = false
@@ -131,6 +127,16 @@ struct ODSTableReader {
       }
     }
     return rows
+  }
+
+  /// Adds text to the cell's, within ``SheetLimits/textBytes`` whatever writes it: a text node,
+  /// a paragraph's line break, or `<text:s text:c="64"/>` (64 spaces from 20 bytes of XML).
+  private func append(_ text: String, to cell: inout Cell, row: Int) throws(InputError) {
+    cell.text += text
+    guard cell.text.utf8.count <= SheetLimits.textBytes else {
+      throw InputError(
+        "'\(path)': a cell of row \(row) holds more than \(SheetLimits.textBytes) bytes")
+    }
   }
 
   private mutating func hold(_ count: Int) throws(InputError) {

@@ -8,9 +8,19 @@ enum SheetMappingGuess {
   /// What most of a column's cells are.
   enum Content { case moment, date, time, number, text, empty }
 
+  /// The most cells the guess reads: each is tried as a date, a time and a number, so a sheet of
+  /// 16,384 filled columns would otherwise cost 200 times that many tries (minutes).
+  static let sampledCells = 20_000
+
+  /// How many rows under the header the guess reads: 200, fewer in a sheet so wide that 200
+  /// would pass ``sampledCells`` (at least one).
+  static func sampleRows(columns: Int) -> Int {
+    max(1, min(200, sampledCells / max(1, columns)))
+  }
+
   static func propose(_ table: SheetTable, headerIndex: Int) -> String? {
     let header = table.rows[headerIndex].cells.map { $0.text.trimmingSpaces() }
-    let sample = table.rows.dropFirst(headerIndex + 1).prefix(200)
+    let sample = table.rows.dropFirst(headerIndex + 1).prefix(sampleRows(columns: header.count))
     var kinds: [Content] = []
     for column in header.indices { kinds.append(content(sample.map { $0[column] })) }
     func name(_ column: Int) -> String {
