@@ -76,7 +76,7 @@ extension LifelogCommand {
       case .csv:
         count = try store.exportCSV(from: from?.instant, to: to?.instant, flush: sink)
       case .jsonl:
-        count = try exportJSONLines(store, zone: context.zone, sink: sink)
+        count = try store.exportJSONLines(from: from?.instant, to: to?.instant, flush: sink)
       case .ics:
         count = try store.exportCalendar(
           from: from?.instant, to: to?.instant, now: context.now, flush: sink)
@@ -108,27 +108,6 @@ extension LifelogCommand {
       try book.commit()
       context.output.write(
         "Exported \(count == 1 ? "1 entry" : "\(count) entries") to '\(file.path)'\n")
-    }
-
-    /// One `list --format json` object per line.
-    private func exportJSONLines(
-      _ store: LogStore, zone: any TimeZoneRules, sink: ([UInt8]) throws -> Void
-    ) throws -> Int {
-      let presenter = EntryPresenter(zone: zone)
-      var buffer: [UInt8] = []
-      buffer.reserveCapacity(1 << 20)
-      var count = 0
-      try store.forEachEntry(EntryQuery(from: from?.instant, to: to?.instant)) { entry in
-        buffer.append(contentsOf: presenter.json(entry).utf8)
-        buffer.append(0x0A)
-        count += 1
-        if buffer.count >= 1 << 20 {
-          try sink(buffer)
-          buffer.removeAll(keepingCapacity: true)
-        }
-      }
-      try sink(buffer)
-      return count
     }
   }
 }

@@ -57,21 +57,7 @@ struct EntryPresenter {
   }
 
   /// One entry as a JSON object (docs/design.md §6 fields, then unit, source and deleted).
-  func json(_ entry: Entry) -> String {
-    var object = JSONObjectWriter()
-    object.add("id", entry.id)
-    object.add("activity", entry.activityName)
-    object.add("kind", entry.kind.rawValue)
-    object.add("at", entry.time.iso8601)
-    object.add("duration", entry.duration)
-    object.add("note", entry.note)
-    object.add("quantity", entry.quantity)
-    object.add("unit", entry.unit)
-    object.add("tags", entry.tags)
-    object.add("source", entry.source)
-    object.add("deleted", entry.deleted)
-    return object.result
-  }
+  func json(_ entry: Entry) -> String { entry.jsonObject }
 
   func csv(_ entry: Entry) -> String {
     CSVText.row(

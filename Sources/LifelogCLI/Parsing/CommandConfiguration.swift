@@ -111,12 +111,15 @@ struct OptionSpec: Sendable {
 
   /// `--format <format>`: one of `choices`, the first being the default.
   static func format(_ choices: [String]) -> OptionSpec {
-    let list =
-      choices.dropLast().joined(separator: ", ") + (choices.count > 1 ? " or " : "")
+    OptionSpec(
+      ["--format"], value: "format", help: "Output: \(spokenList(choices)).",
+      default: choices.first, completes: .choices(choices))
+  }
+
+  /// `a, b or c`: choices as help and errors list them.
+  static func spokenList(_ choices: [String]) -> String {
+    choices.dropLast().joined(separator: ", ") + (choices.count > 1 ? " or " : "")
       + (choices.last ?? "")
-    return OptionSpec(
-      ["--format"], value: "format", help: "Output: \(list).", default: choices.first,
-      completes: .choices(choices))
   }
 
   static let help = OptionSpec(["-h", "--help"], help: "Show help information.")

@@ -11,7 +11,7 @@ enum ReportKind: String {
 /// What a renderer of a whole report reads: the reports that were built.
 ///
 /// The meal report is nil for an activity report, and so on. CSV, and JSON with the meal diary,
-/// are written a day at a time instead (``ReportRequest``).
+/// are written a day at a time instead (by their ``ReportRenderer``).
 struct ReportContent {
   let kind: ReportKind
   let built: ReportAggregator.Built
