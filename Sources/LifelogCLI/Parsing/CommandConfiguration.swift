@@ -112,7 +112,7 @@ struct OptionSpec: Sendable {
   /// `--format <format>`: one of `choices`, the first being the default.
   static func format(_ choices: [String]) -> OptionSpec {
     let list =
-      choices.dropLast().joined(separator: ", ") + (choices.count > 1 ? " or " : "")
+      Array(choices.dropLast()).joinedText(separator: ", ") + (choices.count > 1 ? " or " : "")
       + (choices.last ?? "")
     return OptionSpec(
       ["--format"], value: "format", help: "Output: \(list).", default: choices.first,
