@@ -69,7 +69,20 @@ let package = Package(
       ]),
 
     // Executables (thin)
-    .executableTarget(name: "lifelog", dependencies: ["LifelogCLI"]),
+    // Release links with GNU ld to make start-up cheaper for the dynamic loader (docs/benchmarks.md,
+    // "Start-up"): its ~31,000 relative relocations packed as RELR (glibc 2.36, Debian 12), and
+    // none of lifelog's own ~5,000 symbols exported (the static standard library's link file asks
+    // for `-export-dynamic`; nothing loads lifelog's symbols by name, and the Swift runtime's
+    // start-up `dladdr` scanned them all). gold, the default, cannot pack relocations.
+    .executableTarget(
+      name: "lifelog", dependencies: ["LifelogCLI"],
+      linkerSettings: [
+        .unsafeFlags(
+          [
+            "-use-ld=bfd", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+            "-Xlinker", "--no-export-dynamic",
+          ], .when(platforms: [.linux], configuration: .release))
+      ]),
     .executableTarget(
       name: "lifelog-bench",
       dependencies: ["LifelogCore", "LifelogProtocol", "LifelogSync", "LifelogLoopback"],

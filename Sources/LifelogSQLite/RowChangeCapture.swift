@@ -48,11 +48,12 @@ public final class RowChangeCapture {
   public private(set) var changes: [Change] = []
   /// Tables whose inserts are not captured in this stretch (a bulk import counts them otherwise).
   public var ignoredInserts: Set<String> = []
-  private var seen: Set<TableKey> = []
-  private struct TableKey: Hashable {
-    let table: String
-    let key: Key
-  }
+  /// The rows already captured in this stretch, each named by ``seenName(table:key:)``.
+  ///
+  /// Not a set of a type of its own: the first use of one made the Swift runtime scan every
+  /// protocol conformance in the binary for its `Hashable` (about 130,000 instructions on every
+  /// `add`), while `String`'s is looked up once per process anyway.
+  private var seen: Set<String> = []
   /// The watched tables, with their names as C strings: the hook runs for every row any
   /// statement writes (an import's million), so it matches names without making a `String`.
   private let tables: [(name: String, cName: [CChar])]
@@ -109,7 +110,7 @@ public final class RowChangeCapture {
       guard let text = exactText(of: keyValue) else { return }
       key = .text(text)
     }
-    guard seen.insert(TableKey(table: table, key: key)).inserted else { return }
+    guard seen.insert(Self.seenName(table: table, key: key)).inserted else { return }
     var before: [SQLiteValueCopy] = []
     if !inserted {
       for column in 0..<sqlite3_preupdate_count(db) {
@@ -119,6 +120,22 @@ public final class RowChangeCapture {
       }
     }
     changes.append(Change(table: table, key: key, before: before))
+  }
+
+  /// One string per row, different for different rows: the table's name, a NUL (which no
+  /// watched table's name holds), then `t` and the key's text, or `b` and the key's bytes as
+  /// the characters U+0000 to U+00FF.
+  private static func seenName(table: String, key: Key) -> String {
+    var name = table
+    switch key {
+    case .text(let text):
+      name += "\u{0}t"
+      name += text
+    case .blob(let bytes):
+      name += "\u{0}b"
+      for byte in bytes { name.unicodeScalars.append(Unicode.Scalar(byte)) }
+    }
+    return name
   }
 }
 

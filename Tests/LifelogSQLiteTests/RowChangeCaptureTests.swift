@@ -71,3 +71,28 @@ import Testing
     #expect(capture.changes.map(\.key) == [.blob([0x00, 0xff, 0x10]), .text("t")])
   }
 }
+
+/// Rows are told apart by table and key together, and a blob key from a text key with the same
+/// characters: each is its own first change.
+@Suite struct RowChangeCaptureRowIdentityTests {
+  @Test func theSameKeyInAnotherTableOrAsABlobIsAnotherRow() throws {
+    let database = try Database(path: ":memory:")
+    try database.execute(
+      sql: """
+        CREATE TABLE t (id ANY NOT NULL UNIQUE, n INTEGER) STRICT;
+        CREATE TABLE u (id ANY NOT NULL UNIQUE, n INTEGER) STRICT;
+        INSERT INTO t VALUES ('AB', 1), (x'4142', 2), ('A' || char(0) || 'B', 3), (x'410042', 4);
+        INSERT INTO u VALUES ('AB', 1);
+        """)
+    let capture = RowChangeCapture(database: database, tables: ["t", "u"])
+    capture.start()
+    try database.execute(sql: "UPDATE t SET n = n + 1; UPDATE u SET n = n + 1")
+    try database.execute(sql: "UPDATE t SET n = n + 1; UPDATE u SET n = n + 1")
+    capture.stop()
+    #expect(capture.changes.map(\.table) == ["t", "t", "t", "t", "u"])
+    #expect(
+      capture.changes.map(\.key) == [
+        .text("AB"), .blob([0x41, 0x42]), .text("A\u{0}B"), .blob([0x41, 0x00, 0x42]), .text("AB"),
+      ])
+  }
+}

@@ -51,9 +51,8 @@ extension LifelogCommand {
       if !words.isEmpty, arguments.value("--note") != nil {
         throw UsageError("Give the note either as words or with --note, not both")
       }
-      fields = try EntryFieldValues(
-        arguments, note: words.isEmpty ? arguments.value("--note") : words.joined(separator: " "),
-        parser: context.timeParser)
+      let note = words.isEmpty ? arguments.value("--note") : words.joinedText(separator: " ")
+      fields = try EntryFieldValues(arguments, note: note, parser: context.timeParser)
     }
 
     func run(in context: Context) throws {

@@ -118,7 +118,7 @@ struct OptionSpec: Sendable {
 
   /// `a, b or c`: choices as help and errors list them.
   static func spokenList(_ choices: [String]) -> String {
-    choices.dropLast().joined(separator: ", ") + (choices.count > 1 ? " or " : "")
+    Array(choices.dropLast()).joinedText(separator: ", ") + (choices.count > 1 ? " or " : "")
       + (choices.last ?? "")
   }
 

@@ -80,7 +80,7 @@ extension LogStore {
     try insert.bind(entry.duration, at: 5)
     try insert.bind(entry.note, at: 6)
     try insert.bind(entry.quantity, at: 7)
-    try insert.bind(entry.tags.joined(separator: " "), at: 8)
+    try insert.bind(entry.tags.joinedText(separator: " "), at: 8)
     try insert.bind(entry.source, at: 9)
     try insert.bind(stamp, at: 10)
     try insert.run()
@@ -129,7 +129,7 @@ extension LogStore {
     }
     let base = """
       SELECT \(LogStore.entryColumns) FROM \(LogStore.entrySource)
-      WHERE \(conditions.joined(separator: " AND "))
+      WHERE \(conditions.joinedText(separator: " AND "))
       """
     try read {
       if let limit = query.limit {
