@@ -66,6 +66,15 @@ public final class TerminalSession {
     return screen()
   }
 
+  /// Waits until the screen's last line, without the spaces at its end, is `text` (a fresh
+  /// prompt, say, rather than a prompt somewhere above).
+  public func waitForLastLine(_ text: String) throws {
+    try waitUntil("the last line to be \(text.debugDescription)") {
+      let last = screen().split(separator: "\n").last ?? ""
+      return last.reversed().drop { $0 == " " }.reversed().elementsEqual(text)
+    }
+  }
+
   /// Waits until the program has ended (tmux then closes the session and stops).
   public func waitForExit() throws {
     try waitUntil("the program to end") {

@@ -95,6 +95,9 @@ import Testing
     // Ctrl-C drops the line being typed and leaves the shell running.
     try terminal.type("add sn")
     try terminal.press("C-c")
+    // As a person does, type the next line once the fresh prompt is shown: keys typed while
+    // readline still handles the signal (its terminal put back for the handler) can be lost.
+    try terminal.waitForLastLine("lifelog>")
     try terminal.enter("list --format csv", expecting: ",breakfast,meal,,toast,,,")
     try terminal.press("C-d")
     try terminal.waitForExit()

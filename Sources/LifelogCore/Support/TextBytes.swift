@@ -179,12 +179,7 @@ public struct TextBytes: Sendable {
       bytes.append(contentsOf: text)
       return
     }
-    bytes.append(0x22)
-    for byte in text {
-      if byte == 0x22 { bytes.append(0x22) }
-      bytes.append(byte)
-    }
-    bytes.append(0x22)
+    appendQuoted(text, after: nil)
   }
 
   public mutating func csvField(_ text: String) {
@@ -199,8 +194,13 @@ public struct TextBytes: Sendable {
   /// through `csvField`: `-5` stays a number.
   public mutating func csvText(_ text: UnsafeBufferPointer<UInt8>) {
     guard FormulaGuard.isGuarded(text) else { return csvField(text) }
+    appendQuoted(text, after: UInt8(ascii: "'"))
+  }
+
+  /// `text` in double quotes, a quote inside doubled, with `mark` (the formula guard) first.
+  private mutating func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, after mark: UInt8?) {
     bytes.append(0x22)
-    bytes.append(UInt8(ascii: "'"))
+    if let mark { bytes.append(mark) }
     for byte in text {
       if byte == 0x22 { bytes.append(0x22) }
       bytes.append(byte)
