@@ -25,7 +25,8 @@ let package = Package(
     .target(name: "CLifelogWebAssets"),
     // libreadline through dlopen, so only an interactive `lifelog shell` loads it
     .target(name: "CLifelogReadline", linkerSettings: [.linkedLibrary("dl")]),
-    // libxml2 and zlib through dlopen, so only `lifelog import --from apple-health` loads them
+    // libxml2 and zlib through dlopen, so only `lifelog import --from apple-health` and a
+    // spreadsheet import load them
     .target(
       name: "CLifelogXML", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     .target(
@@ -44,8 +45,12 @@ let package = Package(
 
     // Libraries (all logic lives here)
     .target(name: "LifelogSQLite", dependencies: ["CSQLite", "CLifelogFolderSync"]),
+    .target(name: "LifelogCore", dependencies: ["LifelogSQLite"]),
+    // Imports and exports (docs/architecture.md): only the CLI, the benchmark and the fuzz
+    // harness use it; the server and the wire format may not (scripts/check-imports.sh)
     .target(
-      name: "LifelogCore", dependencies: ["LifelogSQLite", "CLifelogXML", "CLifelogZlib"]),
+      name: "LifelogExchange",
+      dependencies: ["LifelogCore", "LifelogSQLite", "CLifelogXML", "CLifelogZlib"]),
     // The wire format client and server share (docs/architecture.md): no networking, no crypto
     .target(name: "LifelogProtocol", dependencies: ["LifelogCore"]),
     .target(
@@ -64,8 +69,8 @@ let package = Package(
     .target(
       name: "LifelogCLI",
       dependencies: [
-        "LifelogServer", "LifelogSync", "CLifelogReadline", "CLifelogQR", "CLifelogPDF",
-        "CLifelogXLSX",
+        "LifelogServer", "LifelogSync", "LifelogExchange", "CLifelogReadline", "CLifelogQR",
+        "CLifelogPDF", "CLifelogXLSX",
       ]),
 
     // Executables (thin)
@@ -85,7 +90,9 @@ let package = Package(
       ]),
     .executableTarget(
       name: "lifelog-bench",
-      dependencies: ["LifelogCore", "LifelogProtocol", "LifelogSync", "LifelogLoopback"],
+      dependencies: [
+        "LifelogCore", "LifelogExchange", "LifelogProtocol", "LifelogSync", "LifelogLoopback",
+      ],
       path: "Sources/LifelogBench"),
 
     // Test support and tests
@@ -102,6 +109,8 @@ let package = Package(
     .target(name: "LifelogCLITestSupport", dependencies: ["LifelogCLI", "LifelogTestSupport"]),
     .testTarget(name: "LifelogSQLiteTests", dependencies: ["LifelogSQLite", "LifelogTestSupport"]),
     .testTarget(name: "LifelogCoreTests", dependencies: ["LifelogCore", "LifelogTestSupport"]),
+    .testTarget(
+      name: "LifelogExchangeTests", dependencies: ["LifelogExchange", "LifelogTestSupport"]),
     .testTarget(
       name: "LifelogProtocolTests", dependencies: ["LifelogProtocol", "LifelogTestSupport"]),
     .testTarget(
@@ -131,7 +140,8 @@ if Context.environment["LIFELOG_FUZZ"] == "1" {
     .executableTarget(
       name: "lifelog-fuzz",
       dependencies: [
-        "CLifelogFuzz", "LifelogCore", "LifelogProtocol", "LifelogSync", "LifelogTestSupport",
+        "CLifelogFuzz", "LifelogCore", "LifelogExchange", "LifelogProtocol", "LifelogSync",
+        "LifelogTestSupport",
       ],
       path: "Fuzz/Harness"),
   ]

@@ -1,3 +1,4 @@
+import LifelogExchange
 @preconcurrency import Glibc
 
 @testable import LifelogCore

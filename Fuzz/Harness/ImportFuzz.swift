@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LifelogCore
+import LifelogExchange
 
 /// The import readers: ``CSVReader`` under ``CSVImportRecords``, and JSON Lines, each row then
 /// validated as `lifelog import` does (times, durations, numbers).

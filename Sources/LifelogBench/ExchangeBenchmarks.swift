@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LifelogCore
+import LifelogExchange
 
 /// The import and export figures: `lifelog import` of a 1,000,000-row CSV file into a new log
 /// (rows per second, target 300,000, and peak memory from `wait4`), then `lifelog export` of those

@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LifelogCore
+import LifelogExchange
 
 /// The figure of `lifelog import FILE.xlsx --map …`: a 100,000-row sheet (a date cell with a date
 /// style, a time cell, the activity, a note and a number, as Excel lays them out) into a new log,

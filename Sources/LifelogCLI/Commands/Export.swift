@@ -22,9 +22,7 @@ extension LifelogCommand {
         a string cell, the header frozen with an autofilter; --lang sets the header's language.
         """,
       options: [
-        OptionSpec(
-          ["--format"], value: "format", help: "csv, jsonl, ics or xlsx.", default: "csv",
-          completes: .choices(ExportFormat.allCases.map(\.rawValue))),
+        ExportFormat.option,
         OptionSpec(["--from"], value: "time", help: "Only entries at or after this time or day."),
         OptionSpec(["--to"], value: "time", help: "Only entries before this time or day."),
         OptionSpec(["--output"], value: "file", help: "Write to this file instead."),
@@ -37,7 +35,7 @@ extension LifelogCommand {
         "lifelog export --format xlsx --from 2026-11-01 --output november.xlsx",
       ])
 
-    let format: ExportFormat
+    let format: any ExportWriter
     let from: LoggedTime?
     let to: LoggedTime?
     let outputPath: String?
@@ -46,81 +44,24 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      format = try ExportFormat.parse(arguments.choice("--format") ?? "csv")
+      format = try ExportFormat.parsing(arguments.choice("--format"))
       (from, to) = try arguments.timeRange(parser: context.timeParser)
       outputPath = arguments.value("--output")
       language = try LanguageChoice.parse(arguments)
-      if format == .xlsx && outputPath == nil {
-        throw UsageError(
-          "An xlsx export is a file, not text for a terminal: give --output FILE, such as 'lifelog.xlsx'"
-        )
-      }
+      if format.needsFile && outputPath == nil { throw ExportFormat.needsOutput(format) }
       if let outputPath { try ReportFile.checkWritable(outputPath) }
     }
 
     func run(in context: Context) throws {
       let store = try context.store
       let file = try outputPath.map { path in try OutputFile(replacing: path) }
-      if format == .xlsx, let file {
-        return try exportSpreadsheet(store, to: file, in: context)
-      }
-      let sink: ([UInt8]) throws -> Void = { bytes in
-        if let file {
-          try file.write(bytes)
-        } else {
-          context.output.write(String(decoding: bytes, as: UTF8.self))
-        }
-      }
-      let count: Int
-      switch format {
-      case .csv:
-        count = try store.exportCSV(from: from?.instant, to: to?.instant, flush: sink)
-      case .jsonl:
-        count = try store.exportJSONLines(from: from?.instant, to: to?.instant, flush: sink)
-      case .ics:
-        count = try store.exportCalendar(
-          from: from?.instant, to: to?.instant, now: context.now, flush: sink)
-      case .xlsx: return  // a file only, written by exportSpreadsheet(_:to:in:)
-      }
+      let count = try format.write(
+        ExportJob(
+          store: store, from: from?.instant, to: to?.instant, file: file, language: language,
+          context: context))
       guard let file else { return }
-      try file.commit()
       context.output.write(
         "Exported \(count == 1 ? "1 entry" : "\(count) entries") to '\(file.path)'\n")
     }
-
-    /// Every entry as a row of a spreadsheet (``EntrySpreadsheet``), written to `file`.
-    private func exportSpreadsheet(
-      _ store: LogStore, to file: OutputFile, in context: Context
-    )
-      throws
-    {
-      let language = LanguageChoice.resolve(
-        language, setting: try store.value(of: .language), in: context)
-      let book = try SpreadsheetBook(replacing: file, streaming: true)
-      var count = 0
-      try Translation.$current.withValue(language.translation) {
-        let sheet = try EntrySpreadsheet(book: book)
-        try store.forEachEntry(EntryQuery(from: from?.instant, to: to?.instant)) { entry in
-          sheet.add(entry)
-          count += 1
-        }
-      }
-      try book.commit()
-      context.output.write(
-        "Exported \(count == 1 ? "1 entry" : "\(count) entries") to '\(file.path)'\n")
-    }
-  }
-}
-
-/// What `export --format` writes: the two formats `import` reads back, iCalendar, and a
-/// spreadsheet.
-enum ExportFormat: String, CaseIterable {
-  case csv, jsonl, ics, xlsx
-
-  static func parse(_ text: String) throws(UsageError) -> ExportFormat {
-    guard let format = ExportFormat(rawValue: text.lowercased()) else {
-      throw UsageError("Unknown format '\(text)'; use 'csv', 'jsonl', 'ics' or 'xlsx'")
-    }
-    return format
   }
 }

@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogExchange
 
 extension LifelogCommand.Import {
   /// The reader of the input: another tool's export (`--from`), else CSV or JSON Lines.

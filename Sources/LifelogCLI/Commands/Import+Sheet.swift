@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogExchange
 
 /// The options of `lifelog import` that read a sheet of any shape (docs/import.md "From your own
 /// spreadsheet").

@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LifelogCore
+import LifelogExchange
 
 extension LifelogCommand {
   /// `lifelog import`: entries from a CSV or JSON Lines file, all or nothing.

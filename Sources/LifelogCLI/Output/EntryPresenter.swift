@@ -1,4 +1,5 @@
 import LifelogCore
+import LifelogExchange
 
 /// Turns entries into the text people and scripts read: a table, JSON objects, CSV rows.
 struct EntryPresenter {

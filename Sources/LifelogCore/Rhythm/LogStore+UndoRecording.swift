@@ -54,7 +54,7 @@ extension LogStore {
   /// Tells the recording step that the rows now inserted with `stamp` are one bulk creation (an
   /// import): they are counted by their shared stamp instead of being kept one by one, and entry
   /// inserts are no longer captured in this step (every one carries that stamp).
-  func noteBulkCreation(stamp: String) throws {
+  package func noteBulkCreation(stamp: String) throws {
     guard let capture = undoCapture, capture.isRecording else { return }
     undoBulkStamp = stamp
     capture.ignoredInserts.insert(SyncedEntity.entry.table)

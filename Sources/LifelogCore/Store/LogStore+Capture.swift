@@ -127,7 +127,7 @@ extension LogStore {
 
   /// The highest rowid of `entry` (0 when empty): every row inserted after this call gets a
   /// higher one, which ``queueEntries(addedAfter:)`` relies on.
-  func lastEntryRowID() throws -> Int64 {
+  package func lastEntryRowID() throws -> Int64 {
     try database.cachedStatement(sql: "SELECT coalesce(max(rowid), 0) FROM entry").first {
       $0[0] as Int64
     } ?? 0
@@ -138,7 +138,7 @@ extension LogStore {
   /// queued already, by position (``queuedEntryRowID()``).
   ///
   /// Call inside the transaction that inserted them, before it commits, so capture stays atomic.
-  func queueEntries(addedAfter rowID: Int64) throws {
+  package func queueEntries(addedAfter rowID: Int64) throws {
     guard !hasOneRowUndo else { return }
     try database.execute(
       sql:
@@ -147,7 +147,9 @@ extension LogStore {
   }
 
   /// Stamps the named fields of a row with `stamp` and queues the row.
-  func restamp(_ entity: SyncedEntity, id: String, fields: [String], with stamp: String) throws {
+  package func restamp(
+    _ entity: SyncedEntity, id: String, fields: [String], with stamp: String
+  ) throws {
     guard !fields.isEmpty else { return }
     let current: String =
       try database.cachedStatement(

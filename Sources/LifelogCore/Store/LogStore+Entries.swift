@@ -12,7 +12,7 @@ extension LogStore {
   ///
   /// Left joins, so the entry stays the outer loop (a query ordered by time walks
   /// `entry_by_time`); every entry has a key, but its activity may not have arrived by sync yet.
-  static let entrySource = """
+  package static let entrySource = """
     entry e LEFT JOIN activity_key k ON k.key = e.activity LEFT JOIN activity a ON a.id = k.id
     """
 
@@ -47,14 +47,14 @@ extension LogStore {
     }
   }
 
-  static let insertEntrySQL = """
+  package static let insertEntrySQL = """
     INSERT INTO entry (id, activity, at, tz_offset, duration, note, quantity, tags, source, stamps)
     VALUES (\(StoredEntryID.parameter), ?, ?, ?, ?, ?, ?, ?, ?, ?)
     """
 
   /// The integer key of activity `id` in `entry.activity`, made on first use; keys are never
   /// removed or reused, so a key read once stays right for the log's life.
-  func activityKey(for id: String) throws -> Int64 {
+  package func activityKey(for id: String) throws -> Int64 {
     try LogStore.activityKey(for: id, in: database)
   }
 
@@ -69,7 +69,7 @@ extension LogStore {
   /// Runs `insert` (``insertEntrySQL``, with or without a conflict clause) for one entry, its
   /// values bound one by one in the statement's column order: the one place that order is
   /// written, for bulk adds and imports alike.
-  static func runEntryInsert(
+  package static func runEntryInsert(
     _ insert: Statement, _ entry: NewEntry, activityKey: Int64, stamp: String
   ) throws {
     insert.reset()

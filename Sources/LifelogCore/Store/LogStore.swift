@@ -38,7 +38,7 @@ public final class LogStore {
   private var syncedWAL: SyncedWAL?
 
   /// The page cache (KiB): 64 MiB, allocated only as pages are used, keeps bulk writes in memory.
-  static let cacheKiB = 65536
+  package static let cacheKiB = 65536
 
   /// Past this size (bytes) a closing read-write connection empties the WAL into the log file.
   ///
@@ -128,7 +128,7 @@ public final class LogStore {
 
   /// Runs `body` in one write transaction, turning a lock held too long into ``StoreError/busy(path:)``
   /// and a failed `COMMIT` into ``StoreError/commitFailed(path:cause:mark:)``.
-  func write<T>(_ body: () throws -> T) throws -> T {
+  package func write<T>(_ body: () throws -> T) throws -> T {
     let outermost = !database.isInTransaction
     if outermost { pendingWriteMark = nil }
     do {
@@ -154,7 +154,7 @@ public final class LogStore {
   }
 
   /// Runs `body` against one consistent snapshot of the database.
-  func read<T>(_ body: () throws -> T) throws -> T {
+  package func read<T>(_ body: () throws -> T) throws -> T {
     do {
       return try database.inReadTransaction(body)
     } catch let error as SQLiteError {

@@ -11,7 +11,7 @@ import LifelogSQLite
 /// SQL converts in place with two functions defined on every connection of a ``LogStore``:
 /// `lifelog_id_key(text)` (the stored form) and `lifelog_id_text(stored)` (the text form). Both
 /// return any other value unchanged, so neither can fail on what a remote sent.
-enum StoredEntryID {
+package enum StoredEntryID {
   /// `lifelog_id_key`: the stored form of a text id.
   static let keyFunction = "lifelog_id_key"
   /// `lifelog_id_text`: the text form of a stored id.
@@ -21,7 +21,7 @@ enum StoredEntryID {
   static let parameter = "\(keyFunction)(?)"
 
   /// `lifelog_id_text(column)`: an entry id column read back as text.
-  static func text(of column: String) -> String { "\(textFunction)(\(column))" }
+  package static func text(of column: String) -> String { "\(textFunction)(\(column))" }
 
   /// Defines both functions on `database`.
   static func define(on database: Database) throws {
@@ -78,7 +78,7 @@ enum StoredEntryID {
   }
 
   /// The 16 bytes of `text` when it is a lower-case canonical UUID, else nil.
-  static func key(ofText text: String) -> [UInt8]? {
+  package static func key(ofText text: String) -> [UInt8]? {
     var copy = text
     var bytes = [UInt8](repeating: 0, count: 16)
     let valid = copy.withUTF8 { utf8 in

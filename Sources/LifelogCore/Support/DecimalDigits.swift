@@ -4,7 +4,7 @@ extension UnsafeBufferPointer<UInt8> {
   ///
   /// The fixed-width time readers (``ISO8601Text``, timewarrior's `20231001T103000Z`) read their
   /// fields with it straight from the bytes, allocating nothing: an import reads millions.
-  func decimal(at start: Int, count: Int) -> Int? {
+  package func decimal(at start: Int, count: Int) -> Int? {
     guard start >= 0, count >= 0, count <= 18, start <= self.count - count else { return nil }
     var value = 0
     for offset in start..<(start + count) {

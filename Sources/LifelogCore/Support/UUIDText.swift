@@ -27,7 +27,7 @@ public enum UUIDText {
   /// The one derivation of every id made from content rather than chance (an activity's from its
   /// name, an imported row's from its fields, a foreign record's from what identifies it in its
   /// source), so two machines that see the same content make the same id.
-  static func derivedBytes(fromSeed seed: [UInt8]) -> [UInt8] {
+  package static func derivedBytes(fromSeed seed: [UInt8]) -> [UInt8] {
     var bytes = Array(SHA256.hash(seed).prefix(16))
     bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8: custom, derived
     bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant
@@ -35,14 +35,16 @@ public enum UUIDText {
   }
 
   /// The text form of ``derivedBytes(fromSeed:)``.
-  static func derived(fromSeed seed: [UInt8]) -> String { format(derivedBytes(fromSeed: seed)) }
+  package static func derived(fromSeed seed: [UInt8]) -> String {
+    format(derivedBytes(fromSeed: seed))
+  }
 
   /// Whether `text` is a UUID in lower-case canonical form (`xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`),
   /// by the same reader that turns such an id into its stored 16 bytes.
   public static func isCanonical(_ text: String) -> Bool { StoredEntryID.key(ofText: text) != nil }
 
   /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` from 16 bytes.
-  static func format(_ bytes: [UInt8]) -> String {
+  package static func format(_ bytes: [UInt8]) -> String {
     String(unsafeUninitializedCapacity: 36) { text in
       bytes.withUnsafeBytes { write($0, into: UnsafeMutableRawBufferPointer(text)) }
     }

@@ -88,7 +88,7 @@ public enum DurationText {
 
 extension Character {
   /// `0`–`9` only (`isNumber` also accepts other scripts' digits and fractions).
-  var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+  package var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
 
 extension StringProtocol {

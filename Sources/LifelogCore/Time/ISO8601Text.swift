@@ -11,7 +11,7 @@ public enum ISO8601Time {
 }
 
 /// The strict date forms: `YYYY-MM-DD` and ISO 8601 date-times with an explicit offset.
-enum ISO8601Text {
+package enum ISO8601Text {
   /// Parses `YYYY-MM-DD`; nil when `word` is not shaped like a date, an error when it is shaped
   /// like one but names no real day (`2025-13-45`).
   static func parseDate(
@@ -83,7 +83,7 @@ enum ISO8601Text {
   /// other shape or an impossible value, which the general parser then reads or explains.
   ///
   /// A million-row import reads a million of these: this path allocates nothing.
-  static func parseExact(_ text: String) -> LoggedTime? {
+  package static func parseExact(_ text: String) -> LoggedTime? {
     var text = text
     return text.withUTF8 { bytes -> LoggedTime? in
       guard bytes.count == 25 || bytes.count == 20 else { return nil }
