@@ -7,7 +7,8 @@
 # Every import form counts: `import M`, `@testable import M`, `@preconcurrency import M`,
 # `@_exported import M`, `import struct M.T`; not a line inside a multi-line string. Run by
 # `make lint` and by `make test` before the tests; Tests/LifelogEndToEndTests/ImportRuleTests.swift
-# proves it fails on a forbidden import.
+# proves it fails on a forbidden import (the server importing the client; the server, the wire
+# format or Core importing LifelogExchange, the file readers of imports and exports).
 set -eu
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 rules="$root/scripts/module-imports.txt"

@@ -51,6 +51,19 @@ import Testing
     #expect(!result.stdout.contains("import LifelogProtocol"))
   }
 
+  /// The server and the wire format never carry the file readers of imports and exports.
+  @Test(arguments: ["Sources/LifelogServer", "Sources/LifelogProtocol", "Sources/LifelogCore"])
+  func aModuleBelowTheCLIThatImportsExchangeFailsTheCheck(folder: String) throws {
+    let copy = try Self.copy([folder])
+    #expect(try Self.check(copy.path).status == 0)
+    try "import LifelogExchange\n".write(
+      toFile: copy.file(folder + "/Readers.swift"), atomically: true, encoding: .utf8)
+    let result = try Self.check(copy.path)
+    #expect(result.status == 1)
+    #expect(
+      result.stdout.contains("\(folder)/Readers.swift:1: \(folder) may not import LifelogExchange"))
+  }
+
   @Test func foundationInTheEverydayPathFailsTheCheck() throws {
     let copy = try Self.copy(["Sources/LifelogCore"])
     try "import Foundation\n".write(
