@@ -1,9 +1,9 @@
-import LifelogExchange
 @preconcurrency import Glibc
 
 @testable import LifelogCore
+@testable import LifelogExchange
 
-/// The readers of `lifelog import --from` (Sources/LifelogCore/Exchange/Foreign/): the zip reader
+/// The readers of `lifelog import --from` (Sources/LifelogExchange/Foreign/): the zip reader
 /// under apple-health, the JSON element reader, and each source's row mapping.
 ///
 /// Every input goes through one scratch file in the temporary folder, kept by path because the
