@@ -2,52 +2,46 @@ import LifelogCore
 
 extension LifelogCommand {
   /// `lifelog delete`: marks entries deleted (they can be restored).
-  struct Delete: Command {
+  struct Delete: DelegatingCommand {
     static let configuration = CommandConfiguration(
       commandName: "delete",
       abstract: "Delete entries (they can be restored).",
-      arguments: [
-        ArgumentSpec(
-          "id", "Entry ids or prefixes (4+ hex digits), or last, -1, -2, ...", .oneOrMore)
-      ],
+      arguments: [ids],
       options: [SoftDelete.activityOption],
       examples: ["lifelog delete 1a2b", "lifelog delete 1a2b3c4d 5e6f7a8b", "lifelog delete last"])
+    static let ids = ArgumentSpec(
+      "id", "Entry ids or prefixes (4+ hex digits), or last, -1, -2, ...", .oneOrMore)
 
-    let action: SoftDelete
+    let work: SoftDelete
 
-    init(parsing arguments: ParsedArguments, in context: Context) throws {
-      action = try SoftDelete(deleted: true, parsing: arguments, configuration: Self.configuration)
+    static func work(parsing arguments: ParsedArguments, in context: Context) throws -> SoftDelete {
+      try SoftDelete(deleted: true, ids: ids, parsing: arguments, configuration: configuration)
     }
-
-    func run(in context: Context) throws { try action.run(in: context) }
   }
 
   /// `lifelog restore`: brings deleted entries back.
-  struct Restore: Command {
+  struct Restore: DelegatingCommand {
     static let configuration = CommandConfiguration(
       commandName: "restore",
       abstract: "Restore deleted entries.",
-      arguments: [
-        ArgumentSpec(
-          "id", "Entry ids, or unambiguous prefixes (see 'lifelog list --deleted').", .oneOrMore,
-          completes: .entryID(deleted: true))
-      ],
+      arguments: [ids],
       options: [SoftDelete.activityOption],
       examples: ["lifelog list --deleted", "lifelog restore 1a2b", "lifelog restore last"])
+    static let ids = ArgumentSpec(
+      "id", "Entry ids, or unambiguous prefixes (see 'lifelog list --deleted').", .oneOrMore,
+      completes: .entryID(deleted: true))
 
-    let action: SoftDelete
+    let work: SoftDelete
 
-    init(parsing arguments: ParsedArguments, in context: Context) throws {
-      action = try SoftDelete(deleted: false, parsing: arguments, configuration: Self.configuration)
+    static func work(parsing arguments: ParsedArguments, in context: Context) throws -> SoftDelete {
+      try SoftDelete(deleted: false, ids: ids, parsing: arguments, configuration: configuration)
     }
-
-    func run(in context: Context) throws { try action.run(in: context) }
   }
 }
 
 /// What `delete` and `restore` share: resolve every id first (one bad id writes nothing), then
 /// flip the `deleted` field of all of them in one transaction.
-struct SoftDelete {
+struct SoftDelete: CommandWork {
   let deleted: Bool
   let references: [EntryReference]
   /// With `last`/`-N`: count only this activity's entries.
@@ -57,12 +51,13 @@ struct SoftDelete {
     ["--activity"], value: "name", help: "With last or -N: count only this activity's entries.")
 
   init(
-    deleted: Bool, parsing arguments: ParsedArguments, configuration: CommandConfiguration
+    deleted: Bool, ids: ArgumentSpec, parsing arguments: ParsedArguments,
+    configuration: CommandConfiguration
   ) throws {
     self.deleted = deleted
-    references = try (arguments.checkedPositionals(for: configuration)["id"] ?? []).map(
+    references = try arguments.checkedPositionals(for: configuration)[ids].map(
       EntryReference.init)
-    activityName = arguments.value("--activity")
+    activityName = arguments.value(Self.activityOption)
   }
 
   func run(in context: Context) throws {

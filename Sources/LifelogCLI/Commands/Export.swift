@@ -22,13 +22,7 @@ extension LifelogCommand {
         a string cell, the header frozen with an autofilter; --lang sets the header's language.
         """,
       options: [
-        OptionSpec(
-          ["--format"], value: "format", help: "csv, jsonl, ics or xlsx.", default: "csv",
-          completes: .choices(ExportFormat.allCases.map(\.rawValue))),
-        OptionSpec(["--from"], value: "time", help: "Only entries at or after this time or day."),
-        OptionSpec(["--to"], value: "time", help: "Only entries before this time or day."),
-        OptionSpec(["--output"], value: "file", help: "Write to this file instead."),
-        LanguageChoice.option,
+        format.spec, EntryTimeRange.from, EntryTimeRange.to, output, LanguageChoice.option,
       ],
       examples: [
         "lifelog export > lifelog.csv",
@@ -36,6 +30,11 @@ extension LifelogCommand {
         "lifelog export --format ics --from 2026-01-01 --output 2026.ics",
         "lifelog export --format xlsx --from 2026-11-01 --output november.xlsx",
       ])
+
+    static let format = ChoiceOption(
+      ["--format"], value: "format", help: "csv, jsonl, ics or xlsx.", default: "csv",
+      choices: ExportFormat.allCases)
+    static let output = OptionSpec(["--output"], value: "file", help: "Write to this file instead.")
 
     let format: ExportFormat
     let from: LoggedTime?
@@ -46,9 +45,9 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      format = try ExportFormat.parse(arguments.choice("--format") ?? "csv")
+      format = try arguments.choice(Self.format) ?? .csv
       (from, to) = try arguments.timeRange(parser: context.timeParser)
-      outputPath = arguments.value("--output")
+      outputPath = arguments.value(Self.output)
       language = try LanguageChoice.parse(arguments)
       if format == .xlsx && outputPath == nil {
         throw UsageError(
@@ -116,11 +115,4 @@ extension LifelogCommand {
 /// spreadsheet.
 enum ExportFormat: String, CaseIterable {
   case csv, jsonl, ics, xlsx
-
-  static func parse(_ text: String) throws(UsageError) -> ExportFormat {
-    guard let format = ExportFormat(rawValue: text.lowercased()) else {
-      throw UsageError("Unknown format '\(text)'; use 'csv', 'jsonl', 'ics' or 'xlsx'")
-    }
-    return format
-  }
 }
