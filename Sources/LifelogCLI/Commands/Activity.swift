@@ -268,7 +268,7 @@ extension LifelogCommand {
     }
   }
 
-  struct ActivityArchive: DelegatingCommand {
+  struct ActivityArchive: ArchiveMarkCommand {
     static let configuration = CommandConfiguration(
       commandName: "archive",
       abstract: "Archive an activity: its entries stay, new ones are refused.",
@@ -277,15 +277,12 @@ extension LifelogCommand {
     static let name = ArgumentSpec(
       "name", "The activity to archive.", completes: .activityName)
 
-    let work: ArchiveMark
+    static let archives = true
 
-    static func work(parsing arguments: ParsedArguments, in context: Context) throws -> ArchiveMark
-    {
-      try ArchiveMark(archived: true, name: name, parsing: arguments, configuration: configuration)
-    }
+    let work: ArchiveMark
   }
 
-  struct ActivityUnarchive: DelegatingCommand {
+  struct ActivityUnarchive: ArchiveMarkCommand {
     static let configuration = CommandConfiguration(
       commandName: "unarchive",
       abstract: "Bring an archived activity back into use.",
@@ -294,12 +291,25 @@ extension LifelogCommand {
     static let name = ArgumentSpec(
       "name", "The activity to unarchive.", completes: .activityName)
 
-    let work: ArchiveMark
+    static let archives = false
 
-    static func work(parsing arguments: ParsedArguments, in context: Context) throws -> ArchiveMark
-    {
-      try ArchiveMark(archived: false, name: name, parsing: arguments, configuration: configuration)
-    }
+    let work: ArchiveMark
+  }
+}
+
+/// `activity archive` and `activity unarchive`: one change of the archived mark, one way or the
+/// other.
+protocol ArchiveMarkCommand: DelegatingCommand where Work == ArchiveMark {
+  /// Whether the command archives (else it unarchives).
+  static var archives: Bool { get }
+  /// The activity to change.
+  static var name: ArgumentSpec { get }
+}
+
+extension ArchiveMarkCommand {
+  static func work(parsing arguments: ParsedArguments, in context: Context) throws -> ArchiveMark {
+    try ArchiveMark(
+      archived: archives, name: name, parsing: arguments, configuration: configuration)
   }
 }
 

@@ -28,6 +28,7 @@ extension LifelogCommand {
     static let kind = OptionSpec(
       ["--kind"], value: "kind",
       help: "Create the activity if new: meal, exercise, sleep, medication, other.")
+
     let activityName: String
     /// The words after the activity, for the hint when they continue its name (`green tea`).
     let noteWords: [String]

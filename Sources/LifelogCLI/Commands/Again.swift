@@ -19,6 +19,7 @@ extension LifelogCommand {
       completes: .activityName)
     static let at = OptionSpec(
       ["--at"], value: "time", help: "When: as for 'lifelog add'.", default: "now")
+
     let what: String?
     let time: LoggedTime?
     let json: Bool

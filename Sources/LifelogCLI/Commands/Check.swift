@@ -25,6 +25,7 @@ extension LifelogCommand {
 
     static let remote = OptionSpec(
       ["--remote"], value: "name", help: "Also check this remote.", completes: .remoteName)
+
     let remoteName: String?
     let timeout: Int
     let json: Bool

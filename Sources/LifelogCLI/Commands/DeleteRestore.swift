@@ -2,7 +2,7 @@ import LifelogCore
 
 extension LifelogCommand {
   /// `lifelog delete`: marks entries deleted (they can be restored).
-  struct Delete: DelegatingCommand {
+  struct Delete: SoftDeleteCommand {
     static let configuration = CommandConfiguration(
       commandName: "delete",
       abstract: "Delete entries (they can be restored).",
@@ -12,15 +12,13 @@ extension LifelogCommand {
     static let ids = ArgumentSpec(
       "id", "Entry ids or prefixes (4+ hex digits), or last, -1, -2, ...", .oneOrMore)
 
-    let work: SoftDelete
+    static let deletes = true
 
-    static func work(parsing arguments: ParsedArguments, in context: Context) throws -> SoftDelete {
-      try SoftDelete(deleted: true, ids: ids, parsing: arguments, configuration: configuration)
-    }
+    let work: SoftDelete
   }
 
   /// `lifelog restore`: brings deleted entries back.
-  struct Restore: DelegatingCommand {
+  struct Restore: SoftDeleteCommand {
     static let configuration = CommandConfiguration(
       commandName: "restore",
       abstract: "Restore deleted entries.",
@@ -31,11 +29,23 @@ extension LifelogCommand {
       "id", "Entry ids, or unambiguous prefixes (see 'lifelog list --deleted').", .oneOrMore,
       completes: .entryID(deleted: true))
 
-    let work: SoftDelete
+    static let deletes = false
 
-    static func work(parsing arguments: ParsedArguments, in context: Context) throws -> SoftDelete {
-      try SoftDelete(deleted: false, ids: ids, parsing: arguments, configuration: configuration)
-    }
+    let work: SoftDelete
+  }
+}
+
+/// `delete` and `restore`: the same change of the deleted mark, one way or the other.
+protocol SoftDeleteCommand: DelegatingCommand where Work == SoftDelete {
+  /// Whether the command deletes (else it restores).
+  static var deletes: Bool { get }
+  /// The entries to change.
+  static var ids: ArgumentSpec { get }
+}
+
+extension SoftDeleteCommand {
+  static func work(parsing arguments: ParsedArguments, in context: Context) throws -> SoftDelete {
+    try SoftDelete(deleted: deletes, ids: ids, parsing: arguments, configuration: configuration)
   }
 }
 

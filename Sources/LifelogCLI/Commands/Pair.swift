@@ -31,6 +31,7 @@ extension LifelogCommand {
     static let list = OptionSpec(["--list"], help: "List the paired devices instead.")
     static let revoke = OptionSpec(
       ["--revoke"], value: "name", help: "Revoke a paired device's token.")
+
     let remoteName: String?
     let deviceName: String
     let list: Bool

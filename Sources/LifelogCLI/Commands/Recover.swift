@@ -33,6 +33,7 @@ extension LifelogCommand {
     static let output = OptionSpec(
       ["--output"], value: "path",
       help: "Write the new log here and leave the damaged one where it is.")
+
     let remoteName: String?
     let output: String?
     let timeout: Int

@@ -59,7 +59,7 @@ extension LifelogCommand {
 
   }
 
-  struct ServeUserAdd: Command {
+  struct ServeUserAdd: ServerUserCommand {
     static let configuration = CommandConfiguration(
       commandName: "add",
       abstract: "Add a user and print their token (shown only this once).",
@@ -74,10 +74,6 @@ extension LifelogCommand {
     static let name = ArgumentSpec("name", "The user's name: letters, digits, '.', '_' or '-'.")
 
     let user: ServerUserTarget
-
-    init(parsing arguments: ParsedArguments, in context: Context) throws {
-      user = try ServerUserTarget(arguments, name: Self.name, of: Self.self, context: context)
-    }
 
     func run(in context: Context) throws {
       let name = user.name
@@ -121,7 +117,7 @@ extension LifelogCommand {
     }
   }
 
-  struct ServeUserRemove: Command {
+  struct ServeUserRemove: ServerUserCommand {
     static let configuration = CommandConfiguration(
       commandName: "remove",
       abstract: "Remove a user and delete everything they stored.",
@@ -133,10 +129,6 @@ extension LifelogCommand {
 
     let user: ServerUserTarget
 
-    init(parsing arguments: ParsedArguments, in context: Context) throws {
-      user = try ServerUserTarget(arguments, name: Self.name, of: Self.self, context: context)
-    }
-
     func run(in context: Context) throws {
       let (batches, snapshots) = try user.store.open().removeUser(name: user.name)
       context.output.write(
@@ -144,7 +136,7 @@ extension LifelogCommand {
     }
   }
 
-  struct ServeUserToken: Command {
+  struct ServeUserToken: ServerUserCommand {
     static let configuration = CommandConfiguration(
       commandName: "token",
       abstract: "Give a user a new token; the old one stops working at once.",
@@ -156,16 +148,27 @@ extension LifelogCommand {
 
     let user: ServerUserTarget
 
-    init(parsing arguments: ParsedArguments, in context: Context) throws {
-      user = try ServerUserTarget(arguments, name: Self.name, of: Self.self, context: context)
-    }
-
     func run(in context: Context) throws {
       let token = try user.store.open().replaceToken(ofUser: user.name)
       context.output.write(token + "\n")
       context.errors.write(
         "New token for '\(user.name)', shown only this once; the old one no longer works\n")
     }
+  }
+}
+
+/// `serve user add`, `remove` and `token`: each acts on one user, named on the command line.
+protocol ServerUserCommand: Command {
+  /// The user's name.
+  static var name: ArgumentSpec { get }
+  var user: ServerUserTarget { get }
+  init(user: ServerUserTarget)
+}
+
+extension ServerUserCommand {
+  init(parsing arguments: ParsedArguments, in context: Context) throws {
+    self.init(
+      user: try ServerUserTarget(arguments, name: Self.name, of: Self.self, context: context))
   }
 }
 

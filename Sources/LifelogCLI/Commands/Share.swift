@@ -38,6 +38,7 @@ extension LifelogCommand {
       ["--expires"], value: "days", help: "How long the link works (at most 90d).", default: "14d")
     static let passcodeFile = OptionSpec(
       ["--passcode-file"], value: "file", help: "A file holding a passcode to ask for.")
+
     let remoteName: String?
     let from: CivilDate
     let to: CivilDate

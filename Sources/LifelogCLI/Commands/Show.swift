@@ -16,6 +16,7 @@ extension LifelogCommand {
 
     static let id = ArgumentSpec(
       "id", "The entry's id or a prefix of it (4+ hex digits), or last, -1, -2, ...")
+
     let reference: EntryReference
     let activityName: String?
     let json: Bool
