@@ -114,7 +114,7 @@ public enum LifelogCommand {
       return
     }
     let parsed = try ParsedArguments(Array(arguments), configuration: configuration)
-    if configuration.usesDatabase, let database = parsed.value("--db") {
+    if configuration.usesDatabase, let database = parsed.value(OptionSpec.database) {
       context.databasePathOverride = database
     }
     try command.init(parsing: parsed, in: context).run(in: context)

@@ -4,7 +4,7 @@ extension LifelogCommand {
   /// `lifelog activity`: the things entries are logged against.
   ///
   /// Alone, it lists them.
-  struct ActivityGroup: Command {
+  struct ActivityGroup: DelegatingCommand {
     static let configuration = CommandConfiguration(
       commandName: "activity",
       abstract: "Add, list, rename, merge and archive activities.",
@@ -16,36 +16,29 @@ extension LifelogCommand {
         ActivityUnarchive.self,
       ])
 
-    let list: ActivityList
-
-    init(parsing arguments: ParsedArguments, in context: Context) throws {
-      list = try ActivityList(parsing: arguments, in: context)
-    }
-
-    func run(in context: Context) throws { try list.run(in: context) }
+    let work: ActivityList
   }
 
   struct ActivityAdd: Command {
     static let configuration = CommandConfiguration(
       commandName: "add",
       abstract: "Create an activity.",
-      arguments: [
-        ArgumentSpec("name", "The name, as it should be shown (matched case-insensitively).")
-      ],
-      options: [
-        OptionSpec(
-          ["--kind"], value: "kind",
-          help: "meal, exercise, sleep, medication or other (asked at a terminal, else required)."),
-        OptionSpec(
-          ["--unit"], value: "unit", help: "The unit quantities are in: km, kcal, glasses, ..."),
-        OptionSpec(
-          ["--target"], value: "target",
-          help: "A goal: '150 min/week', '3 times/day', '10 km/week'."),
-      ],
+      arguments: [name],
+      options: [kind, unit, target],
       examples: [
         "lifelog activity add tea --kind meal",
         "lifelog activity add swim --kind exercise --unit km --target '2 km/week'",
       ])
+
+    static let name = ArgumentSpec(
+      "name", "The name, as it should be shown (matched case-insensitively).")
+    static let kind = OptionSpec(
+      ["--kind"], value: "kind",
+      help: "meal, exercise, sleep, medication or other (asked at a terminal, else required).")
+    static let unit = OptionSpec(
+      ["--unit"], value: "unit", help: "The unit quantities are in: km, kcal, glasses, ...")
+    static let target = OptionSpec(
+      ["--target"], value: "target", help: "A goal: '150 min/week', '3 times/day', '10 km/week'.")
 
     let name: String
     let kind: ActivityKind?
@@ -58,11 +51,11 @@ extension LifelogCommand {
         throw UsageError(
           "A name of several words needs quotes: lifelog activity add \(ShellQuote.word(words))")
       }
-      name = try arguments.checkedPositionals(for: Self.configuration)["name"]?.first ?? ""
-      kind = try arguments.value("--kind").map(ActivityKind.init(parsing:))
+      name = try arguments.checkedPositionals(for: Self.configuration).required(Self.name)
+      kind = try arguments.value(Self.kind).map(ActivityKind.init(parsing:))
       // Checked before the kind is asked for, so a bad value is refused before any question.
-      unit = try arguments.value("--unit").map(ActivityUnit.validated)
-      target = try arguments.value("--target").map(Target.init(parsing:))
+      unit = try arguments.value(Self.unit).map(ActivityUnit.validated)
+      target = try arguments.value(Self.target).map(Target.init(parsing:))
     }
 
     func run(in context: Context) throws {
@@ -97,14 +90,15 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "list",
       abstract: "List the activities, with how often each was logged.",
-      options: [OptionSpec.format(["table", "json", "csv"])],
+      options: [format.spec],
       examples: ["lifelog activity list", "lifelog activity list --format json"])
+    static let format = ChoiceOption.format(OutputFormat.allCases)
 
     let format: OutputFormat
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      format = try OutputFormat(parsing: arguments.choice("--format"))
+      format = try arguments.choice(Self.format) ?? .table
     }
 
     func run(in context: Context) throws {
@@ -162,16 +156,20 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "edit",
       abstract: "Change an activity's kind, unit or target.",
-      arguments: [ArgumentSpec("name", "The activity to change.", completes: .activityName)],
-      options: [
-        OptionSpec(["--kind"], value: "kind", help: "meal, exercise, sleep, medication or other."),
-        OptionSpec(["--unit"], value: "unit", help: "The unit quantities are in (or none)."),
-        OptionSpec(["--target"], value: "target", help: "A goal such as '150 min/week' (or none)."),
-      ],
+      arguments: [name],
+      options: [kind, unit, target],
       examples: [
         "lifelog activity edit walk --target '150 min/week'",
         "lifelog activity edit walk --unit km",
       ])
+
+    static let name = ArgumentSpec("name", "The activity to change.", completes: .activityName)
+    static let kind = OptionSpec(
+      ["--kind"], value: "kind", help: "meal, exercise, sleep, medication or other.")
+    static let unit = OptionSpec(
+      ["--unit"], value: "unit", help: "The unit quantities are in (or none).")
+    static let target = OptionSpec(
+      ["--target"], value: "target", help: "A goal such as '150 min/week' (or none).")
 
     let name: String
     let kind: ActivityKind?
@@ -184,10 +182,10 @@ extension LifelogCommand {
         throw UsageError(
           "A name of several words needs quotes: lifelog activity add \(ShellQuote.word(words))")
       }
-      name = try arguments.checkedPositionals(for: Self.configuration)["name"]?.first ?? ""
-      kind = try arguments.value("--kind").map(ActivityKind.init(parsing:))
-      unit = arguments.value("--unit").map { $0.lowercased() == "none" ? nil : $0 }
-      target = try arguments.value("--target").map { text throws -> Target? in
+      name = try arguments.checkedPositionals(for: Self.configuration).required(Self.name)
+      kind = try arguments.value(Self.kind).map(ActivityKind.init(parsing:))
+      unit = arguments.value(Self.unit).map { $0.lowercased() == "none" ? nil : $0 }
+      target = try arguments.value(Self.target).map { text throws -> Target? in
         text.lowercased() == "none" ? nil : try Target(parsing: text)
       }
       if kind == nil, unit == nil, target == nil {
@@ -213,19 +211,18 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "rename",
       abstract: "Rename an activity; its entries follow it.",
-      arguments: [
-        ArgumentSpec("old", "The current name.", completes: .activityName),
-        ArgumentSpec("new", "The new name."),
-      ],
+      arguments: [old, new],
       examples: ["lifelog activity rename workout gym"])
+    static let old = ArgumentSpec("old", "The current name.", completes: .activityName)
+    static let new = ArgumentSpec("new", "The new name.")
 
     let oldName: String
     let newName: String
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       let positionals = try arguments.checkedPositionals(for: Self.configuration)
-      oldName = positionals["old"]?.first ?? ""
-      newName = positionals["new"]?.first ?? ""
+      oldName = positionals.required(Self.old)
+      newName = positionals.required(Self.new)
     }
 
     func run(in context: Context) throws {
@@ -244,19 +241,20 @@ extension LifelogCommand {
         The entries move as edits do, so they sync; the emptied activity is archived, not deleted.
         'lifelog undo' moves them back.
         """,
-      arguments: [
-        ArgumentSpec("from", "The activity to empty and archive.", completes: .activityName),
-        ArgumentSpec("into", "The activity its entries join.", completes: .activityName),
-      ],
+      arguments: [from, into],
       examples: ["lifelog activity merge brekfast breakfast"])
+    static let from = ArgumentSpec(
+      "from", "The activity to empty and archive.", completes: .activityName)
+    static let into = ArgumentSpec(
+      "into", "The activity its entries join.", completes: .activityName)
 
     let fromName: String
     let intoName: String
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       let positionals = try arguments.checkedPositionals(for: Self.configuration)
-      fromName = positionals["from"]?.first ?? ""
-      intoName = positionals["into"]?.first ?? ""
+      fromName = positionals.required(Self.from)
+      intoName = positionals.required(Self.into)
     }
 
     func run(in context: Context) throws {
@@ -270,45 +268,71 @@ extension LifelogCommand {
     }
   }
 
-  struct ActivityArchive: Command {
+  struct ActivityArchive: ArchiveMarkCommand {
     static let configuration = CommandConfiguration(
       commandName: "archive",
       abstract: "Archive an activity: its entries stay, new ones are refused.",
-      arguments: [ArgumentSpec("name", "The activity to archive.", completes: .activityName)],
+      arguments: [name],
       examples: ["lifelog activity archive run"])
+    static let name = ArgumentSpec(
+      "name", "The activity to archive.", completes: .activityName)
 
-    let name: String
+    static let archives = true
 
-    init(parsing arguments: ParsedArguments, in context: Context) throws {
-      name = try arguments.checkedPositionals(for: Self.configuration)["name"]?.first ?? ""
-    }
-
-    func run(in context: Context) throws {
-      let activity = try context.recordingStep("activity archive \(name)") {
-        try $0.updateActivity(named: name, archived: true)
-      }
-      context.output.write("Archived activity '\(activity.name)'\n")
-    }
+    let work: ArchiveMark
   }
 
-  struct ActivityUnarchive: Command {
+  struct ActivityUnarchive: ArchiveMarkCommand {
     static let configuration = CommandConfiguration(
       commandName: "unarchive",
       abstract: "Bring an archived activity back into use.",
-      arguments: [ArgumentSpec("name", "The activity to unarchive.", completes: .activityName)],
+      arguments: [name],
       examples: ["lifelog activity unarchive run"])
+    static let name = ArgumentSpec(
+      "name", "The activity to unarchive.", completes: .activityName)
 
-    let name: String
+    static let archives = false
 
-    init(parsing arguments: ParsedArguments, in context: Context) throws {
-      name = try arguments.checkedPositionals(for: Self.configuration)["name"]?.first ?? ""
+    let work: ArchiveMark
+  }
+}
+
+/// `activity archive` and `activity unarchive`: one change of the archived mark, one way or the
+/// other.
+protocol ArchiveMarkCommand: DelegatingCommand where Work == ArchiveMark {
+  /// Whether the command archives (else it unarchives).
+  static var archives: Bool { get }
+  /// The activity to change.
+  static var name: ArgumentSpec { get }
+}
+
+extension ArchiveMarkCommand {
+  static func work(parsing arguments: ParsedArguments, in context: Context) throws -> ArchiveMark {
+    try ArchiveMark(
+      archived: archives, name: name, parsing: arguments, configuration: configuration)
+  }
+}
+
+/// What `activity archive` and `activity unarchive` share: set one activity's archived mark, one
+/// way or the other, as an undoable step.
+struct ArchiveMark: CommandWork {
+  let archived: Bool
+  let activityName: String
+
+  init(
+    archived: Bool, name: ArgumentSpec, parsing arguments: ParsedArguments,
+    configuration: CommandConfiguration
+  ) throws {
+    self.archived = archived
+    activityName = try arguments.checkedPositionals(for: configuration).required(name)
+  }
+
+  func run(in context: Context) throws {
+    let verb = archived ? "archive" : "unarchive"
+    let activity = try context.recordingStep("activity \(verb) \(activityName)") {
+      try $0.updateActivity(named: activityName, archived: archived)
     }
-
-    func run(in context: Context) throws {
-      let activity = try context.recordingStep("activity unarchive \(name)") {
-        try $0.updateActivity(named: name, archived: false)
-      }
-      context.output.write("Unarchived activity '\(activity.name)'\n")
-    }
+    context.output.write(
+      "\(archived ? "Archived" : "Unarchived") activity '\(activity.name)'\n")
   }
 }

@@ -10,29 +10,24 @@ extension LifelogCommand {
         The activity must exist (see 'lifelog activity list') unless --kind is given, which creates
         it. Words after the activity form the note, so quotes are needed only for shell characters.
         """,
-      arguments: [
-        ArgumentSpec("activity", "What you did: breakfast, snack, walk, sleep, ..."),
-        ArgumentSpec("note", "A note, e.g. what you ate.", .zeroOrMore),
-      ],
+      arguments: [activity, note],
       options: [
-        OptionSpec(
-          ["--at"], value: "time",
-          help: "When: now, 08:15, 8am, 'yesterday 19:30', 'mon 12:00', -2h, ISO 8601.",
-          default: "now"),
-        OptionSpec(["--duration"], value: "duration", help: "How long: 45m, 1h30m, 90s, 1:30."),
-        OptionSpec(["--qty"], value: "number", help: "How much, in the activity's unit."),
-        OptionSpec(["--note"], value: "text", help: "The note, as 'edit' takes it (or as words)."),
-        OptionSpec(["--tag"], value: "tag", help: "A tag (one word).", repeatable: true),
-        OptionSpec(
-          ["--kind"], value: "kind",
-          help: "Create the activity if new: meal, exercise, sleep, medication, other."),
-        OptionSpec.format(["text", "json"]),
+        fields.at, fields.duration, fields.quantity, fields.note, fields.tag, kind,
+        TextOrJSON.option.spec,
       ],
       examples: [
         "lifelog add breakfast \"oatmeal, coffee\"",
         "lifelog add walk --at 'yesterday 18:00' --duration 45m --qty 4.2",
         "lifelog add tea --kind meal --at -30m green tea",
       ])
+
+    static let activity = ArgumentSpec(
+      "activity", "What you did: breakfast, snack, walk, sleep, ...")
+    static let note = ArgumentSpec("note", "A note, e.g. what you ate.", .zeroOrMore)
+    static let fields = EntryFieldOptions.adding
+    static let kind = OptionSpec(
+      ["--kind"], value: "kind",
+      help: "Create the activity if new: meal, exercise, sleep, medication, other.")
 
     let activityName: String
     /// The words after the activity, for the hint when they continue its name (`green tea`).
@@ -43,16 +38,18 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       let positionals = try arguments.checkedPositionals(for: Self.configuration)
-      activityName = positionals["activity"]?.first ?? ""
-      json = try arguments.choice("--format") == "json"
-      kind = try arguments.value("--kind").map(ActivityKind.init(parsing:))
-      let words = positionals["note"] ?? []
+      activityName = positionals.required(Self.activity)
+      json = try arguments.choice(TextOrJSON.option) == .json
+      kind = try arguments.value(Self.kind).map(ActivityKind.init(parsing:))
+      let words = positionals[Self.note]
       noteWords = words
-      if !words.isEmpty, arguments.value("--note") != nil {
+      let noteOption = arguments.value(Self.fields.note)
+      if !words.isEmpty, noteOption != nil {
         throw UsageError("Give the note either as words or with --note, not both")
       }
-      let note = words.isEmpty ? arguments.value("--note") : words.joinedText(separator: " ")
-      fields = try EntryFieldValues(arguments, note: note, parser: context.timeParser)
+      let note = words.isEmpty ? noteOption : words.joinedText(separator: " ")
+      fields = try EntryFieldValues(
+        arguments, options: Self.fields, note: note, parser: context.timeParser)
     }
 
     func run(in context: Context) throws {
@@ -125,47 +122,5 @@ extension Context {
     guard entry.time.instant > now + 300 else { return }
     errors.write(
       "Note: \(presenter.when(entry.time)) is in the future; 'lifelog edit' can fix it\n")
-  }
-}
-
-/// The entry fields `add` and `edit` share, read and checked from the command line.
-///
-/// Each is nil when its option was not given; `edit` also accepts `none` to clear a field.
-struct EntryFieldValues {
-  var time: LoggedTime?
-  var duration: Int??
-  var note: String??
-  var quantity: Double??
-  var tags: [String]?
-
-  init(
-    _ arguments: ParsedArguments, note: String?, parser: TimeParser, allowsClearing: Bool = false
-  )
-    throws
-  {
-    if let at = arguments.value("--at") { time = try parser.parseTime(at) }
-    if let text = arguments.value("--duration") {
-      duration =
-        allowsClearing && text.lowercased() == "none" ? .some(nil) : try DurationText.parse(text)
-    }
-    if let text = arguments.value("--qty") {
-      quantity =
-        allowsClearing && text.lowercased() == "none" ? .some(nil) : try EntryFields.quantity(text)
-    }
-    if let note {
-      // Typed blanks are a slip (an unset shell variable), not a note; '' still clears one.
-      guard note.isEmpty || note.contains(where: { !$0.isWhitespace }) else {
-        throw InputError("Note is only spaces; write a note, or leave it out")
-      }
-      self.note = .some(try EntryFields.note(note))
-    }
-    let tagTexts = arguments.all("--tag")
-    if !tagTexts.isEmpty {
-      var tags: [String] = []
-      for text in tagTexts where !tags.contains(try EntryFields.tag(text)) {
-        tags.append(try EntryFields.tag(text))
-      }
-      self.tags = tags
-    }
   }
 }

@@ -10,25 +10,24 @@ extension LifelogCommand {
         With an activity name it repeats that activity's most recent entry; with an id, last or -N,
         that entry; with nothing, the most recent entry of all.
         """,
-      arguments: [
-        ArgumentSpec(
-          "what", "An activity, an entry id or prefix, or last, -1, -2, ...", .optional,
-          completes: .activityName)
-      ],
-      options: [
-        OptionSpec(["--at"], value: "time", help: "When: as for 'lifelog add'.", default: "now"),
-        OptionSpec.format(["text", "json"]),
-      ],
+      arguments: [what],
+      options: [at, TextOrJSON.option.spec],
       examples: ["lifelog again breakfast", "lifelog again last --at 8am", "lifelog again 1a2b"])
+
+    static let what = ArgumentSpec(
+      "what", "An activity, an entry id or prefix, or last, -1, -2, ...", .optional,
+      completes: .activityName)
+    static let at = OptionSpec(
+      ["--at"], value: "time", help: "When: as for 'lifelog add'.", default: "now")
 
     let what: String?
     let time: LoggedTime?
     let json: Bool
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
-      what = try arguments.checkedPositionals(for: Self.configuration)["what"]?.first
-      time = try arguments.value("--at").map(context.timeParser.parseTime)
-      json = try arguments.choice("--format") == "json"
+      what = try arguments.checkedPositionals(for: Self.configuration).value(Self.what)
+      time = try arguments.value(Self.at).map(context.timeParser.parseTime)
+      json = try arguments.choice(TextOrJSON.option) == .json
     }
 
     func run(in context: Context) throws {

@@ -17,18 +17,14 @@ extension LifelogCommand {
         this machine pushed is there unchanged. Prints one line per problem, then a summary. Exits 0
         when nothing is wrong, 65 when something is, 69 when the remote cannot be reached.
         """,
-      options: [
-        OptionSpec(
-          ["--remote"], value: "name", help: "Also check this remote.", completes: .remoteName),
-        OptionSpec(
-          ["--timeout"], value: "seconds", help: "Give up on the remote after this long (exit 69).",
-          default: "60"),
-        OptionSpec.format(["text", "json"]),
-      ],
+      options: [remote, TimeoutOption.remote.spec, TextOrJSON.option.spec],
       examples: [
         "lifelog check", "lifelog check --remote usb",
         "lifelog check --remote home --format json | jq .problems",
       ])
+
+    static let remote = OptionSpec(
+      ["--remote"], value: "name", help: "Also check this remote.", completes: .remoteName)
 
     let remoteName: String?
     let timeout: Int
@@ -36,9 +32,9 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      remoteName = arguments.value("--remote")
-      json = try arguments.choice("--format") == "json"
-      timeout = try TimeoutOption.seconds(arguments.valueOrDefault("--timeout"))
+      remoteName = arguments.value(Self.remote)
+      json = try arguments.choice(TextOrJSON.option) == .json
+      timeout = try TimeoutOption.remote.seconds(in: arguments)
     }
 
     func run(in context: Context) throws {

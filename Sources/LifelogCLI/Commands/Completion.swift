@@ -9,11 +9,7 @@ extension LifelogCommand {
         names and recent entry ids from the log), so it never goes stale. 'make install' installs
         all three; to try one: source <(lifelog completion bash).
         """,
-      arguments: [
-        ArgumentSpec(
-          "shell", "bash, zsh or fish.",
-          completes: .choices(CompletionScript.Shell.allCases.map(\.rawValue)))
-      ],
+      arguments: [shell],
       examples: [
         "lifelog completion bash > ~/.local/share/bash-completion/completions/lifelog",
         "lifelog completion zsh > ~/.zfunc/_lifelog",
@@ -21,10 +17,14 @@ extension LifelogCommand {
       ],
       usesDatabase: false)
 
+    static let shell = ArgumentSpec(
+      "shell", "bash, zsh or fish.",
+      completes: .choices(CompletionScript.Shell.allCases.map(\.rawValue)))
+
     let shell: CompletionScript.Shell
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
-      let name = try arguments.checkedPositionals(for: Self.configuration)["shell"]?.first ?? ""
+      let name = try arguments.checkedPositionals(for: Self.configuration).required(Self.shell)
       guard let shell = CompletionScript.Shell(rawValue: name) else {
         throw UsageError("Unknown shell '\(name)'; use bash, zsh or fish")
       }
@@ -44,17 +44,17 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "__complete",
       abstract: "Print what Tab may offer for the last word (for the completion scripts).",
-      arguments: [
-        ArgumentSpec("word", "The words after 'lifelog', the last one being typed.", .zeroOrMore)
-      ],
+      arguments: [word],
       hidden: true)
+    static let word = ArgumentSpec(
+      "word", "The words after 'lifelog', the last one being typed.", .zeroOrMore)
 
     let words: [String]
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       // Words come as the shell saw them, quotes and all.
-      let raw = (try? arguments.checkedPositionals(for: Self.configuration)["word"]) ?? nil
-      words = (raw ?? []).map { ShellWords.splitLeniently($0).joined(separator: " ") }
+      let raw = (try? arguments.checkedPositionals(for: Self.configuration)[Self.word]) ?? []
+      words = raw.map { ShellWords.splitLeniently($0).joined(separator: " ") }
     }
 
     func run(in context: Context) throws {

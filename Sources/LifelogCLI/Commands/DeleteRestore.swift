@@ -2,52 +2,56 @@ import LifelogCore
 
 extension LifelogCommand {
   /// `lifelog delete`: marks entries deleted (they can be restored).
-  struct Delete: Command {
+  struct Delete: SoftDeleteCommand {
     static let configuration = CommandConfiguration(
       commandName: "delete",
       abstract: "Delete entries (they can be restored).",
-      arguments: [
-        ArgumentSpec(
-          "id", "Entry ids or prefixes (4+ hex digits), or last, -1, -2, ...", .oneOrMore)
-      ],
+      arguments: [ids],
       options: [SoftDelete.activityOption],
       examples: ["lifelog delete 1a2b", "lifelog delete 1a2b3c4d 5e6f7a8b", "lifelog delete last"])
+    static let ids = ArgumentSpec(
+      "id", "Entry ids or prefixes (4+ hex digits), or last, -1, -2, ...", .oneOrMore)
 
-    let action: SoftDelete
+    static let deletes = true
 
-    init(parsing arguments: ParsedArguments, in context: Context) throws {
-      action = try SoftDelete(deleted: true, parsing: arguments, configuration: Self.configuration)
-    }
-
-    func run(in context: Context) throws { try action.run(in: context) }
+    let work: SoftDelete
   }
 
   /// `lifelog restore`: brings deleted entries back.
-  struct Restore: Command {
+  struct Restore: SoftDeleteCommand {
     static let configuration = CommandConfiguration(
       commandName: "restore",
       abstract: "Restore deleted entries.",
-      arguments: [
-        ArgumentSpec(
-          "id", "Entry ids, or unambiguous prefixes (see 'lifelog list --deleted').", .oneOrMore,
-          completes: .entryID(deleted: true))
-      ],
+      arguments: [ids],
       options: [SoftDelete.activityOption],
       examples: ["lifelog list --deleted", "lifelog restore 1a2b", "lifelog restore last"])
+    static let ids = ArgumentSpec(
+      "id", "Entry ids, or unambiguous prefixes (see 'lifelog list --deleted').", .oneOrMore,
+      completes: .entryID(deleted: true))
 
-    let action: SoftDelete
+    static let deletes = false
 
-    init(parsing arguments: ParsedArguments, in context: Context) throws {
-      action = try SoftDelete(deleted: false, parsing: arguments, configuration: Self.configuration)
-    }
+    let work: SoftDelete
+  }
+}
 
-    func run(in context: Context) throws { try action.run(in: context) }
+/// `delete` and `restore`: the same change of the deleted mark, one way or the other.
+protocol SoftDeleteCommand: DelegatingCommand where Work == SoftDelete {
+  /// Whether the command deletes (else it restores).
+  static var deletes: Bool { get }
+  /// The entries to change.
+  static var ids: ArgumentSpec { get }
+}
+
+extension SoftDeleteCommand {
+  static func work(parsing arguments: ParsedArguments, in context: Context) throws -> SoftDelete {
+    try SoftDelete(deleted: deletes, ids: ids, parsing: arguments, configuration: configuration)
   }
 }
 
 /// What `delete` and `restore` share: resolve every id first (one bad id writes nothing), then
 /// flip the `deleted` field of all of them in one transaction.
-struct SoftDelete {
+struct SoftDelete: CommandWork {
   let deleted: Bool
   let references: [EntryReference]
   /// With `last`/`-N`: count only this activity's entries.
@@ -57,12 +61,13 @@ struct SoftDelete {
     ["--activity"], value: "name", help: "With last or -N: count only this activity's entries.")
 
   init(
-    deleted: Bool, parsing arguments: ParsedArguments, configuration: CommandConfiguration
+    deleted: Bool, ids: ArgumentSpec, parsing arguments: ParsedArguments,
+    configuration: CommandConfiguration
   ) throws {
     self.deleted = deleted
-    references = try (arguments.checkedPositionals(for: configuration)["id"] ?? []).map(
+    references = try arguments.checkedPositionals(for: configuration)[ids].map(
       EntryReference.init)
-    activityName = arguments.value("--activity")
+    activityName = arguments.value(Self.activityOption)
   }
 
   func run(in context: Context) throws {

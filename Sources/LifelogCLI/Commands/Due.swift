@@ -11,16 +11,13 @@ extension LifelogCommand {
         start at dayStartsAt) it is due mealGapHours after the day began, or after the last meal
         if that is later. Gaps are real elapsed time, across DST changes and travel.
         """,
-      options: [
-        OptionSpec.format(["text", "json"]),
-        OptionSpec(
-          ["--short"],
-          help:
-            "Print one token for a shell prompt: 1h40m, due, or +25m overdue (nothing in quiet hours)."
-        ),
-        LanguageChoice.option,
-      ],
+      options: [TextOrJSON.option.spec, short, LanguageChoice.option],
       examples: ["lifelog due", "lifelog due --short", "lifelog due --format json"])
+
+    static let short = OptionSpec(
+      ["--short"],
+      help:
+        "Print one token for a shell prompt: 1h40m, due, or +25m overdue (nothing in quiet hours).")
 
     let json: Bool
     let short: Bool
@@ -28,8 +25,8 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      json = try arguments.choice("--format") == "json"
-      short = arguments.flag("--short")
+      json = try arguments.choice(TextOrJSON.option) == .json
+      short = arguments.flag(Self.short)
       if json, short { throw UsageError("Give either --short or --format json, not both") }
       language = try LanguageChoice.parse(arguments)
     }

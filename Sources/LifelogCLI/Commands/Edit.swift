@@ -8,28 +8,23 @@ extension LifelogCommand {
       abstract: "Change an entry.",
       discussion:
         "Fields not named stay as they are. --duration none and --qty none clear a field; --note '' clears the note.",
-      arguments: [
-        ArgumentSpec("id", "The entry's id or a prefix of it (4+ hex digits), or last, -1, -2, ...")
-      ],
+      arguments: [Show.id],
       options: [
-        OptionSpec(
-          ["--of"], value: "name", help: "With last or -N: count only this activity's entries."),
-        OptionSpec(["--activity"], value: "name", help: "Move the entry to another activity."),
-        OptionSpec(["--note"], value: "text", help: "Replace the note."),
-        OptionSpec(
-          ["--at"], value: "time",
-          help: "Change when it happened (a bare time such as 13:15 keeps its day)."),
-        OptionSpec(["--duration"], value: "duration", help: "Change how long it took (or none)."),
-        OptionSpec(["--qty"], value: "number", help: "Change the quantity (or none)."),
-        OptionSpec(["--tag"], value: "tag", help: "Replace the tags with these.", repeatable: true),
-        OptionSpec(["--no-tags"], help: "Remove all tags."),
-        OptionSpec.format(["text", "json"]),
+        of, activity, fields.note, fields.at, fields.duration, fields.quantity, fields.tag,
+        noTags, TextOrJSON.option.spec,
       ],
       examples: [
         "lifelog edit 1a2b --note \"oatmeal, coffee, banana\"",
         "lifelog edit 1a2b3c4d --at 'yesterday 8am' --duration 20m",
         "lifelog edit last --of breakfast --note porridge",
       ])
+
+    static let of = OptionSpec(
+      ["--of"], value: "name", help: "With last or -N: count only this activity's entries.")
+    static let activity = OptionSpec(
+      ["--activity"], value: "name", help: "Move the entry to another activity.")
+    static let fields = EntryFieldOptions.changing
+    static let noTags = OptionSpec(["--no-tags"], help: "Remove all tags.")
 
     let reference: EntryReference
     let ofActivity: String?
@@ -41,21 +36,21 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       let positionals = try arguments.checkedPositionals(for: Self.configuration)
-      reference = try EntryReference(parsing: positionals["id"]?.first ?? "")
-      ofActivity = arguments.value("--of")
-      activityName = arguments.value("--activity")
-      json = try arguments.choice("--format") == "json"
+      reference = try EntryReference(parsing: positionals.required(Show.id))
+      ofActivity = arguments.value(Self.of)
+      activityName = arguments.value(Self.activity)
+      json = try arguments.choice(TextOrJSON.option) == .json
       var fields = try EntryFieldValues(
-        arguments, note: arguments.value("--note"), parser: context.timeParser, allowsClearing: true
-      )
-      if arguments.flag("--no-tags") {
+        arguments, options: Self.fields, note: arguments.value(Self.fields.note),
+        parser: context.timeParser, allowsClearing: true)
+      if arguments.flag(Self.noTags) {
         guard fields.tags == nil else {
           throw UsageError("Give either --tag or --no-tags, not both")
         }
         fields.tags = []
       }
       self.fields = fields
-      atText = arguments.value("--at")
+      atText = arguments.value(Self.fields.at)
       if activityName == nil, fields.time == nil, fields.duration == nil, fields.note == nil,
         fields.quantity == nil, fields.tags == nil
       {

@@ -22,11 +22,7 @@ extension LifelogCommand {
         a string cell, the header frozen with an autofilter; --lang sets the header's language.
         """,
       options: [
-        ExportFormat.option,
-        OptionSpec(["--from"], value: "time", help: "Only entries at or after this time or day."),
-        OptionSpec(["--to"], value: "time", help: "Only entries before this time or day."),
-        OptionSpec(["--output"], value: "file", help: "Write to this file instead."),
-        LanguageChoice.option,
+        ExportFormat.option, EntryTimeRange.from, EntryTimeRange.to, output, LanguageChoice.option,
       ],
       examples: [
         "lifelog export > lifelog.csv",
@@ -34,6 +30,8 @@ extension LifelogCommand {
         "lifelog export --format ics --from 2026-01-01 --output 2026.ics",
         "lifelog export --format xlsx --from 2026-11-01 --output november.xlsx",
       ])
+
+    static let output = OptionSpec(["--output"], value: "file", help: "Write to this file instead.")
 
     let format: any ExportWriter
     let from: LoggedTime?
@@ -44,9 +42,9 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      format = try ExportFormat.parsing(arguments.choice("--format"))
+      format = try ExportFormat.parsing(arguments.value(ExportFormat.option))
       (from, to) = try arguments.timeRange(parser: context.timeParser)
-      outputPath = arguments.value("--output")
+      outputPath = arguments.value(Self.output)
       language = try LanguageChoice.parse(arguments)
       if format.needsFile && outputPath == nil { throw ExportFormat.needsOutput(format) }
       if let outputPath { try ReportFile.checkWritable(outputPath) }

@@ -4,16 +4,17 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "help",
       abstract: "Show help for a command.",
-      arguments: [
-        ArgumentSpec("command", "The command, e.g. 'add' or 'activity add'.", .zeroOrMore)
-      ],
+      arguments: [command],
       examples: ["lifelog help add", "lifelog help activity add"],
       usesDatabase: false)
+
+    static let command = ArgumentSpec(
+      "command", "The command, e.g. 'add' or 'activity add'.", .zeroOrMore)
 
     let path: [String]
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
-      path = try arguments.checkedPositionals(for: Self.configuration)["command"] ?? []
+      path = try arguments.checkedPositionals(for: Self.configuration)[Self.command]
     }
 
     func run(in context: Context) throws {

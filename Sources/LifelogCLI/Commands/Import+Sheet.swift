@@ -4,26 +4,25 @@ import LifelogExchange
 /// The options of `lifelog import` that read a sheet of any shape (docs/import.md "From your own
 /// spreadsheet").
 struct SheetOptions {
-  static let specs: [OptionSpec] = [
-    OptionSpec(
-      ["--map"], value: "field=column",
-      help: "Which column holds a field: at, activity, kind, duration, note, quantity, unit or "
-        + "tags, by header or letter; at=Date+Time joins two columns.", repeatable: true),
-    OptionSpec(
-      ["--sheet"], value: "name|number", help: "The sheet of an xlsx or ods file to read.",
-      default: "the first"),
-    OptionSpec(
-      ["--date-format"], value: "format",
-      help: "How ambiguous dates are written: d/m/yyyy or m/d/yyyy.",
-      default: "decided from the dates"),
-    OptionSpec(
-      ["--separator"], value: "char", help: "The CSV field separator.", default: "; or , detected",
-      completes: .choices([";", ",", "tab"])),
-    OptionSpec(
-      ["--encoding"], value: "name", help: "The CSV text encoding.",
-      default: "UTF-8, UTF-16 or Windows-1250 detected",
-      completes: .choices(SheetEncoding.allCases.map(\.rawValue))),
-  ]
+  static let specs = [map, sheet, dateFormat, separator, encoding]
+  static let map = OptionSpec(
+    ["--map"], value: "field=column",
+    help: "Which column holds a field: at, activity, kind, duration, note, quantity, unit or "
+      + "tags, by header or letter; at=Date+Time joins two columns.", repeatable: true)
+  static let sheet = OptionSpec(
+    ["--sheet"], value: "name|number", help: "The sheet of an xlsx or ods file to read.",
+    default: "the first")
+  static let dateFormat = OptionSpec(
+    ["--date-format"], value: "format",
+    help: "How ambiguous dates are written: d/m/yyyy or m/d/yyyy.",
+    default: "decided from the dates")
+  static let separator = OptionSpec(
+    ["--separator"], value: "char", help: "The CSV field separator.", default: "; or , detected",
+    completes: .choices([";", ",", "tab"]))
+  static let encoding = OptionSpec(
+    ["--encoding"], value: "name", help: "The CSV text encoding.",
+    default: "UTF-8, UTF-16 or Windows-1250 detected",
+    completes: .choices(SheetEncoding.allCases.map(\.rawValue)))
 
   var mapping = SheetMapping()
   var sheet: String?
@@ -33,14 +32,14 @@ struct SheetOptions {
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     do throws(InputError) {
-      mapping = try SheetMapping(parsing: arguments.all("--map"))
-      dateOrder = try arguments.value("--date-format").map(SheetDateOrder.parse)
-      encoding = try arguments.value("--encoding").map(SheetEncoding.parse)
+      mapping = try SheetMapping(parsing: arguments.all(Self.map))
+      dateOrder = try arguments.value(Self.dateFormat).map(SheetDateOrder.parse)
+      encoding = try arguments.value(Self.encoding).map(SheetEncoding.parse)
     } catch {
       throw UsageError(error.message)
     }
-    sheet = arguments.value("--sheet")
-    if let text = arguments.value("--separator") {
+    sheet = arguments.value(Self.sheet)
+    if let text = arguments.value(Self.separator) {
       let value = text.lowercased() == "tab" || text == "\\t" ? "\t" : text
       guard value.count == 1, let character = value.first, character.isASCII else {
         throw UsageError("The separator '\(text)' is not one character; use ';', ',' or tab")

@@ -24,25 +24,8 @@ extension LifelogCommand {
         Each entry's id comes from the source record, so importing a newer export adds only what
         is new.
         """,
-      arguments: [ArgumentSpec("file", "The file to read, or - for standard input.", .optional)],
-      options: [
-        OptionSpec(
-          ["--format"], value: "format", help: "csv or jsonl.", default: "from the name or content",
-          completes: .choices(["csv", "jsonl"])),
-        OptionSpec(
-          ["--from"], value: "source", help: "Read another tool's export: \(ForeignSource.list).",
-          completes: .choices(ForeignSource.allCases.map(\.rawValue))),
-        OptionSpec(
-          ["--activity"], value: "name",
-          help: "Put every entry under this activity: a sheet without an activity column, or "
-            + "--from timewarrior, watson or jrnl.",
-          completes: .activityName),
-        OptionSpec(["--dry-run"], help: "Report what would be added and updated; write nothing."),
-        OptionSpec(["--skip-invalid"], help: "Import the valid rows and list the invalid ones."),
-        OptionSpec(
-          ["--kind"], value: "kind",
-          help: "Kind of new activities whose rows give none (without it, such rows are refused)."),
-      ] + SheetOptions.specs,
+      arguments: [file],
+      options: [format.spec, from, activity, dryRun, skipInvalid, kind] + SheetOptions.specs,
       examples: [
         "lifelog import meals.csv --dry-run",
         "lifelog import dziennik.xlsx --map at=Data+Godzina --map activity=Posiłek "
@@ -51,6 +34,27 @@ extension LifelogCommand {
         "lifelog import --from apple-health ~/Downloads/export.zip",
         "lifelog export --format jsonl | ssh other-machine lifelog import - --format jsonl",
       ])
+
+    static let file = ArgumentSpec(
+      "file", "The file to read, or - for standard input.", .optional)
+    static let format = ChoiceOption(
+      ["--format"], value: "format", help: "csv or jsonl.", default: "from the name or content",
+      choices: ExchangeFormat.allCases)
+    static let from = OptionSpec(
+      ["--from"], value: "source", help: "Read another tool's export: \(ForeignSource.list).",
+      completes: .choices(ForeignSource.allCases.map(\.rawValue)))
+    static let activity = OptionSpec(
+      ["--activity"], value: "name",
+      help: "Put every entry under this activity: a sheet without an activity column, or "
+        + "--from timewarrior, watson or jrnl.",
+      completes: .activityName)
+    static let dryRun = OptionSpec(
+      ["--dry-run"], help: "Report what would be added and updated; write nothing.")
+    static let skipInvalid = OptionSpec(
+      ["--skip-invalid"], help: "Import the valid rows and list the invalid ones.")
+    static let kind = OptionSpec(
+      ["--kind"], value: "kind",
+      help: "Kind of new activities whose rows give none (without it, such rows are refused).")
 
     let path: String?
     /// Whether a file (or `-`) was named; without one, standard input is read unless it is a terminal.
@@ -64,15 +68,15 @@ extension LifelogCommand {
     let sheet: SheetOptions
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
-      let named = try arguments.checkedPositionals(for: Self.configuration)["file"]?.first
+      let named = try arguments.checkedPositionals(for: Self.configuration).value(Self.file)
       fileNamed = named != nil
       path = named == "-" ? nil : named
-      format = try arguments.choice("--format").map(ExchangeFormat.parse)
-      dryRun = arguments.flag("--dry-run")
-      skipInvalid = arguments.flag("--skip-invalid")
-      kind = try arguments.value("--kind").map(ActivityKind.init(parsing:))
-      source = try arguments.value("--from").map(ForeignSource.parse)
-      activity = try arguments.value("--activity").map(ActivityName.validated)
+      format = try arguments.choice(Self.format)
+      dryRun = arguments.flag(Self.dryRun)
+      skipInvalid = arguments.flag(Self.skipInvalid)
+      kind = try arguments.value(Self.kind).map(ActivityKind.init(parsing:))
+      source = try arguments.value(Self.from).map(ForeignSource.parse)
+      activity = try arguments.value(Self.activity).map(ActivityName.validated)
       sheet = try SheetOptions(arguments)
       try Self.checkSource(source, activity: activity, format: format, sheet: sheet)
     }
@@ -166,15 +170,6 @@ extension LifelogCommand {
     }
 
     static func rows(_ count: Int) -> String { count == 1 ? "1 row" : "\(count) rows" }
-  }
-}
-
-extension ExchangeFormat {
-  static func parse(_ text: String) throws(UsageError) -> ExchangeFormat {
-    guard let format = ExchangeFormat(rawValue: text.lowercased()) else {
-      throw UsageError("Unknown format '\(text)'; use 'csv' or 'jsonl'")
-    }
-    return format
   }
 }
 

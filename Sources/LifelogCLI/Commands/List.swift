@@ -14,20 +14,9 @@ extension LifelogCommand {
         (today, yesterday, mon, 2026-12-01) lists every entry of that day. JSON and CSV that stop
         at --limit say so on standard error.
         """,
-      arguments: [
-        ArgumentSpec(
-          "day", "Every entry of this day: today, yesterday, mon, 2026-12-01.", .optional)
-      ],
+      arguments: [day],
       options: [
-        OptionSpec(["--from"], value: "time", help: "Only entries at or after this time or day."),
-        OptionSpec(["--to"], value: "time", help: "Only entries before this time or day."),
-        OptionSpec(["--activity"], value: "name", help: "Only entries of this activity."),
-        OptionSpec(
-          ["--limit"], value: "n", help: "Show the last n entries.",
-          default: "\(defaultLimit), or all with --from/--to"),
-        OptionSpec(
-          ["--deleted"], help: "List deleted entries instead (to find ids for 'restore')."),
-        OptionSpec.format(["table", "json", "csv"]),
+        EntryTimeRange.from, EntryTimeRange.to, activity, limit, deleted, format.spec,
       ],
       examples: [
         "lifelog list",
@@ -35,6 +24,17 @@ extension LifelogCommand {
         "lifelog list --from yesterday --activity snack",
         "lifelog list --from 2026-11-01 --to 2026-12-01 --format csv > november.csv",
       ])
+
+    static let day = ArgumentSpec(
+      "day", "Every entry of this day: today, yesterday, mon, 2026-12-01.", .optional)
+    static let activity = OptionSpec(
+      ["--activity"], value: "name", help: "Only entries of this activity.")
+    static let limit = OptionSpec(
+      ["--limit"], value: "n", help: "Show the last n entries.",
+      default: "\(defaultLimit), or all with --from/--to")
+    static let deleted = OptionSpec(
+      ["--deleted"], help: "List deleted entries instead (to find ids for 'restore').")
+    static let format = ChoiceOption.format(OutputFormat.allCases)
 
     let from: LoggedTime?
     let to: LoggedTime?
@@ -50,10 +50,11 @@ extension LifelogCommand {
     /// - Parameter day: the day to list when a command other than `list` names it (`today`).
     init(parsing arguments: ParsedArguments, in context: Context, day: String?) throws {
       let day =
-        try day ?? arguments.checkedPositionals(for: Self.configuration)["day"]?.first
-      format = try OutputFormat(parsing: arguments.choice("--format"))
+        try day ?? arguments.checkedPositionals(for: Self.configuration).value(Self.day)
+      format = try arguments.choice(Self.format) ?? .table
       if let day {
-        guard arguments.valueIfDeclared("--from") == nil, arguments.valueIfDeclared("--to") == nil
+        guard arguments.valueIfDeclared(EntryTimeRange.from) == nil,
+          arguments.valueIfDeclared(EntryTimeRange.to) == nil
         else {
           throw UsageError("Give either a day or --from/--to, not both")
         }
@@ -71,9 +72,9 @@ extension LifelogCommand {
       } else {
         (from, to) = try arguments.timeRange(parser: context.timeParser)
       }
-      activityName = arguments.value("--activity")
-      deleted = arguments.flag("--deleted")
-      if let text = arguments.value("--limit") {
+      activityName = arguments.value(Self.activity)
+      deleted = arguments.flag(Self.deleted)
+      if let text = arguments.value(Self.limit) {
         guard let value = Int(text), value > 0 else {
           throw InputError("--limit must be a whole number of 1 or more, not '\(text)'")
         }
@@ -143,14 +144,21 @@ extension LifelogCommand {
   }
 }
 
+/// `--from` (inclusive) and `--to` (exclusive), each a time or a day (its midnight), for the
+/// commands that select entries by time (`list`, `export`).
+enum EntryTimeRange {
+  static let from = OptionSpec(
+    ["--from"], value: "time", help: "Only entries at or after this time or day.")
+  static let to = OptionSpec(["--to"], value: "time", help: "Only entries before this time or day.")
+}
+
 extension ParsedArguments {
-  /// `--from` (inclusive) and `--to` (exclusive), each a time or a day (its midnight), for the
-  /// commands that select entries by time (`list`, `export`).
+  /// The range ``EntryTimeRange``'s options give.
   ///
   /// - Throws: ``InputError`` for an unreadable time or a `--to` that is not after `--from`.
   func timeRange(parser: TimeParser) throws -> (from: LoggedTime?, to: LoggedTime?) {
-    let from = try value("--from").map(parser.parseBoundary)
-    let to = try value("--to").map(parser.parseBoundary)
+    let from = try value(EntryTimeRange.from).map(parser.parseBoundary)
+    let to = try value(EntryTimeRange.to).map(parser.parseBoundary)
     if let from, let to, to.instant <= from.instant {
       throw InputError(
         "--to (\(to.iso8601)) is not after --from (\(from.iso8601)); swap them or widen the range")

@@ -16,22 +16,21 @@ extension LifelogCommand {
         and, for an encrypted remote, the data key) is in the part after '#', which browsers never
         send to a server. Open it only on your own device.
         """,
-      arguments: [
-        ArgumentSpec("remote", "The server remote (default: the only one).", .optional)
-      ],
-      options: [
-        OptionSpec(["--name"], value: "name", help: "The new device's name.", default: "phone"),
-        OptionSpec(["--list"], help: "List the paired devices instead."),
-        OptionSpec(["--revoke"], value: "name", help: "Revoke a paired device's token."),
-        OptionSpec(
-          ["--timeout"], value: "seconds", help: "Give up after this long (exit 69).",
-          default: "30"),
-        OptionSpec.format(["text", "json"]),
-      ],
+      arguments: [remote],
+      options: [name, list, revoke, TimeoutOption.server.spec, TextOrJSON.option.spec],
       examples: [
         "lifelog pair", "lifelog pair home --name anna-phone", "lifelog pair --list",
         "lifelog pair --revoke anna-phone",
       ])
+
+    /// The server remote `pair` and `share` talk to.
+    static let remote = ArgumentSpec(
+      "remote", "The server remote (default: the only one).", .optional)
+    static let name = OptionSpec(
+      ["--name"], value: "name", help: "The new device's name.", default: "phone")
+    static let list = OptionSpec(["--list"], help: "List the paired devices instead.")
+    static let revoke = OptionSpec(
+      ["--revoke"], value: "name", help: "Revoke a paired device's token.")
 
     let remoteName: String?
     let deviceName: String
@@ -41,12 +40,12 @@ extension LifelogCommand {
     let json: Bool
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
-      remoteName = try arguments.checkedPositionals(for: Self.configuration)["remote"]?.first
-      deviceName = arguments.value("--name") ?? "phone"
-      list = arguments.flag("--list")
-      revoke = arguments.value("--revoke")
-      timeout = try TimeoutOption.seconds(arguments.valueOrDefault("--timeout"))
-      json = try arguments.choice("--format") == "json"
+      remoteName = try arguments.checkedPositionals(for: Self.configuration).value(Self.remote)
+      deviceName = arguments.valueOrDefault(Self.name) ?? ""
+      list = arguments.flag(Self.list)
+      revoke = arguments.value(Self.revoke)
+      timeout = try TimeoutOption.server.seconds(in: arguments)
+      json = try arguments.choice(TextOrJSON.option) == .json
       if list, revoke != nil { throw UsageError("Give either --list or --revoke, not both") }
       for name in [deviceName] + (revoke.map { [$0] } ?? []) where !APIPath.isDeviceName(name) {
         throw InputError(
@@ -111,28 +110,16 @@ extension LifelogCommand {
 
     private func printDevices(_ devices: [DeviceSummary], context: Context) throws {
       func time(_ ms: Int64?) -> String { ms.map(Share.time) ?? "never" }
-      if json {
-        let items = devices.map { device in
-          var object = JSONObjectWriter()
+      ServerListing(json: json, none: "No paired devices; pair one with 'lifelog pair'.").write(
+        devices, to: context.output,
+        object: { device, object in
           object.add("name", device.name)
           object.add("created", time(device.created))
           object.add("lastUsed", device.lastUsed.map { time($0) })
-          return object.result
-        }
-        context.output.write("[" + items.joined(separator: ",") + "]\n")
-        return
-      }
-      guard !devices.isEmpty else {
-        context.output.write("No paired devices; pair one with 'lifelog pair'.\n")
-        return
-      }
-      for device in devices {
-        // The server's words: control characters shown, never acting on the terminal.
-        context.output.write(
-          TerminalText.visible(
-            "\(device.name)  paired \(time(device.created))  last used \(time(device.lastUsed))")
-            + "\n")
-      }
+        },
+        line: { device in
+          "\(device.name)  paired \(time(device.created))  last used \(time(device.lastUsed))"
+        })
     }
   }
 }

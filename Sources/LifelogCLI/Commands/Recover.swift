@@ -20,23 +20,19 @@ extension LifelogCommand {
         66 when there is no log, 78 when the file is not a lifelog log; 69 when the remote cannot
         be reached (the new log is kept).
         """,
-      options: [
-        OptionSpec(
-          ["--from-remote"], value: "name",
-          help: "Then sync with this remote of the damaged log, pulling all it holds.",
-          completes: .remoteName),
-        OptionSpec(
-          ["--output"], value: "path",
-          help: "Write the new log here and leave the damaged one where it is."),
-        OptionSpec(
-          ["--timeout"], value: "seconds", help: "Give up on the remote after this long (exit 69).",
-          default: "60"),
-        OptionSpec.format(["text", "json"]),
-      ],
+      options: [fromRemote, output, TimeoutOption.remote.spec, TextOrJSON.option.spec],
       examples: [
         "lifelog recover", "lifelog recover --from-remote home",
         "lifelog recover --output ~/rescued.db --format json",
       ])
+
+    static let fromRemote = OptionSpec(
+      ["--from-remote"], value: "name",
+      help: "Then sync with this remote of the damaged log, pulling all it holds.",
+      completes: .remoteName)
+    static let output = OptionSpec(
+      ["--output"], value: "path",
+      help: "Write the new log here and leave the damaged one where it is.")
 
     let remoteName: String?
     let output: String?
@@ -45,10 +41,10 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      remoteName = arguments.value("--from-remote")
-      output = arguments.value("--output")
-      json = try arguments.choice("--format") == "json"
-      timeout = try TimeoutOption.seconds(arguments.valueOrDefault("--timeout"))
+      remoteName = arguments.value(Self.fromRemote)
+      output = arguments.value(Self.output)
+      json = try arguments.choice(TextOrJSON.option) == .json
+      timeout = try TimeoutOption.remote.seconds(in: arguments)
     }
 
     func run(in context: Context) throws {

@@ -14,18 +14,18 @@ extension LifelogCommand {
         (remindQuietHours) or while a logged sleep is running. Exits 0 whether or not it reminded.
         What it last reminded about is kept per machine and never synced.
         """,
-      options: [
-        OptionSpec(["--notify"], help: "Also send a desktop notification with notify-send."),
-        OptionSpec(
-          ["--exec"], value: "command",
-          help: "Also run this shell command, with the message in LIFELOG_MESSAGE."),
-        LanguageChoice.option,
-      ],
+      options: [notify, exec, LanguageChoice.option],
       examples: [
         "lifelog remind",
         "lifelog remind --notify",
         "lifelog remind --exec 'logger -t lifelog \"$LIFELOG_MESSAGE\"'",
       ])
+
+    static let notify = OptionSpec(
+      ["--notify"], help: "Also send a desktop notification with notify-send.")
+    static let exec = OptionSpec(
+      ["--exec"], value: "command",
+      help: "Also run this shell command, with the message in LIFELOG_MESSAGE.")
 
     let notify: Bool
     let command: String?
@@ -33,8 +33,8 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      notify = arguments.flag("--notify")
-      command = arguments.value("--exec")
+      notify = arguments.flag(Self.notify)
+      command = arguments.value(Self.exec)
       if let command, command.trimmingSpaces().isEmpty || command.utf8.count > 4096 {
         throw InputError("--exec needs a shell command of at most 4096 bytes")
       }

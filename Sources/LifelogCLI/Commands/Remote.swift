@@ -5,7 +5,7 @@ extension LifelogCommand {
   /// `lifelog remote`: the places this log syncs with.
   ///
   /// Alone, it lists them.
-  struct RemoteGroup: Command {
+  struct RemoteGroup: DelegatingCommand {
     static let configuration = CommandConfiguration(
       commandName: "remote",
       abstract: "Add, list and remove sync remotes; change passphrases.",
@@ -15,13 +15,7 @@ extension LifelogCommand {
         RemoteAdd.self, RemoteList.self, RemoteRemove.self, RemotePasswd.self, RemoteRecover.self,
       ])
 
-    let list: RemoteList
-
-    init(parsing arguments: ParsedArguments, in context: Context) throws {
-      list = try RemoteList(parsing: arguments, in: context)
-    }
-
-    func run(in context: Context) throws { try list.run(in: context) }
+    let work: RemoteList
   }
 
   struct RemoteAdd: Command {
@@ -45,25 +39,25 @@ extension LifelogCommand {
         the remote's key, never the passphrase. On a terminal, creating a remote without --encrypt or
         --no-encrypt asks, defaulting to encrypt; without a terminal it encrypts only with --encrypt.
         """,
-      arguments: [
-        ArgumentSpec("name", "A short name for the remote, e.g. 'usb' or 'home'."),
-        ArgumentSpec(
-          "url", "A folder path, file:///path, http(s)://host:port or davs://host/path."),
-      ],
-      options: credentialOptions + [
-        OptionSpec(
-          ["--encrypt"], help: "Encrypt a new remote end to end (or join an encrypted one)."),
-        OptionSpec(["--no-encrypt"], help: "Create a new remote unencrypted, without asking."),
-        OptionSpec(
-          ["--passphrase-file"], value: "file",
-          help: "A file holding the passphrase (or LIFELOG_PASSPHRASE)."),
-      ],
+      arguments: [name, url],
+      options: credentialOptions + [encrypt, noEncrypt, passphraseFile],
       examples: [
         "lifelog remote add usb /media/usb/lifelog",
         "lifelog remote add dropbox ~/Dropbox/lifelog --encrypt",
         "lifelog remote add home https://sync.example.org:8787 --token-file ~/lifelog-token",
         "lifelog remote add cloud davs://cloud.example.org/remote.php/dav/files/alice/lifelog --user alice --password-file ~/.dav-password --encrypt",
       ])
+
+    static let name = ArgumentSpec("name", "A short name for the remote, e.g. 'usb' or 'home'.")
+    static let url = ArgumentSpec(
+      "url", "A folder path, file:///path, http(s)://host:port or davs://host/path.")
+    static let encrypt = OptionSpec(
+      ["--encrypt"], help: "Encrypt a new remote end to end (or join an encrypted one).")
+    static let noEncrypt = OptionSpec(
+      ["--no-encrypt"], help: "Create a new remote unencrypted, without asking.")
+    static let passphraseFile = OptionSpec(
+      ["--passphrase-file"], value: "file",
+      help: "A file holding the passphrase (or LIFELOG_PASSPHRASE).")
 
     let name: String
     let url: String
@@ -74,16 +68,16 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       let positionals = try arguments.checkedPositionals(for: Self.configuration)
-      name = try RemoteAdd.checkedName(positionals["name"]?.first ?? "")
-      url = positionals["url"]?.first ?? ""
+      name = try RemoteAdd.checkedName(positionals.required(Self.name))
+      url = positionals.required(Self.url)
       token = try RemoteAdd.credentials(arguments, url: url, environment: context.environment)
-      switch (arguments.flag("--encrypt"), arguments.flag("--no-encrypt")) {
+      switch (arguments.flag(Self.encrypt), arguments.flag(Self.noEncrypt)) {
       case (true, true): throw UsageError("Give either --encrypt or --no-encrypt, not both")
       case (true, false): encrypt = true
       case (false, true): encrypt = false
       case (false, false): encrypt = nil
       }
-      passphraseFile = arguments.value("--passphrase-file")
+      passphraseFile = arguments.value(Self.passphraseFile)
     }
 
     static func checkedName(_ name: String) throws -> String {
@@ -95,15 +89,14 @@ extension LifelogCommand {
     }
 
     /// The options that give a remote's credentials (``credentials(_:url:environment:)``).
-    static let credentialOptions = [
-      OptionSpec(
-        ["--token-file"], value: "file",
-        help: "A file holding the server's token (or LIFELOG_TOKEN)."),
-      OptionSpec(["--user"], value: "name", help: "The WebDAV account's user name."),
-      OptionSpec(
-        ["--password-file"], value: "file",
-        help: "A file holding the WebDAV password (or LIFELOG_DAV_PASSWORD)."),
-    ]
+    static let credentialOptions = [tokenFile, user, passwordFile]
+    static let tokenFile = OptionSpec(
+      ["--token-file"], value: "file",
+      help: "A file holding the server's token (or LIFELOG_TOKEN).")
+    static let user = OptionSpec(["--user"], value: "name", help: "The WebDAV account's user name.")
+    static let passwordFile = OptionSpec(
+      ["--password-file"], value: "file",
+      help: "A file holding the WebDAV password (or LIFELOG_DAV_PASSWORD).")
 
     /// What is kept to reach `url` (``RemoteCredentials``): a server's token, a WebDAV account,
     /// or nil for a folder; an option that does not belong to the remote's kind is a usage error.
@@ -111,8 +104,8 @@ extension LifelogCommand {
       _ arguments: ParsedArguments, url: String, environment: [String: String]
     ) throws -> String? {
       let given = RemoteCredentials.Given(
-        tokenFile: arguments.value("--token-file"), user: arguments.value("--user"),
-        passwordFile: arguments.value("--password-file"), environment: environment)
+        tokenFile: arguments.value(tokenFile), user: arguments.value(user),
+        passwordFile: arguments.value(passwordFile), environment: environment)
       if let misplaced = RemoteCredentials.misplacedOption(given, url: url) {
         throw UsageError(misplaced)
       }
@@ -164,14 +157,15 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "list",
       abstract: "List the remotes and how their last sync went.",
-      options: [OptionSpec.format(["table", "json"])],
+      options: [format.spec],
       examples: ["lifelog remote list"])
+    static let format = ChoiceOption.format([OutputFormat.table, .json])
 
     let json: Bool
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      json = try arguments.choice("--format") == "json"
+      json = try arguments.choice(Self.format) == .json
     }
 
     func run(in context: Context) throws {
@@ -203,13 +197,14 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "remove",
       abstract: "Forget a remote (its folder and its data are left as they are).",
-      arguments: [ArgumentSpec("name", "The remote to forget.", completes: .remoteName)],
+      arguments: [name],
       examples: ["lifelog remote remove usb"])
+    static let name = ArgumentSpec("name", "The remote to forget.", completes: .remoteName)
 
     let name: String
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
-      name = try arguments.checkedPositionals(for: Self.configuration)["name"]?.first ?? ""
+      name = try arguments.checkedPositionals(for: Self.configuration).required(Self.name)
     }
 
     func run(in context: Context) throws {

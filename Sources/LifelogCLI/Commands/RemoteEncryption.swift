@@ -73,18 +73,19 @@ extension LifelogCommand {
         have joined keep syncing. The new passphrase comes from --passphrase-file, LIFELOG_PASSPHRASE or
         the terminal (asked twice). The recovery key stays valid.
         """,
-      arguments: [ArgumentSpec("name", "The encrypted remote.")],
-      options: [
-        OptionSpec(["--passphrase-file"], value: "file", help: "A file holding the new passphrase.")
-      ],
+      arguments: [name],
+      options: [passphraseFile],
       examples: ["lifelog remote passwd usb"])
+    static let name = ArgumentSpec("name", "The encrypted remote.")
+    static let passphraseFile = OptionSpec(
+      ["--passphrase-file"], value: "file", help: "A file holding the new passphrase.")
 
     let name: String
     let passphraseFile: String?
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
-      name = try arguments.checkedPositionals(for: Self.configuration)["name"]?.first ?? ""
-      passphraseFile = arguments.value("--passphrase-file")
+      name = try arguments.checkedPositionals(for: Self.configuration).required(Self.name)
+      passphraseFile = arguments.value(Self.passphraseFile)
     }
 
     func run(in context: Context) throws {
@@ -107,17 +108,13 @@ extension LifelogCommand {
         For when the passphrase is lost: joins the remote as 'remote add' does, unlocking it with the
         recovery key that 'remote add --encrypt' printed. Then 'lifelog remote passwd' sets a new passphrase.
         """,
-      arguments: [
-        ArgumentSpec("name", "A short name for the remote."),
-        ArgumentSpec(
-          "url", "A folder path, file:///path, http(s)://host:port or davs://host/path."),
-      ],
-      options: [
-        OptionSpec(
-          ["--recovery-key-file"], value: "file", help: "A file holding the recovery key.")
-      ] + RemoteAdd.credentialOptions,
+      arguments: [name, RemoteAdd.url],
+      options: [recoveryKeyFile] + RemoteAdd.credentialOptions,
       examples: ["lifelog remote recover usb /media/usb/lifelog --recovery-key-file ~/recovery.txt"]
     )
+    static let name = ArgumentSpec("name", "A short name for the remote.")
+    static let recoveryKeyFile = OptionSpec(
+      ["--recovery-key-file"], value: "file", help: "A file holding the recovery key.")
 
     let name: String
     let url: String
@@ -126,10 +123,10 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       let positionals = try arguments.checkedPositionals(for: Self.configuration)
-      name = try RemoteAdd.checkedName(positionals["name"]?.first ?? "")
-      url = positionals["url"]?.first ?? ""
+      name = try RemoteAdd.checkedName(positionals.required(Self.name))
+      url = positionals.required(RemoteAdd.url)
       token = try RemoteAdd.credentials(arguments, url: url, environment: context.environment)
-      guard let file = arguments.value("--recovery-key-file") else {
+      guard let file = arguments.value(Self.recoveryKeyFile) else {
         throw UsageError("Give the recovery key with '--recovery-key-file FILE'")
       }
       guard let bytes = try? LocalFile.read(file) else {

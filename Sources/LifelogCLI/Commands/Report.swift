@@ -2,7 +2,7 @@ import LifelogCore
 
 extension LifelogCommand {
   /// `lifelog report`: alone, both reports for the last seven days, compact.
-  struct ReportGroup: Command {
+  struct ReportGroup: ReportCommand {
     static let configuration = CommandConfiguration(
       commandName: "report",
       abstract: "Report meal gaps and activity totals against targets.",
@@ -19,18 +19,13 @@ extension LifelogCommand {
       ],
       subcommands: [ReportMeals.self, ReportActivity.self])
 
-    let request: ReportRequest
+    static let kind = ReportKind.both
 
-    init(parsing arguments: ParsedArguments, in context: Context) throws {
-      request = try ReportRequest(
-        arguments, kind: .both, configuration: Self.configuration, context: context)
-    }
-
-    func run(in context: Context) throws { try request.run(in: context) }
+    let work: ReportRequest
   }
 
   /// `lifelog report meals`: the meal diary.
-  struct ReportMeals: Command {
+  struct ReportMeals: ReportCommand {
     static let configuration = CommandConfiguration(
       commandName: "meals",
       abstract: "Show every meal by day, the gaps between them, and a summary.",
@@ -50,18 +45,13 @@ extension LifelogCommand {
         "lifelog report meals --from 2026-11-01 --to 2026-11-30 --format csv > november.csv",
       ])
 
-    let request: ReportRequest
+    static let kind = ReportKind.meals
 
-    init(parsing arguments: ParsedArguments, in context: Context) throws {
-      request = try ReportRequest(
-        arguments, kind: .meals, configuration: Self.configuration, context: context)
-    }
-
-    func run(in context: Context) throws { try request.run(in: context) }
+    let work: ReportRequest
   }
 
   /// `lifelog report activity`: totals per activity and period, and sleep per night.
-  struct ReportActivity: Command {
+  struct ReportActivity: ReportCommand {
     static let configuration = CommandConfiguration(
       commandName: "activity",
       abstract: "Show activity totals per period against their targets, and sleep per night.",
@@ -77,13 +67,21 @@ extension LifelogCommand {
         "lifelog report activity --by month --from 2026-01-01 --to 2026-06-30 --format json",
       ])
 
-    let request: ReportRequest
+    static let kind = ReportKind.activity
 
-    init(parsing arguments: ParsedArguments, in context: Context) throws {
-      request = try ReportRequest(
-        arguments, kind: .activity, configuration: Self.configuration, context: context)
-    }
+    let work: ReportRequest
+  }
+}
 
-    func run(in context: Context) throws { try request.run(in: context) }
+/// `report` and its subcommands: each reads the same options into a ``ReportRequest`` of its own
+/// kind.
+protocol ReportCommand: DelegatingCommand where Work == ReportRequest {
+  static var kind: ReportKind { get }
+}
+
+extension ReportCommand {
+  static func work(parsing arguments: ParsedArguments, in context: Context) throws -> ReportRequest
+  {
+    try ReportRequest(arguments, kind: kind, configuration: configuration, context: context)
   }
 }

@@ -1,7 +1,7 @@
 import LifelogCore
 
 /// A report as asked for on the command line, read and checked before anything runs.
-struct ReportRequest: Sendable {
+struct ReportRequest: CommandWork {
   let kind: ReportKind
   let from: CivilDate?
   let to: CivilDate?
@@ -43,30 +43,25 @@ struct ReportRequest: Sendable {
   /// How many days the default range covers, today included.
   static let defaultDays = 7
 
+  static let from = OptionSpec(
+    ["--from"], value: "day",
+    help: "First day of the report (YYYY-MM-DD, today, yesterday, mon, -14d, -2w).",
+    default: "6 days before --to")
+  static let to = OptionSpec(
+    ["--to"], value: "day", help: "Last day of the report, included.", default: "today")
+  static let last = OptionSpec(
+    ["--last"], value: "span", help: "The last days or weeks, today included: 14d, 2w.")
+  static let format = OptionSpec.format(ReportFormat.names)
+  static let output = OptionSpec(
+    ["--output"], value: "file", help: "Write the report to this file instead.")
+  static let paper = OptionSpec(
+    ["--paper"], value: "size", help: "Paper of a PDF report: a4 or letter.",
+    default: "letter in the US and Canada, else a4", completes: .choices(["a4", "letter"]))
+
+  /// The options of `report` and its subcommands; `--by` only where totals are grouped.
   static func options(grouping: Bool) -> [OptionSpec] {
-    var options = [
-      OptionSpec(
-        ["--from"], value: "day",
-        help: "First day of the report (YYYY-MM-DD, today, yesterday, mon, -14d, -2w).",
-        default: "6 days before --to"),
-      OptionSpec(
-        ["--to"], value: "day", help: "Last day of the report, included.", default: "today"),
-      OptionSpec(
-        ["--last"], value: "span", help: "The last days or weeks, today included: 14d, 2w."),
-    ]
-    if grouping {
-      options.append(Target.Period.byOption)
-    }
-    options.append(
-      OptionSpec.format(ReportFormat.names))
-    options.append(
-      OptionSpec(["--output"], value: "file", help: "Write the report to this file instead."))
-    options.append(LanguageChoice.option)
-    options.append(
-      OptionSpec(
-        ["--paper"], value: "size", help: "Paper of a PDF report: a4 or letter.",
-        default: "letter in the US and Canada, else a4", completes: .choices(["a4", "letter"])))
-    return options
+    [from, to, last] + (grouping ? [Target.Period.byOption] : [])
+      + [format, output, LanguageChoice.option, paper]
   }
 
   init(
@@ -75,26 +70,26 @@ struct ReportRequest: Sendable {
   ) throws {
     _ = try arguments.checkedPositionals(for: configuration)
     self.kind = kind
-    format = try ReportFormat.parsing(arguments.value("--format"))
+    format = try ReportFormat.parsing(arguments.value(Self.format))
     let parser = context.timeParser
-    let to = try arguments.value("--to").map { try Self.day($0, parser: parser) }
-    if let span = arguments.value("--last") {
-      guard arguments.value("--from") == nil else {
+    let to = try arguments.value(Self.to).map { try Self.day($0, parser: parser) }
+    if let span = arguments.value(Self.last) {
+      guard arguments.value(Self.from) == nil else {
         throw UsageError("Give either --last or --from, not both")
       }
       let days = try Self.days(inSpan: span)
       from = (to ?? parser.today).adding(days: 1 - days)
     } else {
-      from = try arguments.value("--from").map { try Self.day($0, parser: parser) }
+      from = try arguments.value(Self.from).map { try Self.day($0, parser: parser) }
     }
     self.to = to
     if let from, let to { _ = try ReportRange(from: from, to: to) }
     grouping =
-      try arguments.valueIfDeclared("--by").map(Target.Period.init(parsingBy:))
+      try arguments.valueIfDeclared(Target.Period.byOption).map(Target.Period.init(parsingBy:))
       ?? Target.Period.byDefault
-    outputPath = arguments.value("--output")
+    outputPath = arguments.value(Self.output)
     language = try LanguageChoice.parse(arguments)
-    paper = try arguments.value("--paper").map(Paper.init(parsing:))
+    paper = try arguments.value(Self.paper).map(Paper.init(parsing:))
     try format.check(self)
   }
 

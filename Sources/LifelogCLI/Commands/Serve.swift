@@ -16,39 +16,9 @@ extension LifelogCommand {
         flight finish, then stops.
         """,
       options: [
-        OptionSpec(
-          ["--listen"], value: "host:port", help: "Where to listen (port 0 picks a free one).",
-          default: "127.0.0.1:8787"),
-        ServeUserGroup.dataOption,
-        ServeUserGroup.storeOption,
-        OptionSpec(["--tls-cert"], value: "file", help: "A PEM certificate chain: serve HTTPS."),
-        OptionSpec(["--tls-key"], value: "file", help: "The PEM private key of --tls-cert."),
-        OptionSpec(
-          ["--max-body"], value: "bytes", help: "The largest batch or snapshot accepted.",
-          default: String(HTTPListener.defaultMaxBodyBytes)),
-        OptionSpec(
-          ["--rate-limit"], value: "n", help: "Requests per second per token (0: no limit).",
-          default: "100"),
-        OptionSpec(
-          ["--burst"], value: "n", help: "Requests a token may make at once.", default: "200"),
-        OptionSpec(
-          ["--max-concurrent"], value: "n", help: "Requests handled at once; more get 503.",
-          default: "256"),
-        OptionSpec(
-          ["--max-connections"], value: "n",
-          help: "Connections open at once; a quarter is kept for clients past their request head.",
-          default: String(HTTPListener.defaultConnectionLimit)),
-        OptionSpec(
-          ["--max-connections-per-address"], value: "n",
-          help: "Connections one client address (IPv6: one /64) may hold open (0: no limit).",
-          default: String(HTTPListener.defaultConnectionsPerAddress)),
-        OptionSpec(
-          ["--head-timeout"], value: "seconds",
-          help: "Time a request's line and headers may take in all (0: no limit).",
-          default: String(HTTPListener.defaultHeadTimeout)),
-        OptionSpec(
-          ["--threads"], value: "n", help: "Threads answering requests.",
-          default: "2 per core, at least 4"),
+        listen, ServeUserGroup.dataOption, ServeUserGroup.storeOption, tlsCert, tlsKey, maxBody,
+        rateLimit, burst, maxConcurrent, maxConnections, maxConnectionsPerAddress, headTimeout,
+        threads,
       ],
       examples: [
         "lifelog serve user add alice",
@@ -58,6 +28,40 @@ extension LifelogCommand {
       subcommands: [ServeUserGroup.self],
       usesDatabase: false)
 
+    static let listen = OptionSpec(
+      ["--listen"], value: "host:port", help: "Where to listen (port 0 picks a free one).",
+      default: "127.0.0.1:8787")
+    static let tlsCert = OptionSpec(
+      ["--tls-cert"], value: "file", help: "A PEM certificate chain: serve HTTPS.")
+    static let tlsKey = OptionSpec(
+      ["--tls-key"], value: "file", help: "The PEM private key of --tls-cert.")
+    static let maxBody = OptionSpec(
+      ["--max-body"], value: "bytes", help: "The largest batch or snapshot accepted.",
+      default: String(HTTPListener.defaultMaxBodyBytes))
+    static let rateLimit = OptionSpec(
+      ["--rate-limit"], value: "n", help: "Requests per second per token (0: no limit).",
+      default: "100")
+    static let burst = OptionSpec(
+      ["--burst"], value: "n", help: "Requests a token may make at once.", default: "200")
+    static let maxConcurrent = OptionSpec(
+      ["--max-concurrent"], value: "n", help: "Requests handled at once; more get 503.",
+      default: "256")
+    static let maxConnections = OptionSpec(
+      ["--max-connections"], value: "n",
+      help: "Connections open at once; a quarter is kept for clients past their request head.",
+      default: String(HTTPListener.defaultConnectionLimit))
+    static let maxConnectionsPerAddress = OptionSpec(
+      ["--max-connections-per-address"], value: "n",
+      help: "Connections one client address (IPv6: one /64) may hold open (0: no limit).",
+      default: String(HTTPListener.defaultConnectionsPerAddress))
+    static let headTimeout = OptionSpec(
+      ["--head-timeout"], value: "seconds",
+      help: "Time a request's line and headers may take in all (0: no limit).",
+      default: String(HTTPListener.defaultHeadTimeout))
+    static let threads = OptionSpec(
+      ["--threads"], value: "n", help: "Threads answering requests.",
+      default: "2 per core, at least 4")
+
     let configuration: SyncServer.Configuration
     let scheme: String
 
@@ -65,22 +69,22 @@ extension LifelogCommand {
       _ = try arguments.checkedPositionals(for: Self.configuration)
       var listener = HTTPListener.Configuration()
       (listener.host, listener.port) = try Serve.address(
-        arguments.value("--listen") ?? "127.0.0.1:8787")
+        arguments.valueOrDefault(Self.listen) ?? "")
       listener.maxBodyBytes = try Serve.number(
-        arguments, "--max-body", default: HTTPListener.defaultMaxBodyBytes,
+        arguments, Self.maxBody, default: HTTPListener.defaultMaxBodyBytes,
         range: 1024...(1 << 30))
       let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
       listener.threads = try Serve.number(
-        arguments, "--threads", default: max(4, 2 * cores), range: 1...256)
+        arguments, Self.threads, default: max(4, 2 * cores), range: 1...256)
       listener.connectionsPerAddress = try Serve.number(
-        arguments, "--max-connections-per-address",
+        arguments, Self.maxConnectionsPerAddress,
         default: HTTPListener.defaultConnectionsPerAddress, range: 0...100_000)
       listener.connectionLimit = try Serve.number(
-        arguments, "--max-connections", default: HTTPListener.defaultConnectionLimit,
+        arguments, Self.maxConnections, default: HTTPListener.defaultConnectionLimit,
         range: 4...100_000)
       listener.headTimeout = try Serve.number(
-        arguments, "--head-timeout", default: HTTPListener.defaultHeadTimeout, range: 0...3600)
-      switch (arguments.value("--tls-cert"), arguments.value("--tls-key")) {
+        arguments, Self.headTimeout, default: HTTPListener.defaultHeadTimeout, range: 0...3600)
+      switch (arguments.value(Self.tlsCert), arguments.value(Self.tlsKey)) {
       case (nil, nil):
         scheme = "http"
       case (let certificate?, let key?):
@@ -93,10 +97,10 @@ extension LifelogCommand {
       configuration = SyncServer.Configuration(
         listener: listener, store: try ServeUserGroup.location(arguments, context: context),
         requestsPerSecond: Double(
-          try Serve.number(arguments, "--rate-limit", default: 100, range: 0...1_000_000)),
-        burst: try Serve.number(arguments, "--burst", default: 200, range: 1...1_000_000),
+          try Serve.number(arguments, Self.rateLimit, default: 100, range: 0...1_000_000)),
+        burst: try Serve.number(arguments, Self.burst, default: 200, range: 1...1_000_000),
         maxConcurrentRequests: try Serve.number(
-          arguments, "--max-concurrent", default: 256, range: 1...100_000))
+          arguments, Self.maxConcurrent, default: 256, range: 1...100_000))
     }
 
     func run(in context: Context) throws {
@@ -172,14 +176,15 @@ extension LifelogCommand {
     }
 
     static func number(
-      _ arguments: ParsedArguments, _ option: String, default value: Int, range: ClosedRange<Int>
+      _ arguments: ParsedArguments, _ option: OptionSpec, default value: Int,
+      range: ClosedRange<Int>
     )
       throws -> Int
     {
       guard let text = arguments.value(option) else { return value }
       guard let number = Int(text), range.contains(number) else {
         throw InputError(
-          "'\(option) \(text)' must be a whole number from \(range.lowerBound) to \(range.upperBound)"
+          "'\(option.key) \(text)' must be a whole number from \(range.lowerBound) to \(range.upperBound)"
         )
       }
       return number

@@ -5,7 +5,7 @@ extension LifelogCommand {
   /// `lifelog serve user`: who may use the server.
   ///
   /// Alone, it lists the users.
-  struct ServeUserGroup: Command {
+  struct ServeUserGroup: DelegatingCommand {
     static let configuration = CommandConfiguration(
       commandName: "user",
       abstract: "Add, list and remove the server's users, and give them new tokens.",
@@ -25,21 +25,15 @@ extension LifelogCommand {
       ["--store"], value: "url",
       help: "A PostgreSQL store instead: postgres://USER@HOST:PORT/DB (or LIFELOG_SERVE_STORE).")
 
-    let list: ServeUserList
-
-    init(parsing arguments: ParsedArguments, in context: Context) throws {
-      list = try ServeUserList(parsing: arguments, in: context)
-    }
-
-    func run(in context: Context) throws { try list.run(in: context) }
+    let work: ServeUserList
 
     /// `--store URL` (else `LIFELOG_SERVE_STORE`, unless `--data` is given): PostgreSQL;
     /// otherwise the SQLite store in ``dataFolder(_:context:)``.
     static func location(
       _ arguments: ParsedArguments, context: Context
     ) throws -> ServerStoreLocation {
-      let data = arguments.value("--data")
-      if let url = arguments.value("--store") {
+      let data = arguments.value(dataOption)
+      if let url = arguments.value(storeOption) {
         guard data == nil else {
           throw UsageError("Give '--data DIR' (SQLite) or '--store URL' (PostgreSQL), not both")
         }
@@ -53,7 +47,7 @@ extension LifelogCommand {
 
     /// `--data`, else `$XDG_DATA_HOME/lifelog/server`, else `~/.local/share/lifelog/server`.
     static func dataFolder(_ arguments: ParsedArguments, context: Context) throws -> String {
-      if let folder = arguments.value("--data"), !folder.isEmpty { return folder }
+      if let folder = arguments.value(dataOption), !folder.isEmpty { return folder }
       if let data = context.environment["XDG_DATA_HOME"], data.hasPrefix("/") {
         return data + "/lifelog/server"
       }
@@ -63,18 +57,9 @@ extension LifelogCommand {
       return home + "/.local/share/lifelog/server"
     }
 
-    static func userName(
-      _ arguments: ParsedArguments, _ configuration: CommandConfiguration
-    ) throws -> String {
-      let name = try arguments.checkedPositionals(for: configuration)["name"]?.first ?? ""
-      guard ServerUser.isValidName(name) else {
-        throw InputError("User name '\(name)' must be 1–64 letters, digits, '.', '_' or '-'")
-      }
-      return name
-    }
   }
 
-  struct ServeUserAdd: Command {
+  struct ServeUserAdd: ServerUserCommand {
     static let configuration = CommandConfiguration(
       commandName: "add",
       abstract: "Add a user and print their token (shown only this once).",
@@ -82,21 +67,17 @@ extension LifelogCommand {
         The token alone goes to standard output, so a script can capture it; the server keeps
         only its SHA-256.
         """,
-      arguments: [ArgumentSpec("name", "The user's name: letters, digits, '.', '_' or '-'.")],
+      arguments: [name],
       options: [ServeUserGroup.dataOption, ServeUserGroup.storeOption],
       examples: ["lifelog serve user add alice > alice.token"],
       usesDatabase: false)
+    static let name = ArgumentSpec("name", "The user's name: letters, digits, '.', '_' or '-'.")
 
-    let name: String
-    let store: ServerStoreLocation
-
-    init(parsing arguments: ParsedArguments, in context: Context) throws {
-      name = try ServeUserGroup.userName(arguments, Self.configuration)
-      store = try ServeUserGroup.location(arguments, context: context)
-    }
+    let user: ServerUserTarget
 
     func run(in context: Context) throws {
-      let token = try store.open().addUser(named: name)
+      let name = user.name
+      let token = try user.store.open().addUser(named: name)
       context.output.write(token + "\n")
       context.errors.write(
         "Added user '\(name)'. Their token is shown only this once; give it to them for "
@@ -136,52 +117,75 @@ extension LifelogCommand {
     }
   }
 
-  struct ServeUserRemove: Command {
+  struct ServeUserRemove: ServerUserCommand {
     static let configuration = CommandConfiguration(
       commandName: "remove",
       abstract: "Remove a user and delete everything they stored.",
-      arguments: [ArgumentSpec("name", "The user to remove.")],
+      arguments: [name],
       options: [ServeUserGroup.dataOption, ServeUserGroup.storeOption],
       examples: ["lifelog serve user remove alice"],
       usesDatabase: false)
+    static let name = ArgumentSpec("name", "The user to remove.")
 
-    let name: String
-    let store: ServerStoreLocation
-
-    init(parsing arguments: ParsedArguments, in context: Context) throws {
-      name = try ServeUserGroup.userName(arguments, Self.configuration)
-      store = try ServeUserGroup.location(arguments, context: context)
-    }
+    let user: ServerUserTarget
 
     func run(in context: Context) throws {
-      let (batches, snapshots) = try store.open().removeUser(name: name)
+      let (batches, snapshots) = try user.store.open().removeUser(name: user.name)
       context.output.write(
-        "Removed user '\(name)' with \(batches) batch(es) and \(snapshots) snapshot(s)\n")
+        "Removed user '\(user.name)' with \(batches) batch(es) and \(snapshots) snapshot(s)\n")
     }
   }
 
-  struct ServeUserToken: Command {
+  struct ServeUserToken: ServerUserCommand {
     static let configuration = CommandConfiguration(
       commandName: "token",
       abstract: "Give a user a new token; the old one stops working at once.",
-      arguments: [ArgumentSpec("name", "The user.")],
+      arguments: [name],
       options: [ServeUserGroup.dataOption, ServeUserGroup.storeOption],
       examples: ["lifelog serve user token alice > alice.token"],
       usesDatabase: false)
+    static let name = ArgumentSpec("name", "The user.")
 
-    let name: String
-    let store: ServerStoreLocation
-
-    init(parsing arguments: ParsedArguments, in context: Context) throws {
-      name = try ServeUserGroup.userName(arguments, Self.configuration)
-      store = try ServeUserGroup.location(arguments, context: context)
-    }
+    let user: ServerUserTarget
 
     func run(in context: Context) throws {
-      let token = try store.open().replaceToken(ofUser: name)
+      let token = try user.store.open().replaceToken(ofUser: user.name)
       context.output.write(token + "\n")
       context.errors.write(
-        "New token for '\(name)', shown only this once; the old one no longer works\n")
+        "New token for '\(user.name)', shown only this once; the old one no longer works\n")
     }
+  }
+}
+
+/// `serve user add`, `remove` and `token`: each acts on one user, named on the command line.
+protocol ServerUserCommand: Command {
+  /// The user's name.
+  static var name: ArgumentSpec { get }
+  var user: ServerUserTarget { get }
+  init(user: ServerUserTarget)
+}
+
+extension ServerUserCommand {
+  init(parsing arguments: ParsedArguments, in context: Context) throws {
+    self.init(
+      user: try ServerUserTarget(arguments, name: Self.name, of: Self.self, context: context))
+  }
+}
+
+/// The user a `serve user` subcommand acts on, checked, and the store that keeps them.
+struct ServerUserTarget: Sendable {
+  let name: String
+  let store: ServerStoreLocation
+
+  init<C: Command>(
+    _ arguments: ParsedArguments, name argument: ArgumentSpec, of command: C.Type,
+    context: Context
+  ) throws {
+    let name = try arguments.checkedPositionals(for: C.configuration).required(argument)
+    guard ServerUser.isValidName(name) else {
+      throw InputError("User name '\(name)' must be 1–64 letters, digits, '.', '_' or '-'")
+    }
+    self.name = name
+    store = try LifelogCommand.ServeUserGroup.location(arguments, context: context)
   }
 }

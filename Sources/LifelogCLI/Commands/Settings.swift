@@ -7,14 +7,15 @@ extension LifelogCommand {
       commandName: "settings",
       abstract: "Show or change settings.",
       discussion: "'lifelog settings' alone lists every setting, its value, and what it does.",
-      options: [OptionSpec.format(["table", "json"])],
+      options: [format.spec],
       subcommands: [SettingsGet.self, SettingsSet.self])
+    static let format = ChoiceOption.format([OutputFormat.table, .json])
 
     let json: Bool
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      json = try arguments.choice("--format") == "json"
+      json = try arguments.choice(Self.format) == .json
     }
 
     /// Warns on standard error about each stored setting value or target that does not read:
@@ -61,18 +62,17 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "get",
       abstract: "Print one setting's value.",
-      arguments: [
-        ArgumentSpec(
-          "key", "mealGapHours, mealGapMinHours, dayStartsAt, weekStartsOn, name, ...",
-          completes: .choices(Setting.allCases.map(\.rawValue)))
-      ],
+      arguments: [key],
       examples: ["lifelog settings get mealGapHours"])
+    static let key = ArgumentSpec(
+      "key", "mealGapHours, mealGapMinHours, dayStartsAt, weekStartsOn, name, ...",
+      completes: .choices(Setting.allCases.map(\.rawValue)))
 
     let setting: Setting
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       setting = try Setting(
-        named: arguments.checkedPositionals(for: Self.configuration)["key"]?.first ?? "")
+        named: arguments.checkedPositionals(for: Self.configuration).required(Self.key))
     }
 
     func run(in context: Context) throws {
@@ -84,20 +84,19 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "set",
       abstract: "Change one setting.",
-      arguments: [
-        ArgumentSpec(
-          "key", "The setting to change.", completes: .choices(Setting.allCases.map(\.rawValue))),
-        ArgumentSpec("value", "Its new value."),
-      ],
+      arguments: [key, value],
       examples: ["lifelog settings set mealGapHours 2.5", "lifelog settings set dayStartsAt 05:00"])
+    static let key = ArgumentSpec(
+      "key", "The setting to change.", completes: .choices(Setting.allCases.map(\.rawValue)))
+    static let value = ArgumentSpec("value", "Its new value.")
 
     let setting: Setting
     let value: String
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       let positionals = try arguments.checkedPositionals(for: Self.configuration)
-      setting = try Setting(named: positionals["key"]?.first ?? "")
-      value = try setting.validated(positionals["value"]?.first ?? "")
+      setting = try Setting(named: positionals.required(Self.key))
+      value = try setting.validated(positionals.required(Self.value))
     }
 
     func run(in context: Context) throws {

@@ -18,22 +18,9 @@ extension LifelogCommand {
         deletes it and the link says so. With --passcode-file, the server also asks for that
         passcode; after 5 wrong tries only the right one opens the link.
         """,
-      arguments: [
-        ArgumentSpec("remote", "The server remote (default: the only one).", .optional)
-      ],
+      arguments: [Pair.remote],
       options: [
-        OptionSpec(["--from"], value: "day", help: "First day of the report."),
-        OptionSpec(["--to"], value: "day", help: "Last day of the report.", default: "today"),
-        OptionSpec(["--days"], value: "n", help: "The last n days up to today.", default: "14"),
-        OptionSpec(
-          ["--expires"], value: "days", help: "How long the link works (at most 90d).",
-          default: "14d"),
-        OptionSpec(
-          ["--passcode-file"], value: "file", help: "A file holding a passcode to ask for."),
-        OptionSpec(
-          ["--timeout"], value: "seconds", help: "Give up after this long (exit 69).",
-          default: "30"),
-        OptionSpec.format(["text", "json"]),
+        from, to, days, expires, passcodeFile, TimeoutOption.server.spec, TextOrJSON.option.spec,
       ],
       examples: [
         "lifelog share", "lifelog share --days 30 --expires 7d",
@@ -41,6 +28,16 @@ extension LifelogCommand {
         "lifelog share list", "lifelog share revoke 0b189125-e4da-4c30-98fc-151bce80c2a1",
       ],
       subcommands: [ShareList.self, ShareRevoke.self])
+
+    static let from = OptionSpec(["--from"], value: "day", help: "First day of the report.")
+    static let to = OptionSpec(
+      ["--to"], value: "day", help: "Last day of the report.", default: "today")
+    static let days = OptionSpec(
+      ["--days"], value: "n", help: "The last n days up to today.", default: "14")
+    static let expires = OptionSpec(
+      ["--expires"], value: "days", help: "How long the link works (at most 90d).", default: "14d")
+    static let passcodeFile = OptionSpec(
+      ["--passcode-file"], value: "file", help: "A file holding a passcode to ask for.")
 
     let remoteName: String?
     let from: CivilDate
@@ -51,22 +48,22 @@ extension LifelogCommand {
     let json: Bool
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
-      remoteName = try arguments.checkedPositionals(for: Self.configuration)["remote"]?.first
+      remoteName = try arguments.checkedPositionals(for: Self.configuration).value(Pair.remote)
       let parser = context.timeParser
-      to = try parser.parseDay(arguments.value("--to") ?? "today")
-      if let text = arguments.value("--from") {
-        if arguments.value("--days") != nil { throw UsageError("Give --from or --days, not both") }
+      to = try parser.parseDay(arguments.valueOrDefault(Self.to) ?? "")
+      if let text = arguments.value(Self.from) {
+        if arguments.value(Self.days) != nil { throw UsageError("Give --from or --days, not both") }
         from = try parser.parseDay(text)
       } else {
-        let days = try Serve.number(arguments, "--days", default: 14, range: 1...3660)
+        let days = try Serve.number(arguments, Self.days, default: 14, range: 1...3660)
         from = to.adding(days: 1 - days)
       }
       guard from <= to else { throw InputError("--from (\(from)) is after --to (\(to))") }
-      let expires = arguments.value("--expires") ?? "14d"
+      let expires = arguments.valueOrDefault(Self.expires) ?? ""
       guard expires.hasSuffix("d"), let days = Int(expires.dropLast()), (1...90).contains(days)
       else { throw InputError("--expires must be 1d to 90d, not '\(expires)'") }
       expiresDays = days
-      if let file = arguments.value("--passcode-file") {
+      if let file = arguments.value(Self.passcodeFile) {
         guard let bytes = try? LocalFile.read(file) else {
           throw InputError("Cannot read the passcode file '\(file)'; check the path")
         }
@@ -78,8 +75,8 @@ extension LifelogCommand {
       } else {
         passcode = nil
       }
-      timeout = try TimeoutOption.seconds(arguments.valueOrDefault("--timeout"))
-      json = try arguments.choice("--format") == "json"
+      timeout = try TimeoutOption.server.seconds(in: arguments)
+      json = try arguments.choice(TextOrJSON.option) == .json
     }
 
     func run(in context: Context) throws {
@@ -140,23 +137,23 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "list",
       abstract: "List shared reports: range, expiry, state and how often they were opened.",
-      arguments: [ArgumentSpec("remote", "The server remote (default: the only one).", .optional)],
-      options: [OptionSpec.format(["text", "json"])])
+      arguments: [Pair.remote],
+      options: [TextOrJSON.option.spec])
 
     let remoteName: String?
     let json: Bool
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
-      remoteName = try arguments.checkedPositionals(for: Self.configuration)["remote"]?.first
-      json = try arguments.choice("--format") == "json"
+      remoteName = try arguments.checkedPositionals(for: Self.configuration).value(Pair.remote)
+      json = try arguments.choice(TextOrJSON.option) == .json
     }
 
     func run(in context: Context) throws {
       let record = try Pair.serverRemote(named: remoteName, in: SyncStore(log: try context.store))
       let shares = try Share.remote(record, context: context, timeout: 30).sharedReports()
-      if json {
-        let items = shares.map { share in
-          var object = JSONObjectWriter()
+      ServerListing(json: json, none: "No shared reports; make one with 'lifelog share'.").write(
+        shares, to: context.output,
+        object: { share, object in
           object.add("id", share.id)
           object.add("from", share.from)
           object.add("to", share.to)
@@ -165,26 +162,15 @@ extension LifelogCommand {
           object.add("opened", share.opened)
           object.add("lastOpened", share.lastOpened.map(Share.time))
           object.add("passcode", share.hasPasscode)
-          return object.result
-        }
-        context.output.write("[" + items.joined(separator: ",") + "]\n")
-        return
-      }
-      guard !shares.isEmpty else {
-        context.output.write("No shared reports; make one with 'lifelog share'.\n")
-        return
-      }
-      for share in shares {
-        let opened =
-          share.opened == 0
-          ? "never opened"
-          : "opened \(share.opened)× (last \(share.lastOpened.map(Share.time) ?? "?"))"
-        // The server's words: control characters shown, never acting on the terminal.
-        let line =
-          "\(share.id)  \(share.from) to \(share.to)  \(share.state) until "
-          + "\(Share.time(share.expires))  \(opened)\(share.hasPasscode ? "  passcode" : "")"
-        context.output.write(TerminalText.visible(line) + "\n")
-      }
+        },
+        line: { share in
+          let opened =
+            share.opened == 0
+            ? "never opened"
+            : "opened \(share.opened)× (last \(share.lastOpened.map(Share.time) ?? "?"))"
+          return "\(share.id)  \(share.from) to \(share.to)  \(share.state) until "
+            + "\(Share.time(share.expires))  \(opened)\(share.hasPasscode ? "  passcode" : "")"
+        })
     }
   }
 
@@ -192,18 +178,16 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "revoke",
       abstract: "End a shared report's link now; the server deletes the report.",
-      arguments: [
-        ArgumentSpec("id", "The share's id (see 'lifelog share list')."),
-        ArgumentSpec("remote", "The server remote (default: the only one).", .optional),
-      ])
+      arguments: [id, Pair.remote])
+    static let id = ArgumentSpec("id", "The share's id (see 'lifelog share list').")
 
     let id: String
     let remoteName: String?
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       let positionals = try arguments.checkedPositionals(for: Self.configuration)
-      id = positionals["id"]?.first ?? ""
-      remoteName = positionals["remote"]?.first
+      id = positionals.required(Self.id)
+      remoteName = positionals.value(Pair.remote)
       guard APIPath.isName(id) else { throw InputError("'\(id)' is not a share id") }
     }
 

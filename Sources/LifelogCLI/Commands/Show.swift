@@ -7,14 +7,15 @@ extension LifelogCommand {
       commandName: "show",
       abstract: "Show one entry in full, and where it was written.",
       discussion: "Every field, when it was created and last changed, and on which device.",
-      arguments: [
-        ArgumentSpec("id", "The entry's id or a prefix of it (4+ hex digits), or last, -1, -2, ...")
-      ],
-      options: [SoftDelete.activityOption, OptionSpec.format(["text", "json"])],
+      arguments: [id],
+      options: [SoftDelete.activityOption, TextOrJSON.option.spec],
       examples: [
         "lifelog show last", "lifelog show -2", "lifelog show last --activity breakfast",
         "lifelog show 1a2b",
       ])
+
+    static let id = ArgumentSpec(
+      "id", "The entry's id or a prefix of it (4+ hex digits), or last, -1, -2, ...")
 
     let reference: EntryReference
     let activityName: String?
@@ -22,9 +23,9 @@ extension LifelogCommand {
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       reference = try EntryReference(
-        parsing: arguments.checkedPositionals(for: Self.configuration)["id"]?.first ?? "")
-      activityName = arguments.value("--activity")
-      json = try arguments.choice("--format") == "json"
+        parsing: arguments.checkedPositionals(for: Self.configuration).required(Self.id))
+      activityName = arguments.value(SoftDelete.activityOption)
+      json = try arguments.choice(TextOrJSON.option) == .json
     }
 
     func run(in context: Context) throws {

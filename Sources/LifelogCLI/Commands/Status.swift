@@ -7,14 +7,14 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "status",
       abstract: "Show this device, pending changes and the state of each remote.",
-      options: [OptionSpec.format(["text", "json"])],
+      options: [TextOrJSON.option.spec],
       examples: ["lifelog status", "lifelog status --format json"])
 
     let json: Bool
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      json = try arguments.choice("--format") == "json"
+      json = try arguments.choice(TextOrJSON.option) == .json
     }
 
     func run(in context: Context) throws {

@@ -13,19 +13,17 @@ extension LifelogCommand {
         Pulls and merges what other machines wrote, then pushes local changes. Only one sync of a log
         runs at a time: a second one exits at once with code 75. Never prompts.
         """,
-      arguments: [ArgumentSpec("remote", "Sync only this remote.", .optional)],
-      options: [
-        OptionSpec(["--quiet"], help: "Print nothing when all went well (for cron)."),
-        OptionSpec(
-          ["--timeout"], value: "seconds", help: "Give up after this long (exit 69).", default: "60"
-        ),
-        OptionSpec(
-          ["--compact"], help: "Write a snapshot and delete this device's batches it covers."),
-      ],
+      arguments: [remote],
+      options: [quiet, TimeoutOption.sync.spec, compact],
       examples: [
         "lifelog sync", "lifelog sync usb --quiet --timeout 30",
         "*/15 * * * * lifelog sync --quiet",
       ])
+
+    static let remote = ArgumentSpec("remote", "Sync only this remote.", .optional)
+    static let quiet = OptionSpec(["--quiet"], help: "Print nothing when all went well (for cron).")
+    static let compact = OptionSpec(
+      ["--compact"], help: "Write a snapshot and delete this device's batches it covers.")
 
     let remoteName: String?
     let quiet: Bool
@@ -33,10 +31,10 @@ extension LifelogCommand {
     let compact: Bool
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
-      remoteName = try arguments.checkedPositionals(for: Self.configuration)["remote"]?.first
-      quiet = arguments.flag("--quiet")
-      compact = arguments.flag("--compact")
-      timeout = try TimeoutOption.seconds(arguments.valueOrDefault("--timeout"))
+      remoteName = try arguments.checkedPositionals(for: Self.configuration).value(Self.remote)
+      quiet = arguments.flag(Self.quiet)
+      compact = arguments.flag(Self.compact)
+      timeout = try TimeoutOption.sync.seconds(in: arguments)
     }
 
     func run(in context: Context) throws {

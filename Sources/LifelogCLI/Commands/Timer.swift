@@ -3,18 +3,14 @@ import LifelogCore
 
 extension LifelogCommand {
   /// `lifelog timer`: runs `sync` or `remind` every few minutes through systemd user units.
-  struct TimerGroup: Command {
+  struct TimerGroup: DelegatingCommand {
     static let configuration = CommandConfiguration(
       commandName: "timer",
       abstract: "Run sync or remind every few minutes (systemd, cron).",
       discussion: "'lifelog timer' alone lists the installed timers.",
       subcommands: [TimerInstall.self, TimerRemove.self, TimerList.self])
 
-    init(parsing arguments: ParsedArguments, in context: Context) throws {
-      _ = try arguments.checkedPositionals(for: Self.configuration)
-    }
-
-    func run(in context: Context) throws { try TimerList.list(in: context) }
+    let work: TimerList
   }
 
   struct TimerInstall: Command {
@@ -27,23 +23,21 @@ extension LifelogCommand {
         with 'systemctl --user'. Without a systemd user session it installs nothing and prints the
         line to add with 'crontab -e' instead.
         """,
-      arguments: [
-        ArgumentSpec(
-          "job", "sync or remind.", completes: .choices(TimerUnits.Job.allCases.map(\.rawValue)))
-      ],
-      options: [
-        OptionSpec(
-          ["--every"], value: "duration", help: "How often: 5m, 15m, 30m, 1h, ...", default: "15m")
-      ],
+      arguments: [job],
+      options: [every],
       examples: ["lifelog timer install remind", "lifelog timer install sync --every 30m"])
+    static let job = ArgumentSpec(
+      "job", "sync or remind.", completes: .choices(TimerUnits.Job.allCases.map(\.rawValue)))
+    static let every = OptionSpec(
+      ["--every"], value: "duration", help: "How often: 5m, 15m, 30m, 1h, ...", default: "15m")
 
     let job: TimerUnits.Job
     let everySeconds: Int
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       job = try TimerList.job(
-        arguments.checkedPositionals(for: Self.configuration)["job"]?.first ?? "")
-      everySeconds = try TimerUnits.interval(arguments.valueOrDefault("--every") ?? "")
+        arguments.checkedPositionals(for: Self.configuration).required(Self.job))
+      everySeconds = try TimerUnits.interval(arguments.valueOrDefault(Self.every) ?? "")
     }
 
     func run(in context: Context) throws {
@@ -101,19 +95,18 @@ extension LifelogCommand {
     static let configuration = CommandConfiguration(
       commandName: "remove",
       abstract: "Disable and delete a lifelog timer (both when none is named).",
-      arguments: [
-        ArgumentSpec(
-          "job", "sync or remind.", .optional,
-          completes: .choices(TimerUnits.Job.allCases.map(\.rawValue)))
-      ],
+      arguments: [job],
       examples: ["lifelog timer remove remind", "lifelog timer remove"])
+    static let job = ArgumentSpec(
+      "job", "sync or remind.", .optional,
+      completes: .choices(TimerUnits.Job.allCases.map(\.rawValue)))
 
     let jobs: [TimerUnits.Job]
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       jobs =
-        try arguments.checkedPositionals(for: Self.configuration)["job"].map {
-          try [TimerList.job($0[0])]
+        try arguments.checkedPositionals(for: Self.configuration).value(Self.job).map {
+          try [TimerList.job($0)]
         }
         ?? TimerUnits.Job.allCases
     }
@@ -147,15 +140,13 @@ extension LifelogCommand {
       _ = try arguments.checkedPositionals(for: Self.configuration)
     }
 
-    func run(in context: Context) throws { try Self.list(in: context) }
-
-    static func list(in context: Context) throws {
+    func run(in context: Context) throws {
       let folder = try SystemdUser(context: context).unitFolder()
       var table = Table([
         .init(title: "TIMER"), .init(title: "EVERY"), .init(title: "RUNS", truncatable: true),
       ])
       for job in TimerUnits.Job.allCases {
-        guard let text = read("\(folder)/\(job.unitName).timer") else { continue }
+        guard let text = Self.read("\(folder)/\(job.unitName).timer") else { continue }
         let every = TimerUnits.interval(inTimerFile: text).map(DurationText.format) ?? "?"
         table.append([
           "\(job.unitName).timer", every, "lifelog " + job.arguments.joined(separator: " "),

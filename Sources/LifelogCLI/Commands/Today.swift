@@ -7,7 +7,7 @@ extension LifelogCommand {
       commandName: "today",
       abstract: "List today's entries (as 'lifelog list today').",
       options: List.configuration.options.filter {
-        !["--from", "--to"].contains($0.names.first ?? "")
+        ![EntryTimeRange.from.key, EntryTimeRange.to.key].contains($0.key)
       },
       examples: ["lifelog today", "lifelog today --activity snack --format json"])
 

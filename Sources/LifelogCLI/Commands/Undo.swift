@@ -16,20 +16,20 @@ extension LifelogCommand {
         arrived from another machine: a step whose fields were changed since (by a sync or a
         later change) is refused, and nothing is written. The last \(LogStore.keptUndoSteps) steps are kept.
         """,
-      options: [
-        OptionSpec(
-          ["--steps"], value: "n", help: "Revert the last n steps, newest first.", default: "1"),
-        OptionSpec(["--list"], help: "Show what undo would revert, newest first, instead."),
-      ],
+      options: [steps, list],
       examples: ["lifelog undo", "lifelog undo --list", "lifelog undo --steps 3"])
+    static let steps = OptionSpec(
+      ["--steps"], value: "n", help: "Revert the last n steps, newest first.", default: "1")
+    static let list = OptionSpec(
+      ["--list"], help: "Show what undo would revert, newest first, instead.")
 
     let steps: Int?
     let list: Bool
 
     init(parsing arguments: ParsedArguments, in context: Context) throws {
       _ = try arguments.checkedPositionals(for: Self.configuration)
-      list = arguments.flag("--list")
-      if let text = arguments.value("--steps") {
+      list = arguments.flag(Self.list)
+      if let text = arguments.value(Self.steps) {
         guard text.count <= 3, let value = Int(text), (1...LogStore.keptUndoSteps).contains(value)
         else {
           throw InputError(

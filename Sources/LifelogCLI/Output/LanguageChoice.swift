@@ -14,7 +14,7 @@ enum LanguageChoice {
   ///
   /// - Throws: ``UsageError`` (exit 64) naming the languages there are.
   static func parse(_ arguments: ParsedArguments) throws(UsageError) -> Language? {
-    guard let text = arguments.value("--lang") else { return nil }
+    guard let text = arguments.value(option) else { return nil }
     do { return try Language(named: text) } catch { throw UsageError(error.message) }
   }
 

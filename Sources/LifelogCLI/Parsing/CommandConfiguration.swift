@@ -94,13 +94,6 @@ struct OptionSpec: Sendable {
     self.completion = completes ?? ValueCompletion(option: names, valueName: value)
   }
 
-  /// The values it accepts, when it offers a closed list (`completes: .choices`); help shows
-  /// them and ``ParsedArguments/choice(_:)`` accepts only them.
-  var choices: [String]? {
-    if case .choices(let choices) = completion { return choices }
-    return nil
-  }
-
   /// The long name (`--at`), used as the key for parsed values.
   var key: String { names.first { $0.hasPrefix("--") } ?? names[0] }
 

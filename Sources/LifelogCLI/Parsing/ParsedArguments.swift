@@ -63,71 +63,77 @@ struct ParsedArguments {
 
   /// The value of an option given once, or nil.
   ///
-  /// Every accessor takes an option's key (its `--long` name) that the command declares; any
-  /// other is a programmer error (``UndeclaredNames``), never a silent nil.
-  func value(_ key: String) -> String? {
-    checkDeclared(key)
-    return values[key]?.last
+  /// Every accessor takes one of the ``OptionSpec`` values the command lists in its
+  /// configuration, so a misspelt option does not compile; a spec the configuration leaves out is
+  /// a programmer error (``UndeclaredNames``), never a silent nil.
+  func value(_ option: OptionSpec) -> String? {
+    checkDeclared(option)
+    return values[option.key]?.last
   }
 
   /// All values of a repeatable option, in order.
-  func all(_ key: String) -> [String] {
-    checkDeclared(key)
-    return values[key] ?? []
+  func all(_ option: OptionSpec) -> [String] {
+    checkDeclared(option)
+    return values[option.key] ?? []
   }
 
-  func flag(_ key: String) -> Bool {
-    checkDeclared(key)
-    return flags.contains(key)
+  /// Whether a flag (an option that takes no value) was given.
+  func flag(_ option: OptionSpec) -> Bool {
+    checkDeclared(option)
+    return flags.contains(option.key)
   }
 
   /// The value of an option given once, else the default its ``OptionSpec`` shows in help.
-  func valueOrDefault(_ key: String) -> String? {
-    value(key) ?? options.first { $0.key == key }?.defaultValue
+  func valueOrDefault(_ option: OptionSpec) -> String? {
+    value(option) ?? declared(option)?.defaultValue
   }
 
   /// The value of an option that only some of the commands sharing this parse declare (`today`
   /// reuses `list`'s without `--from`; the meal report has no `--by`): nil where undeclared.
-  func valueIfDeclared(_ key: String) -> String? {
-    options.contains { $0.key == key } ? value(key) : nil
+  func valueIfDeclared(_ option: OptionSpec) -> String? {
+    declared(option) != nil ? value(option) : nil
   }
 
-  private func checkDeclared(_ key: String) {
-    if !options.contains(where: { $0.key == key }) { UndeclaredNames.report(key) }
+  /// The option as the command's configuration declares it (the same long name).
+  private func declared(_ option: OptionSpec) -> OptionSpec? {
+    options.first { $0.key == option.key }
   }
 
-  /// The value of an option that offers choices (``OptionSpec/choices``), spelled as help lists
-  /// it: matched without regard to case (`--format TABLE` is `table`); when not given, its
-  /// default if that is one of the choices, else nil.
+  private func checkDeclared(_ option: OptionSpec) {
+    if declared(option) == nil { UndeclaredNames.report(option.key) }
+  }
+
+  /// The value of an option that offers a closed list of choices, spelled as help lists it:
+  /// matched without regard to case (`--format TABLE` is `.table`); when not given, its default
+  /// if that is one of the choices, else nil.
   ///
   /// - Throws: ``UsageError`` (exit 64) for a value that is none of the choices.
-  func choice(_ key: String) throws(UsageError) -> String? {
-    checkDeclared(key)
-    guard let spec = options.first(where: { $0.key == key }), let choices = spec.choices else {
-      return value(key)
-    }
-    guard let text = value(key) else {
-      return spec.defaultValue.flatMap { choices.contains($0) ? $0 : nil }
+  func choice<Value>(_ option: ChoiceOption<Value>) throws(UsageError) -> Value? {
+    checkDeclared(option.spec)
+    guard let spec = declared(option.spec) else { return nil }
+    let choices = option.choices.map(\.rawValue)
+    guard let text = values[spec.key]?.last else {
+      return spec.defaultValue.flatMap(option.choice(named:))
     }
     guard let choice = choices.first(where: { $0.lowercased() == text.lowercased() }) else {
       throw UsageError(
         "Unknown \(spec.valueName ?? "value") '\(text)'; use one of: "
           + choices.joined(separator: ", "))
     }
-    return choice
+    return option.choice(named: choice)
   }
 
   /// Whether `-h`/`--help` was given.
   var wantsHelp: Bool { flags.contains("--help") }
 
-  /// Checks the positional arguments against the declared ones and returns them by name.
+  /// Checks the positional arguments against the declared ones and returns them, read by their
+  /// ``ArgumentSpec``.
   func checkedPositionals(
     for configuration: CommandConfiguration
   ) throws(UsageError) -> Positionals {
     var remaining = positionals[...]
     var result: [String: [String]] = [:]
-    for (offset, spec) in configuration.arguments.enumerated() {
-      let isLast = offset == configuration.arguments.count - 1
+    for spec in configuration.arguments {
       switch spec.arity {
       case .required:
         guard let value = remaining.popFirst() else {
@@ -143,12 +149,11 @@ struct ParsedArguments {
         result[spec.name] = Array(remaining)
         remaining = []
       }
-      _ = isLast
     }
     if let extra = remaining.first {
       throw UsageError("Unexpected argument '\(extra)'")
     }
-    return Positionals(result, declared: Set(configuration.arguments.map(\.name)))
+    return Positionals(result, declared: configuration.arguments)
   }
 
   /// `-2h` and `-5` are values, not options.

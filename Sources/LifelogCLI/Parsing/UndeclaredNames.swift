@@ -1,11 +1,13 @@
 import Synchronization
 
-/// A command reading an argument or option it does not declare is a programmer error: a
-/// misspelt key would silently read as absent (`positionals["nmae"]?.first ?? ""` is "").
+/// A command reading an argument or option its configuration does not list is a programmer error.
 ///
-/// ``ParsedArguments`` checks every lookup against the command's ``CommandConfiguration``. In a
-/// debug build an undeclared name traps at once; while a test collects them in ``current``, it is
-/// recorded instead, so one test can parse every command's examples and list each misspelling.
+/// Lookups take the command's own ``ArgumentSpec`` and ``OptionSpec`` values, so a misspelt name
+/// does not compile; what the compiler cannot see is a spec declared but left out of the
+/// ``CommandConfiguration`` (or one borrowed from another command), which would read as absent.
+/// ``ParsedArguments`` and ``Positionals`` check each lookup against the configuration: in a debug
+/// build such a name traps at once; while a test collects them in ``current``, it is recorded
+/// instead, so one test can parse every command's examples and list each one.
 final class UndeclaredNames: Sendable {
   @TaskLocal static var current: UndeclaredNames?
 
@@ -24,26 +26,4 @@ final class UndeclaredNames: Sendable {
       assertionFailure("'\(name)' is not an argument or option this command declares")
     }
   }
-}
-
-/// The positional arguments of a command line by name (``ParsedArguments/checkedPositionals(for:)``).
-struct Positionals: Equatable {
-  private let values: [String: [String]]
-  private let declared: Set<String>
-
-  init(_ values: [String: [String]], declared: Set<String>) {
-    self.values = values
-    self.declared = declared
-  }
-
-  /// The values given for the argument `name`; nil when none was given.
-  ///
-  /// `name` must be one the command declares (an ``ArgumentSpec``): anything else is reported
-  /// as a programmer error (``UndeclaredNames``).
-  subscript(name: String) -> [String]? {
-    if !declared.contains(name) { UndeclaredNames.report(name) }
-    return values[name]
-  }
-
-  static func == (lhs: Positionals, rhs: [String: [String]]) -> Bool { lhs.values == rhs }
 }

@@ -4,14 +4,18 @@ import Testing
 
 @testable import LifelogCLI
 
-/// A command reads only the arguments and options it declares: a misspelt name is reported as a
+/// A command reads only the arguments and options its configuration lists.
+///
+/// Lookups take ``ArgumentSpec`` and ``OptionSpec`` values, not strings, so a misspelt name does
+/// not compile (`arguments.value(Self.usr)` names no such spec). What still compiles is a spec the
+/// configuration leaves out, or one borrowed from another command: that is reported as a
 /// programmer error (``UndeclaredNames``) instead of reading as absent, and every command's
 /// examples parse without one.
 @Suite struct DeclaredNamesTests {
+  static let name = ArgumentSpec("name", "A name.")
+  static let user = OptionSpec(["--user"], value: "name", help: "A user.")
   static let configuration = CommandConfiguration(
-    commandName: "demo", abstract: "A demo.",
-    arguments: [ArgumentSpec("name", "A name.")],
-    options: [OptionSpec(["--user"], value: "name", help: "A user.")])
+    commandName: "demo", abstract: "A demo.", arguments: [name], options: [user])
 
   /// Every command under the root, with the words that name it.
   static func commands(
@@ -34,19 +38,23 @@ import Testing
       words.dropFirst(path.count).prefix { ![">", "<", "|", "&&", ";", "2>"].contains($0) })
   }
 
-  @Test func aMisspeltArgumentOrOptionIsReportedAndADeclaredOneIsNot() throws {
+  @Test func aSpecTheConfigurationDoesNotListIsReportedAndAListedOneIsNot() throws {
     let recorder = UndeclaredNames()
     let parsed = try ParsedArguments(["ana", "--user", "bo"], configuration: Self.configuration)
+    let unlistedArgument = ArgumentSpec("nickname", "Declared, but left out of the list.")
+    let unlistedOption = OptionSpec(["--group"], value: "name", help: "Likewise.")
     try UndeclaredNames.$current.withValue(recorder) {
       let positionals = try parsed.checkedPositionals(for: Self.configuration)
-      #expect(positionals["name"] == ["ana"])
-      #expect(parsed.value("--user") == "bo")
-      #expect(positionals["nmae"] == nil)
-      #expect(parsed.value("--usr") == nil)
-      #expect(!parsed.flag("--verbos"))
-      #expect(parsed.all("--tags").isEmpty)
+      #expect(positionals.required(Self.name) == "ana")
+      #expect(parsed.value(Self.user) == "bo")
+      #expect(positionals[unlistedArgument].isEmpty)
+      #expect(parsed.value(unlistedOption) == nil)
+      // Another command's options.
+      #expect(!parsed.flag(LifelogCommand.List.deleted))
+      #expect(parsed.all(LifelogCommand.Add.fields.tag).isEmpty)
+      #expect(try parsed.choice(TextOrJSON.option) == nil)
     }
-    #expect(recorder.all == ["nmae", "--usr", "--verbos", "--tags"])
+    #expect(recorder.all == ["nickname", "--group", "--deleted", "--tag", "--format"])
   }
 
   @Test func everyCommandReadsOnlyTheNamesItDeclaresWhenItsExamplesAreParsed() throws {

@@ -7,12 +7,12 @@ import Testing
 @Suite struct ParsedArgumentsParsingTests {
   static let configuration = CommandConfiguration(
     commandName: "sample", abstract: "A command for the parser's tests.",
-    arguments: [ArgumentSpec("activity", "What."), ArgumentSpec("note", "Why.", .optional)],
-    options: [
-      OptionSpec(["--at"], value: "time", help: "When."),
-      OptionSpec(["--tag", "-t"], value: "tag", help: "A tag.", repeatable: true),
-      OptionSpec(["--quiet", "-q"], help: "Say less."),
-    ], usesDatabase: false)
+    arguments: [activity, note], options: [at, tag, quiet], usesDatabase: false)
+  static let activity = ArgumentSpec("activity", "What.")
+  static let note = ArgumentSpec("note", "Why.", .optional)
+  static let at = OptionSpec(["--at"], value: "time", help: "When.")
+  static let tag = OptionSpec(["--tag", "-t"], value: "tag", help: "A tag.", repeatable: true)
+  static let quiet = OptionSpec(["--quiet", "-q"], help: "Say less.")
 
   func parse(_ arguments: String...) throws(UsageError) -> ParsedArguments {
     try ParsedArguments(arguments, configuration: Self.configuration)
@@ -28,35 +28,34 @@ import Testing
   }
 
   @Test func aValueMayFollowItsOptionOrBeJoinedToItWithAnEqualsSign() throws {
-    #expect(try parse("--at", "08:15").value("--at") == "08:15")
-    #expect(try parse("--at=08:15").value("--at") == "08:15")
-    #expect(try parse("--at=").value("--at") == "")
-    #expect(try parse("--at", "a=b").value("--at") == "a=b")
+    #expect(try parse("--at", "08:15").value(Self.at) == "08:15")
+    #expect(try parse("--at=08:15").value(Self.at) == "08:15")
+    #expect(try parse("--at=").value(Self.at) == "")
+    #expect(try parse("--at", "a=b").value(Self.at) == "a=b")
   }
 
   @Test func aShortNameIsTheSameOptionAsItsLongName() throws {
     let parsed = try parse("-q", "-t", "home", "--tag", "work")
-    #expect(parsed.flag("--quiet"))
-    #expect(parsed.all("--tag") == ["home", "work"])
+    #expect(parsed.flag(Self.quiet))
+    #expect(parsed.all(Self.tag) == ["home", "work"])
   }
 
   @Test func positionalsKeepTheirOrderAroundOptions() throws {
     let parsed = try parse("lunch", "--at", "12:00", "soup", "-q")
     #expect(parsed.positionals == ["lunch", "soup"])
-    #expect(
-      try parsed.checkedPositionals(for: Self.configuration) == [
-        "activity": ["lunch"], "note": ["soup"],
-      ])
+    let positionals = try parsed.checkedPositionals(for: Self.configuration)
+    #expect(positionals.required(Self.activity) == "lunch")
+    #expect(positionals.value(Self.note) == "soup")
   }
 
   @Test func aDoubleDashEndsTheOptionsSoANoteMayStartWithADash() throws {
     let parsed = try parse("snack", "--", "--quiet", "-q")
     #expect(parsed.positionals == ["snack", "--quiet", "-q"])
-    #expect(!parsed.flag("--quiet"))
+    #expect(!parsed.flag(Self.quiet))
   }
 
   @Test func aNegativeNumberOrALoneDashIsAValueNotAnOption() throws {
-    #expect(try parse("--at", "-2h").value("--at") == "-2h")
+    #expect(try parse("--at", "-2h").value(Self.at) == "-2h")
     #expect(try parse("-5", "-").positionals == ["-5", "-"])
   }
 
@@ -72,7 +71,7 @@ import Testing
 
   @Test func anOptionGivenTwiceIsRefusedUnlessItRepeats() throws {
     #expect(usageError("--at", "1", "--at", "2") == "Option '--at' was given more than once")
-    #expect(try parse("--tag", "a", "--tag=b", "-t", "c").all("--tag") == ["a", "b", "c"])
+    #expect(try parse("--tag", "a", "--tag=b", "-t", "c").all(Self.tag) == ["a", "b", "c"])
   }
 
   @Test func missingOrExtraPositionalsAreRefusedByName() throws {

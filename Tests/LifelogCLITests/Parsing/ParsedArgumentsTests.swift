@@ -6,18 +6,18 @@ import Testing
 /// ``ParsedArguments`` on its own: the typed accessors read choices and defaults from the
 /// command's ``OptionSpec``s, so what help shows is what parsing accepts.
 @Suite struct ParsedArgumentsTests {
+  enum Period: String, CaseIterable { case day, week }
+
+  static let format = ChoiceOption.format(OutputFormat.allCases)
+  static let timeout = OptionSpec(["--timeout"], value: "seconds", help: "How long.", default: "60")
+  static let by = ChoiceOption(
+    ["--by"], value: "period", help: "Per day or week.", default: "a week unless told",
+    choices: Period.allCases)
+  static let note = OptionSpec(["--note"], value: "text", help: "Free text.")
+  static let quiet = OptionSpec(["--quiet"], help: "A flag.")
   static let configuration = CommandConfiguration(
     commandName: "probe", abstract: "A command for these tests.",
-    options: [
-      OptionSpec.format(["table", "json", "csv"]),
-      OptionSpec(["--timeout"], value: "seconds", help: "How long.", default: "60"),
-      OptionSpec(
-        ["--by"], value: "period", help: "Per day or week.", default: "a week unless told",
-        completes: .choices(["day", "week"])),
-      OptionSpec(["--note"], value: "text", help: "Free text."),
-      OptionSpec(["--quiet"], help: "A flag."),
-    ],
-    usesDatabase: false)
+    options: [format.spec, timeout, by.spec, note, quiet], usesDatabase: false)
 
   func parse(_ arguments: String...) throws -> ParsedArguments {
     try ParsedArguments(arguments, configuration: Self.configuration)
@@ -26,41 +26,41 @@ import Testing
   @Test(arguments: ["table", "TABLE", "Table", "--format=JSON", "csv"])
   func aChoiceIsMatchedWithoutRegardToCaseAndSpelledAsHelpShowsIt(_ given: String) throws {
     let arguments = given.hasPrefix("--") ? try parse(given) : try parse("--format", given)
-    let choice = try arguments.choice("--format")
-    #expect(choice == given.split(separator: "=").last?.lowercased())
+    let choice = try arguments.choice(Self.format)
+    #expect(choice?.rawValue == given.split(separator: "=").last?.lowercased())
   }
 
   @Test func aChoiceNotGivenIsItsDefaultAndADefaultThatIsNoChoiceIsNil() throws {
     let arguments = try parse()
-    #expect(try arguments.choice("--format") == "table", "the first format, as help says")
-    #expect(try arguments.choice("--by") == nil, "'a week unless told' describes, it is no value")
+    #expect(try arguments.choice(Self.format) == .table, "the first format, as help says")
+    #expect(try arguments.choice(Self.by) == nil, "'a week unless told' describes, it is no value")
   }
 
   @Test func aValueThatIsNoChoiceIsAUsageErrorListingTheChoices() throws {
     let arguments = try parse("--format", "yaml")
     #expect(throws: UsageError("Unknown format 'yaml'; use one of: table, json, csv")) {
-      try arguments.choice("--format")
+      try arguments.choice(Self.format)
     }
   }
 
+  @Test func theChoicesAreWhatCompletionOffers() {
+    #expect(Self.format.spec.completion == .choices(["table", "json", "csv"]))
+    #expect(Self.by.spec.completion == .choices(["day", "week"]))
+  }
+
   @Test func valueOrDefaultReadsTheDefaultHelpShows() throws {
-    #expect(try parse().valueOrDefault("--timeout") == "60")
-    #expect(try parse("--timeout", "5").valueOrDefault("--timeout") == "5")
-    #expect(try parse().valueOrDefault("--note") == nil)
+    #expect(try parse().valueOrDefault(Self.timeout) == "60")
+    #expect(try parse("--timeout", "5").valueOrDefault(Self.timeout) == "5")
+    #expect(try parse().valueOrDefault(Self.note) == nil)
     let help = HelpFormatter.help(for: Self.configuration, path: ["probe"])
     #expect(help.contains("How long. (default: 60)"), "help shows the same default: \(help)")
     #expect(help.contains("Output: table, json or csv. (default: table)"), "\(help)")
   }
 
-  @Test func anOptionWithoutChoicesGivesItsValueAsItIs() throws {
-    #expect(try parse("--note", "Mixed Case").choice("--note") == "Mixed Case")
-    #expect(try parse().choice("--note") == nil)
-  }
-
   @Test func optionsFlagsAndPositionalsAreSplitAsDeclared() throws {
     let arguments = try parse("one", "--quiet", "--note", "-x", "--", "--two")
-    #expect(arguments.flag("--quiet"))
-    #expect(arguments.value("--note") == "-x")
+    #expect(arguments.flag(Self.quiet))
+    #expect(arguments.value(Self.note) == "-x")
     #expect(arguments.positionals == ["one", "--two"])
   }
 

@@ -47,9 +47,10 @@ import Testing
   }
 
   @Test func helpCompletionAndTheErrorListTheRegisteredNames() {
-    let option = ReportRequest.options(grouping: true).first { $0.key == "--format" }
-    #expect(option?.choices == ReportFormat.names)
-    #expect(option?.defaultValue == ReportFormat.all.first?.name)
+    let option = ReportRequest.format
+    #expect(ReportRequest.options(grouping: true).contains { $0.key == option.key })
+    #expect(option.completion == .choices(ReportFormat.names))
+    #expect(option.defaultValue == ReportFormat.all.first?.name)
     #expect(
       throws: UsageError("Unknown format 'ods'; use one of: text, md, csv, json, html, pdf, xlsx")
     ) {
@@ -63,7 +64,7 @@ import Testing
         #expect(try Target.Period(parsingBy: word.uppercased()) == period)
       }
     }
-    #expect(Target.Period.byOption.choices == ["day", "week", "month"])
+    #expect(Target.Period.byOption.completion == .choices(["day", "week", "month"]))
     #expect(throws: UsageError("Unknown period 'year' for --by; use day, week or month")) {
       try Target.Period(parsingBy: "Year")
     }
