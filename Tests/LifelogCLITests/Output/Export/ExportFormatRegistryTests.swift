@@ -47,7 +47,7 @@ import Testing
 
   @Test func helpCompletionAndTheErrorListTheRegisteredNames() throws {
     let option = LifelogCommand.Export.configuration.options.first { $0.key == "--format" }
-    #expect(option?.choices == ExportFormat.names)
+    #expect(option?.completion == .choices(ExportFormat.names))
     #expect(option?.defaultValue == ExportFormat.names.first)
     #expect(option?.help == "csv, jsonl, ics or xlsx.")
     #expect(throws: UsageError("Unknown format 'ods'; use one of: csv, jsonl, ics, xlsx")) {
