@@ -192,8 +192,9 @@ import Testing
   ///
   /// So a log that imported a file with an earlier version finds its entries when the file is
   /// imported again instead of adding every row a second time, and machines on different versions
-  /// importing the same file still converge. The ids below are the ones 0.4.0 derived from these rows (the third is the second of two equal
-  /// rows); a new id layout (a time-ordered one, say) fails here.
+  /// importing the same file still converge. The ids below are the ones 0.4.0 derived from these
+  /// rows (the third is the second of two equal rows); a new id layout (a time-ordered one, say)
+  /// fails here.
   @Test func contentDerivedIdsAreTheOnesEarlierVersionsGave() throws {
     let path = file(
       "pinned.csv",
