@@ -4,81 +4,110 @@
 /// rows (a million-row import hashes a million short messages, so it allocates little).
 public enum SHA256 {
   /// The 32-byte digest of `message`.
+  ///
+  /// The state, the message schedule and the padded tail live in temporary (stack) buffers, not
+  /// in three arrays allocated and freed per message: a million-row import hashes a million short
+  /// messages.
   public static func hash(_ message: [UInt8]) -> [UInt8] {
-    var state: [UInt32] = [
-      0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a,
-      0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
-    ]
-    var words = [UInt32](repeating: 0, count: 64)
-    let wholeBlocks = message.count / 64
-    // Whole blocks straight from the message; only the tail is copied to be padded.
-    message.withUnsafeBufferPointer { bytes in
-      // Only an empty message has no address, and it has no whole block.
-      guard let start = bytes.baseAddress else { return }
-      for block in 0..<wholeBlocks { compress(start + block * 64, &state, &words) }
-    }
-    var tail: [UInt8] = []
-    tail.reserveCapacity(128)
-    tail.append(contentsOf: message[(wholeBlocks * 64)...])
-    tail.append(0x80)
-    while tail.count % 64 != 56 { tail.append(0) }
-    let bitLength = UInt64(message.count) * 8
-    for shift in stride(from: 56, through: 0, by: -8) {
-      tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-    }
-    tail.withUnsafeBufferPointer { bytes in
-      // The tail holds at least the padding, so it has an address.
-      guard let start = bytes.baseAddress else { return }
-      for block in 0..<(tail.count / 64) { compress(start + block * 64, &state, &words) }
-    }
-    var digest: [UInt8] = []
-    digest.reserveCapacity(32)
-    for word in state {
-      for shift in stride(from: 24 as UInt32, through: 0, by: -8) {
-        digest.append(UInt8(truncatingIfNeeded: word >> shift))
+    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 72) { scratch in
+      let state = UnsafeMutableBufferPointer(rebasing: scratch[0..<8])
+      let words = UnsafeMutableBufferPointer(rebasing: scratch[8..<72])
+      for (index, value) in initialState.enumerated() { state[index] = value }
+      let wholeBlocks = message.count / 64
+      let tailCount = message.count - wholeBlocks * 64
+      message.withUnsafeBufferPointer { bytes in
+        // Whole blocks straight from the message; only the tail is copied to be padded. Only an
+        // empty message has no address, and it has no whole block.
+        guard let start = bytes.baseAddress else { return }
+        for block in 0..<wholeBlocks { compress(start + block * 64, state, words) }
       }
-    }
-    return digest
-  }
-
-  /// Mixes one 64-byte block into `state`.
-  private static func compress(
-    _ block: UnsafePointer<UInt8>, _ state: inout [UInt32], _ scratch: inout [UInt32]
-  ) {
-    scratch.withUnsafeMutableBufferPointer { w in
-      for i in 0..<16 {
-        w[i] =
-          UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2])
-          << 8
-          | UInt32(block[i * 4 + 3])
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
+        // The tail, 0x80, zeros, then the length in bits: one block, or two when the length
+        // does not fit after the tail.
+        let paddedCount = tailCount < 56 ? 64 : 128
+        for index in 0..<tailCount { tail[index] = message[wholeBlocks * 64 + index] }
+        tail[tailCount] = 0x80
+        for index in (tailCount + 1)..<(paddedCount - 8) { tail[index] = 0 }
+        let bitLength = UInt64(message.count) &* 8
+        for index in 0..<8 {
+          tail[paddedCount - 8 + index] = UInt8(truncatingIfNeeded: bitLength >> (56 - 8 * index))
+        }
+        // A temporary allocation of 128 bytes always has an address.
+        guard let start = tail.baseAddress else { return }
+        for block in 0..<(paddedCount / 64) { compress(start + block * 64, state, words) }
       }
-      for i in 16..<64 {
-        let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-        let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-        w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-      }
-      var (a, b, c, d, e, f, g, h) = (
-        state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
-      )
-      roundConstants.withUnsafeBufferPointer { k in
-        for i in 0..<64 {
-          let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-          let choice = (e & f) ^ (~e & g)
-          let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
-          let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-          let majority = (a & b) ^ (a & c) ^ (b & c)
-          (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ majority)
+      var digest: [UInt8] = []
+      digest.reserveCapacity(32)
+      for word in state {
+        for shift in stride(from: 24 as UInt32, through: 0, by: -8) {
+          digest.append(UInt8(truncatingIfNeeded: word >> shift))
         }
       }
-      state[0] &+= a
-      state[1] &+= b
-      state[2] &+= c
-      state[3] &+= d
-      state[4] &+= e
-      state[5] &+= f
-      state[6] &+= g
-      state[7] &+= h
+      return digest
     }
+  }
+
+  private static let initialState: [UInt32] = [
+    0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab,
+    0x5be0_cd19,
+  ]
+
+  /// Mixes one 64-byte block into `state`.
+  ///
+  /// The rounds go eight at a time with the working variables renamed from one round to the next
+  /// (as C implementations do with macros) rather than shifted through a tuple, which cost a
+  /// register move per variable per round.
+  private static func compress(
+    _ block: UnsafePointer<UInt8>, _ state: UnsafeMutableBufferPointer<UInt32>,
+    _ w: UnsafeMutableBufferPointer<UInt32>
+  ) {
+    for i in 0..<16 {
+      w[i] =
+        UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2])
+        << 8
+        | UInt32(block[i * 4 + 3])
+    }
+    for i in 16..<64 {
+      let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+      let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+      w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+    }
+    var (a, b, c, d, e, f, g, h) = (
+      state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
+    )
+    roundConstants.withUnsafeBufferPointer { k in
+      for i in stride(from: 0, to: 64, by: 8) {
+        round(a, b, c, &d, e, f, g, &h, k[i] &+ w[i])
+        round(h, a, b, &c, d, e, f, &g, k[i + 1] &+ w[i + 1])
+        round(g, h, a, &b, c, d, e, &f, k[i + 2] &+ w[i + 2])
+        round(f, g, h, &a, b, c, d, &e, k[i + 3] &+ w[i + 3])
+        round(e, f, g, &h, a, b, c, &d, k[i + 4] &+ w[i + 4])
+        round(d, e, f, &g, h, a, b, &c, k[i + 5] &+ w[i + 5])
+        round(c, d, e, &f, g, h, a, &b, k[i + 6] &+ w[i + 6])
+        round(b, c, d, &e, f, g, h, &a, k[i + 7] &+ w[i + 7])
+      }
+    }
+    state[0] &+= a
+    state[1] &+= b
+    state[2] &+= c
+    state[3] &+= d
+    state[4] &+= e
+    state[5] &+= f
+    state[6] &+= g
+    state[7] &+= h
+  }
+
+  /// One round: `d` and `h` take their new values; the caller renames the other six.
+  @inline(__always)
+  private static func round(
+    _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32, _ e: UInt32, _ f: UInt32,
+    _ g: UInt32, _ h: inout UInt32, _ constantAndWord: UInt32
+  ) {
+    let t1 =
+      h &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ constantAndWord
+    let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+    d &+= t1
+    h = t1 &+ t2
   }
 
   /// The digest as 64 lower-case hex digits.
