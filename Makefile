@@ -231,6 +231,7 @@ lint:
 	scripts/web-embed.sh --check
 	scripts/module-graph.py check
 	scripts/catalogs.sh --check
+	scripts/check-modulepreload.py
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 
 clean:
