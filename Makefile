@@ -51,7 +51,7 @@ DEBIAN_PACKAGES := libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libsodi
 TEST_PACKAGES := strace tmux zsh fish groff-base postgresql python3-venv timewarrior taskwarrior lintian libxml2 time apache2 apache2-utils rclone fiu-utils libfiu-dev nodejs chromium chromium-driver poppler-utils libpangocairo-1.0-0 fonts-dejavu-core gnumeric
 # make deb: dpkg-shlibdeps (for Depends) and chrpath (to drop the toolchain's RUNPATH).
 DEB_PACKAGES := dpkg-dev chrpath binutils
-POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|HTTPSyncTests)|LifelogServerTests\.(AdmissionTests|WireRangeRouteTests|InfoRouteTests|BatchRouteTests|ChangesRouteTests|SnapshotRouteTests|KeyRouteTests|RouteGoldenTests|DeviceRouteTests|ShareRouteTests)
+POSTGRES_SUITES := LifelogEndToEndTests\.(ServerTests|ServerChangesTests|ServerAccountTests|HTTPSyncTests|HTTPSyncFailureTests)|LifelogServerTests\.(AdmissionTests|WireRangeRouteTests|InfoRouteTests|BatchRouteTests|ChangesRouteTests|SnapshotRouteTests|KeyRouteTests|RouteGoldenTests|DeviceRouteTests|ShareRouteTests)
 # --disable-local-rpath: no RUNPATH $ORIGIN, which made every start of lifelog look for each of
 # its five libraries in the binary's folder first (25 failing openat/stat calls; docs/benchmarks.md).
 # -L$(STATIC_CXX): libstdc++ linked statically, one library fewer to load and bind at every start
@@ -231,6 +231,7 @@ lint:
 	scripts/web-embed.sh --check
 	scripts/module-graph.py check
 	scripts/catalogs.sh --check
+	scripts/check-modulepreload.py
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 
 clean:

@@ -26,13 +26,20 @@ generated="$out/EmbeddedCatalogs.swift"
 } >"$generated"
 for po in po/*.po; do
   lang=$(basename "$po" .po)
-  stats=$(LC_ALL=C msgfmt --check --statistics -o "$out/$lang.mo" "$po" 2>&1) || {
-    echo "$stats" >&2
+  # msgfmt says everything on stderr: its warnings are shown, and only its statistics line (the
+  # last one) goes into the Swift comment, so a warning cannot break the generated file.
+  LC_ALL=C msgfmt --check --statistics -o "$out/$lang.mo" "$po" 2>"$out/$lang.log" || {
+    cat "$out/$lang.log" >&2
     echo "catalogs: $po is not a valid catalog" >&2
     exit 1
   }
+  stats=$(grep -E '^[0-9]+ translated message' "$out/$lang.log" | tail -n 1)
+  grep -vE '^[0-9]+ translated message' "$out/$lang.log" >&2 || true
   case "$stats" in
-    *untranslated* | *fuzzy*) echo "catalogs: $po: $stats; translate every message" >&2; exit 1 ;;
+    "" | *untranslated* | *fuzzy*)
+      echo "catalogs: $po: ${stats:-no statistics from msgfmt}; translate every message" >&2
+      exit 1
+      ;;
   esac
   msgcmp "$po" po/lifelog.pot || { echo "catalogs: $po lacks messages of po/lifelog.pot" >&2; exit 1; }
   case "$lang" in pl) name=polish ;; *) echo "catalogs: add a name for '$lang' here and in Language.swift" >&2; exit 1 ;; esac

@@ -52,6 +52,8 @@ public final class SyncServer: HTTPHandling {
   let addressLimiter: RateLimiter<[UInt8]>
   /// Wrong share passcodes per client address: a few at once, then one a minute.
   let passcodeLimiter: RateLimiter<[UInt8]>
+  /// The client addresses with a share passcode being checked: one check at a time each.
+  let passcodeChecks = InFlightKeys<[UInt8]>()
   /// Writes one line of the request log.
   let log: @Sendable (String) -> Void
 

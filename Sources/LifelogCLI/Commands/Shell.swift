@@ -33,6 +33,7 @@ extension LifelogCommand {
         try history?.prepare()
       } catch {
         context.errors.write("Warning: \(error); the history will not be kept\n")
+        context.errors.flush()
         history = nil
       }
       let editor = try LineEditor(history: history, completer: Completer(context: context))

@@ -25,6 +25,9 @@ struct ShellHistory {
 
   /// Creates the missing folders (0700) and the file (0600), and makes an existing file 0600.
   ///
+  /// A symbolic link at the path is refused, not followed: planted there, it would have the
+  /// shell append what is typed to the file it names (and make that file 0600).
+  ///
   /// - Throws: a ``ConfigurationError`` naming the path that could not be made.
   func prepare() throws {
     do {
@@ -33,8 +36,13 @@ struct ShellHistory {
       throw ConfigurationError(
         "Cannot create '\(error.path)' for the shell history: \(error.reason)")
     }
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
+      if errno == ELOOP {
+        throw ConfigurationError(
+          "The shell history '\(path)' is a symbolic link, which lifelog does not follow; "
+            + "remove it")
+      }
       throw ConfigurationError(
         "Cannot open the shell history '\(path)': \(String(cString: strerror(errno)))")
     }

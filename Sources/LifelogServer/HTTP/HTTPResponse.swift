@@ -13,10 +13,12 @@ public struct HTTPResponse: Sendable {
     self.body = body
   }
 
-  /// A JSON object (one line, ending with a newline).
+  /// A JSON object (one line, ending with a newline), marked `nosniff` so no browser takes an
+  /// answer that echoes outside text (an error naming a path) for a page or a script.
   public static func json(_ status: Int, _ object: JSONObjectWriter) -> HTTPResponse {
     HTTPResponse(
-      status: status, headers: [(APIHeader.contentType, ContentType.json)],
+      status: status,
+      headers: [(APIHeader.contentType, ContentType.json), ("X-Content-Type-Options", "nosniff")],
       body: Array((object.result + "\n").utf8))
   }
 

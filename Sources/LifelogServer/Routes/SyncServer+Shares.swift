@@ -70,9 +70,19 @@ extension SyncServer {
 
   func shareContent(id: String, request: HTTPRequest) throws -> HTTPResponse {
     let given = request.header(APIHeader.sharePasscode)
-    if given != nil,
-      let wait = passcodeLimiter.check(request.clientKey, now: request.startedNanoseconds)
-    {
+    // One passcode check at a time per address, admitted before its slow hash: else every
+    // request sent at once would pass the check below before the first wrong one is counted.
+    let client = request.clientKey
+    let oneAtATime = given != nil && passcodeLimiter.rate > 0
+    if oneAtATime {
+      guard passcodeChecks.enter(client) else {
+        throw HTTPError(
+          429, APIErrorCode.rateLimited,
+          "A passcode from this address is being checked; wait 1 s", retryAfter: 1)
+      }
+    }
+    defer { if oneAtATime { passcodeChecks.leave(client) } }
+    if given != nil, let wait = passcodeLimiter.check(client, now: request.startedNanoseconds) {
       throw HTTPError(
         429, APIErrorCode.rateLimited,
         "Too many wrong passcodes from this address; wait \(wait) s", retryAfter: wait)
@@ -93,7 +103,7 @@ extension SyncServer {
     case .passcodeNeeded, .locked:
       // A wrong passcode costs this address one of its few tries.
       if given != nil {
-        _ = passcodeLimiter.admit(request.clientKey, now: request.startedNanoseconds)
+        _ = passcodeLimiter.admit(client, now: request.startedNanoseconds)
       }
     default: break
     }

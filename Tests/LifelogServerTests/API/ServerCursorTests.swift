@@ -50,26 +50,3 @@ extension ServerCursorTests {
     #expect(try VersionVector(parsing: #"{"dev-1":2147483647}"#)["dev-1"] == 2_147_483_647)
   }
 }
-
-@Suite struct RateLimiterTests {
-  @Test func aBurstThenTheRateWithTheWaitInWholeSeconds() {
-    let limiter = RateLimiter<Int64>(rate: 2, burst: 3)
-    let second: UInt64 = 1_000_000_000
-    #expect((0..<3).allSatisfy { _ in limiter.admit(1, now: 10 * second) == nil })
-    #expect(limiter.admit(1, now: 10 * second) == 1)
-    #expect(limiter.admit(2, now: 10 * second) == nil)
-    #expect(limiter.admit(1, now: 10 * second + second / 2) == nil)
-    #expect(limiter.admit(1, now: 10 * second + second / 2) == 1)
-  }
-
-  @Test func aSlowRateAsksForALongerWait() {
-    let limiter = RateLimiter<Int64>(rate: 0.1, burst: 1)
-    #expect(limiter.admit(1, now: 0) == nil)
-    #expect(limiter.admit(1, now: 1) == 10)
-  }
-
-  @Test func rateZeroIsNoLimit() {
-    let limiter = RateLimiter<Int64>(rate: 0, burst: 1)
-    #expect((0..<1000).allSatisfy { _ in limiter.admit(1, now: 0) == nil })
-  }
-}

@@ -19,7 +19,7 @@ import Testing
   @Test func infoTellsTheVersionsAndTheLimitsInOneLineOfJSON() {
     let info = harness.send("GET", "/v1/info")
     #expect(info.status == 200)
-    #expect(info.response.headers.map(\.name) == ["Content-Type"])
+    #expect(info.response.headers.map(\.name) == ["Content-Type", "X-Content-Type-Options"])
     #expect(info.header("Content-Type") == "application/json")
     #expect(
       info.text
@@ -28,6 +28,18 @@ import Testing
         + "\"maxPageRows\":20,\"maxPageBytes\":30,\"requestsPerSecond\":2.5,\"burst\":7,"
         + "\"maxConcurrentRequests\":9}}\n")
     #expect(harness.send("HEAD", "/v1/info").text == info.text)
+  }
+
+  /// Every JSON answer, an error (which may echo a path) too, is marked so no browser sniffs it
+  /// as a page or a script.
+  @Test func jsonAnswersAndErrorsAreNeverSniffed() {
+    for answer in [
+      harness.send("GET", "/v1/info"), harness.send("GET", "/v1/manifest", token: token),
+      harness.send("GET", "/v1/<script>"), harness.send("GET", "/v1/manifest"),
+    ] {
+      #expect(answer.header("Content-Type") == "application/json")
+      #expect(answer.header("X-Content-Type-Options") == "nosniff", "\(answer.status)")
+    }
   }
 
   @Test func theManifestNamesTheRemoteAndItsUser() throws {

@@ -1,4 +1,6 @@
+import Foundation
 import LifelogCore
+import LifelogSQLite
 import LifelogTestSupport
 import Testing
 
@@ -168,6 +170,62 @@ import Testing
     #expect(content("s-7", passcode: "1234", from: guesser, at: 61_000_000_000).status == 200)
   }
 
+  /// A passcode is checked once at a time per address, admitted before its slow hash: while one
+  /// is checked, another from the same address is answered 429 at once, not hashed.
+  @Test func onePasscodeCheckAtATimePerAddress() throws {
+    #expect(put("s-14", passcode: "1234").status == 201)
+    let busy = Self.address(40)
+    #expect(harness.server.passcodeChecks.enter(busy))
+    let refused = content("s-14", passcode: "1234", from: busy)
+    #expect(refused.isError(429, "rate_limited"))
+    #expect(refused.header("Retry-After") == "1")
+    #expect(content("s-14", passcode: "1234", from: Self.address(41)).status == 200)
+    harness.server.passcodeChecks.leave(busy)
+    #expect(content("s-14", passcode: "1234", from: busy).status == 200)
+  }
+
+  /// Wrong passcodes sent at once from one address are hashed no more often than the limit lets
+  /// them be sent one after another: 5, the others answered 429.
+  @Test func wrongPasscodesSentAtOnceAreHashedAtMostFiveTimes() throws {
+    #expect(put("s-15", passcode: "1234").status == 201)
+    let guesser = Self.address(42)
+    let statuses = Statuses()
+    let threads = 12
+    let start = DispatchSemaphore(value: 0)
+    let done = DispatchGroup()
+    for guess in 0..<threads {
+      done.enter()
+      Thread.detachNewThread { [harness] in
+        start.wait()
+        let answer = harness.send(
+          "GET", "/v1/shares/s-15/content",
+          headers: [(name: "Lifelog-Share-Passcode", value: "w\(guess)")], client: guesser)
+        statuses.append(answer.status)
+        done.leave()
+      }
+    }
+    for _ in 0..<threads { start.signal() }
+    done.wait()
+    let hashed = statuses.all.filter { $0 != 429 }
+    #expect(hashed.count <= 5, "\(statuses.all.sorted())")
+    #expect(statuses.all.count == threads)
+  }
+
+  /// An unknown share id or pairing code, what a guesser sends without a token, costs a read of
+  /// the store, not a write transaction: answered while another connection holds the write lock.
+  @Test(.enabled(if: !PostgresCluster.selected))
+  func anUnknownIdOrCodeIsAnsweredWithoutAWrite() throws {
+    let writer = try Database(path: harness.folder.path + "/server.db", mode: .readWrite)
+    try writer.execute(sql: "BEGIN IMMEDIATE")
+    defer { try? writer.execute(sql: "ROLLBACK") }
+    #expect(content("nothing", from: Self.address(43)).isError(404, "not_found"))
+    #expect(content("nothing", passcode: "1", from: Self.address(44)).isError(404, "not_found"))
+    let redeem = harness.send(
+      "POST", "/v1/pairings/redeem", body: Array(#"{"code":"llp_unknown"}"#.utf8),
+      client: Self.address(45))
+    #expect(redeem.isError(404, "not_found"))
+  }
+
   /// Only the account's own token manages shares: a paired phone's token gets 403.
   @Test func aDeviceTokenCannotManageShares() throws {
     let phone = try harness.pairDevice(token: token, name: "phone")
@@ -250,4 +308,13 @@ import Testing
     #expect(page.header("Referrer-Policy") == "no-referrer")
     #expect(harness.send("GET", "/s/a_b").isError(404, "not_found"))
   }
+}
+
+/// Statuses collected from several threads.
+final class Statuses: @unchecked Sendable {
+  private let lock = NSLock()
+  private var statuses: [Int] = []
+
+  func append(_ status: Int) { lock.withLock { statuses.append(status) } }
+  var all: [Int] { lock.withLock { statuses } }
 }

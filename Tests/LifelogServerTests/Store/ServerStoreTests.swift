@@ -56,6 +56,21 @@ import Testing
       } == 0)
   }
 
+  /// A symbolic link planted at the database's path is refused, not followed.
+  @Test func aLinkAtTheDatabasesPathIsRefused() throws {
+    let folder = TemporaryDirectory(prefix: "server-link")
+    let target = folder.file("elsewhere.db")
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.file("server.db"), withDestinationPath: target)
+    #expect {
+      try SQLiteServerStore(folder: folder.path)
+    } throws: { error in
+      guard case .cannotOpen(_, let reason) = error as? ServerStoreError else { return false }
+      return reason.contains("symbolic link")
+    }
+    #expect(!FileManager.default.fileExists(atPath: target))
+  }
+
   @Test func aVersion1DatabaseIsMigratedInPlace() throws {
     let folder = TemporaryDirectory(prefix: "server-migrate")
     let path = folder.file("server.db")

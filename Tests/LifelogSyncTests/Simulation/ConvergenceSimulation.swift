@@ -4,104 +4,6 @@ import LifelogSQLite
 import LifelogSync
 import LifelogTestSupport
 
-/// What one simulation run does, derived from its seed.
-struct SimulationPlan: CustomStringConvertible {
-  var seed: UInt64
-  var devices: Int
-  /// Local operations and syncs, interleaved.
-  var steps: Int
-  /// The share of syncs that also compact (write a snapshot, delete the batches it covers).
-  var compaction: Double
-  /// Whether one device is away (no syncs, nothing delivered to its folder) for a long stretch.
-  var longAbsence: Bool
-  /// Where the devices exchange batches.
-  var meeting: SimulationMeeting = .folders
-  /// Whether the remote is encrypted end to end (every batch and snapshot sealed).
-  var encrypted = false
-
-  /// The plan of an ordinary seed: 3–5 devices, a few hundred steps.
-  static func standard(seed: UInt64) -> SimulationPlan {
-    var random = SimulationRandom(seed: seed ^ 0x5EED_5EED_5EED_5EED)
-    return SimulationPlan(
-      seed: seed, devices: random.int(3...5), steps: random.int(100...300),
-      compaction: random.chance(0.5) ? 0.15 : 0,
-      longAbsence: random.chance(0.4))
-  }
-
-  var description: String {
-    "seed \(seed): \(devices) devices, \(steps) steps, "
-      + "compaction \(compaction > 0 ? "on" : "off"), long absence \(longAbsence ? "yes" : "no")"
-      + (meeting.serverURL.map { ", through \($0)" } ?? "") + (encrypted ? ", encrypted" : "")
-  }
-}
-
-/// Where the simulated devices exchange batches.
-enum SimulationMeeting {
-  /// Each device has its own copy of a folder remote, carried between them by
-  /// ``SimulatedFileSync``.
-  case folders
-  /// One `lifelog serve` that every device reaches over HTTP with the same user's token; the
-  /// file-syncing service then has nothing to carry.
-  case server(url: String, token: String)
-  /// Several `lifelog serve` processes on one store; each sync goes to one of them at random
-  /// (a generator per device, seeded from `seed` and the device's index).
-  case servers(urls: [String], token: String, seed: UInt64)
-  /// One WebDAV server (``DAVRemote``): `token` is `user:password`; device 0 makes the remote in
-  /// the empty collection at `url`, as `lifelog remote add` does.
-  case dav(url: String, token: String)
-
-  var serverURL: String? {
-    switch self {
-    case .folders: nil
-    case .server(let url, _): url
-    case .servers(let urls, _, _): urls.joined(separator: " and ")
-    case .dav(let url, _): url
-    }
-  }
-
-  /// The server a device joins, and the token.
-  var firstServer: (url: String, token: String)? {
-    switch self {
-    case .folders: nil
-    case .server(let url, let token): (url, token)
-    case .servers(let urls, let token, _): (urls[0], token)
-    case .dav(let url, let token): (url, token)
-    }
-  }
-}
-
-/// What a run saw, and what was wrong.
-struct SimulationOutcome {
-  var problems: [String] = []
-  var operations = 0
-  /// Operations that wrote something.
-  var writes = 0
-  /// Operations the store refused (a name taken, an entry not on this device yet, a bad value).
-  var refused = 0
-  var syncs = 0
-  /// Syncs that ran out of time part way through.
-  var interruptedSyncs = 0
-  /// Times a device's log was closed and opened again.
-  var reopens = 0
-  /// Syncs that reported a damaged or truncated batch they skipped.
-  var syncsWithSkipped = 0
-  /// Syncs that held back a batch (a gap, a damaged file, a stamp over an hour ahead).
-  var syncsWithHeld = 0
-  var snapshotsWritten = 0
-  var snapshotsMerged = 0
-  var batchesPulled = 0
-  var fieldWrites = 0
-  var deliveries = SimulatedFileSync.Statistics()
-
-  var summary: String {
-    "\(operations) operations (\(writes) wrote \(fieldWrites) fields, \(refused) refused), "
-      + "\(syncs) syncs (\(interruptedSyncs) interrupted, \(batchesPulled) batches pulled, "
-      + "\(syncsWithSkipped) skipped a damaged file, \(syncsWithHeld) held a batch, \(snapshotsWritten) snapshots written, "
-      + "\(snapshotsMerged) merged), deliveries: \(deliveries.whole) whole, "
-      + "\(deliveries.damaged) damaged, \(deliveries.removals) removals; \(reopens) reopens"
-  }
-}
-
 /// The convergence simulation of docs/design.md §3–§4, one seed at a time.
 ///
 /// Devices on real database files make random edits and sync at random through their own copies
@@ -117,16 +19,16 @@ final class ConvergenceSimulation {
   static let tracing = ProcessInfo.processInfo.environment["LIFELOG_SIMULATION_TRACE"] == "1"
 
   let plan: SimulationPlan
-  private var random: SimulationRandom
+  var random: SimulationRandom
   private let directory = SimulationDirectory()
-  private let time = SimulationTime(now: 1_893_456_000_000)  // 2030-01-01
-  private var devices: [SimulatedDevice] = []
+  let time = SimulationTime(now: 1_893_456_000_000)  // 2030-01-01
+  var devices: [SimulatedDevice] = []
   private var service: SimulatedFileSync
-  private var oracle: SimulationOracle
-  private var outcome = SimulationOutcome()
-  private var step = 0
+  var oracle: SimulationOracle
+  var outcome = SimulationOutcome()
+  var step = 0
   /// Every entry id added on any device, to edit on others.
-  private var allEntries: [String] = []
+  var allEntries: [String] = []
 
   init(plan: SimulationPlan) throws {
     self.plan = plan
@@ -325,7 +227,7 @@ final class ConvergenceSimulation {
 
   // MARK: - Checking
 
-  private func problem(_ text: String) {
+  func problem(_ text: String) {
     if outcome.problems.count < ConvergenceSimulation.maximumProblems {
       outcome.problems.append("step \(step): \(text)")
     }
@@ -366,179 +268,6 @@ final class ConvergenceSimulation {
     }
     if states.contains(where: { $0 != states[0] }) {
       problem("the devices do not all hold the same log")
-    }
-  }
-
-  // MARK: - Local operations
-
-  private func operate(on device: SimulatedDevice) throws {
-    outcome.operations += 1
-    let log = device.log
-    switch random.weighted([22, 3, 30, 8, 5, 6, 6, 7, 6]) {
-    case 0, 1:
-      let entries = try (0..<(random.chance(0.9) ? 1 : random.int(2...4))).map { _ in
-        try newEntry(on: device)
-      }
-      let ids = entries.map(\.id)
-      try write(on: device, .entry, ids: ids) {
-        if entries.count == 1 { try log.add(entries[0]) } else { try log.add(contentsOf: entries) }
-        device.addedEntries += ids
-        allEntries += ids
-      }
-    case 2:
-      guard let id = pickEntry(on: device) else { return try operateAdd(on: device) }
-      let changes = try randomChanges(on: device)
-      try write(on: device, .entry, ids: [id]) { try log.update(id: id, with: changes) }
-    case 3, 4:
-      guard let id = pickEntry(on: device) else { return try operateAdd(on: device) }
-      var ids = [id]
-      if random.chance(0.1), let other = pickEntry(on: device), other != id { ids.append(other) }
-      let deleted = random.chance(0.6)
-      try write(on: device, .entry, ids: ids) { _ = try log.setDeleted(deleted, ids: ids) }
-    case 5:
-      let name = random.pick(SimulationRandom.activityNames)
-      let (kind, unit, target) = (
-        random.pick(ActivityKind.allCases), random.unit(), random.target()
-      )
-      try write(on: device, .activity, ids: nil) {
-        try log.addActivity(named: name, kind: kind, unit: unit, target: target)
-      }
-    case 6:
-      let old = try pickActivityName(on: device)
-      let new = random.chance(0.15) ? old.uppercased() : random.pick(SimulationRandom.activityNames)
-      try write(on: device, .activity, ids: nil) { try log.renameActivity(old, to: new) }
-    case 7:
-      let name = try pickActivityName(on: device)
-      let kind = random.chance(0.4) ? random.pick(ActivityKind.allCases) : nil
-      let unit: String?? = random.chance(0.3) ? .some(random.unit()) : nil
-      let target: Target?? = random.chance(0.3) ? .some(random.target()) : nil
-      var archived = random.chance(0.3) ? random.chance(0.5) : nil
-      if kind == nil, unit == nil, target == nil, archived == nil { archived = random.chance(0.5) }
-      try write(on: device, .activity, ids: nil) {
-        try log.updateActivity(
-          named: name, kind: kind, unit: unit, target: target, archived: archived)
-      }
-    default:
-      let setting = random.pick(Setting.allCases)
-      let value = random.value(for: setting)
-      try write(on: device, .setting, ids: [setting.rawValue]) { try log.set(setting, to: value) }
-    }
-  }
-
-  private func operateAdd(on device: SimulatedDevice) throws {
-    let entry = try newEntry(on: device)
-    try write(on: device, .entry, ids: [entry.id]) {
-      try device.log.add(entry)
-      device.addedEntries.append(entry.id)
-      allEntries.append(entry.id)
-    }
-  }
-
-  private func newEntry(on device: SimulatedDevice) throws -> NewEntry {
-    NewEntry(
-      id: UUIDText.random(using: &random), activityID: try pickActivityID(on: device),
-      time: random.loggedTime(),
-      duration: random.duration(), note: random.note(), quantity: random.quantity(),
-      tags: random.tags(),
-      source: random.source())
-  }
-
-  private func randomChanges(on device: SimulatedDevice) throws -> EntryChanges {
-    var changes = EntryChanges()
-    if random.chance(0.25) { changes.activityID = try pickActivityID(on: device) }
-    if random.chance(0.3) { changes.time = random.loggedTime() }
-    if random.chance(0.3) { changes.duration = .some(random.duration()) }
-    if random.chance(0.4) { changes.note = .some(random.note()) }
-    if random.chance(0.3) { changes.quantity = .some(random.quantity()) }
-    if random.chance(0.3) { changes.tags = random.tags() }
-    if changes.isEmpty { changes.note = .some(random.note()) }
-    return changes
-  }
-
-  /// An entry this device added, or one any device added (which may not have reached it yet).
-  private func pickEntry(on device: SimulatedDevice) -> String? {
-    if !device.addedEntries.isEmpty, random.chance(0.5) { return random.pick(device.addedEntries) }
-    return allEntries.isEmpty ? nil : random.pick(allEntries)
-  }
-
-  private func pickActivityID(on device: SimulatedDevice) throws -> String {
-    let activities = try device.log.activities()
-    if activities.isEmpty || random.chance(0.05) {
-      return ActivityName.derivedID(for: random.pick(SimulationRandom.activityNames))
-    }
-    return random.pick(activities).id
-  }
-
-  private func pickActivityName(on device: SimulatedDevice) throws -> String {
-    let activities = try device.log.activities()
-    if activities.isEmpty || random.chance(0.1) {
-      return random.pick(SimulationRandom.activityNames)
-    }
-    return random.pick(activities).name
-  }
-
-  /// Runs one local write and records, for the oracle, every field it stamped: the rows named by
-  /// `ids` (or the whole table) are read before and after.
-  private func write(
-    on device: SimulatedDevice, _ entity: SyncedEntity, ids: [String]?, _ body: () throws -> Void
-  )
-    throws
-  {
-    let database = device.log.database
-    func read() throws -> [String: SimulatedRow] {
-      guard let ids else { return try SimulatedState.table(entity, in: database) }
-      var rows: [String: SimulatedRow] = [:]
-      for id in ids {
-        rows[SimulatedState.key(entity, id)] = try SimulatedState.row(entity, id: id, in: database)
-      }
-      return rows
-    }
-    let before = try read()
-    do {
-      try body()
-    } catch is InputError {
-      outcome.refused += 1
-      if try read() != before {
-        problem("device \(device.index): a refused \(entity) write changed the log")
-      }
-      return
-    }
-    outcome.writes += 1
-    let after = try read()
-    let devicePart = Stamp.devicePart(device.id)
-    for key in before.keys where after[key] == nil {
-      problem("device \(device.index): \(key) vanished in a local write")
-    }
-    for (key, row) in after.sorted(by: { $0.key < $1.key }) {
-      let old = before[key]
-      for field in row.values.indices {
-        let oldStamp = old?.stamps[field] ?? Stamp.never
-        let stamp = row.stamps[field]
-        if stamp == oldStamp {
-          if let old, old.values[field] != row.values[field] {
-            problem(
-              "device \(device.index): \(key) field \(field) changed from \(old.values[field]) "
-                + "to \(row.values[field]) without a new stamp, so it would never sync")
-          }
-          continue
-        }
-        if stamp <= oldStamp {
-          problem(
-            "device \(device.index): \(key) field \(field) was stamped \(stamp), not after \(oldStamp)"
-          )
-        }
-        if !Stamp.isValid(stamp) || !stamp.hasSuffix(devicePart) {
-          problem(
-            "device \(device.index): \(key) field \(field) has stamp \(stamp), not one of this device"
-          )
-        }
-        if let conflict = oracle.record(
-          key: key, fieldCount: row.values.count, field: field, stamp: stamp,
-          value: row.values[field])
-        {
-          problem(conflict)
-        }
-      }
     }
   }
 }

@@ -20,7 +20,11 @@ extension PostgresStore {
   public func redeemPairing(
     codeSHA256: String, tokenSHA256: String, now: Int64
   ) throws -> PairingRedemption {
-    try write {
+    // An unknown code, what a guesser sends, costs a read, not a write transaction.
+    let known = try connection.query(
+      "SELECT 1 FROM pairings WHERE code_sha256 = $1", [codeSHA256])
+    guard known.count == 1 else { return .unknown }
+    return try write {
       let found = try connection.query(
         "DELETE FROM pairings WHERE code_sha256 = $1 RETURNING user_id, name, expires",
         [codeSHA256])

@@ -72,7 +72,11 @@ extension PostgresStore {
   }
 
   public func openShare(id: String, passcodeSHA256: String?, now: Int64) throws -> ShareOpening {
-    try write {
+    // An unknown id, what a guesser sends, costs a read, not a write transaction.
+    guard try connection.query("SELECT 1 FROM shares WHERE id = $1", [id]).count == 1 else {
+      return .unknown
+    }
+    return try write {
       let found = try connection.query(
         """
         SELECT expires, revoked, (bytes IS NOT NULL)::integer, passcode_sha256, failures

@@ -23,7 +23,11 @@ extension SQLiteServerStore {
   public func redeemPairing(
     codeSHA256: String, tokenSHA256: String, now: Int64
   ) throws -> PairingRedemption {
-    try write {
+    // An unknown code, what a guesser sends, costs a read, not a write transaction.
+    let known = try database.cachedStatement(sql: "SELECT 1 FROM pairings WHERE code_sha256 = ?")
+      .first([codeSHA256]) { $0[0] as Int64 }
+    guard known != nil else { return .unknown }
+    return try write {
       let found = try database.cachedStatement(
         sql: "DELETE FROM pairings WHERE code_sha256 = ? RETURNING user_id, name, expires"
       ).first([codeSHA256]) { ($0[0] as Int64, $0[1] as String, $0[2] as Int64) }

@@ -75,7 +75,12 @@ extension SQLiteServerStore {
   }
 
   public func openShare(id: String, passcodeSHA256: String?, now: Int64) throws -> ShareOpening {
-    try write {
+    // An unknown id, what a guesser sends, costs a read, not a write transaction.
+    let known = try database.cachedStatement(sql: "SELECT 1 FROM shares WHERE id = ?").first([id]) {
+      $0[0] as Int64
+    }
+    guard known != nil else { return .unknown }
+    return try write {
       let found = try database.cachedStatement(
         sql: """
           SELECT expires, revoked, bytes IS NOT NULL, passcode_sha256, failures FROM shares

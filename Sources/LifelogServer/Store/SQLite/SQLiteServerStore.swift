@@ -28,13 +28,20 @@ public final class SQLiteServerStore {
   }
 
   /// Opens the database at `path` (`:memory:` for tests).
+  ///
+  /// A symbolic link at `path` is refused, not followed: planted there, it would have the server
+  /// create or write the file it names.
   public init(path: String) throws {
     self.path = path
     do {
       if path != ":memory:" {
-        let descriptor = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        let descriptor = open(path, O_CREAT | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-          throw ServerStoreError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+          let reason =
+            errno == ELOOP
+            ? "it is a symbolic link, which lifelog does not follow (remove it)"
+            : String(cString: strerror(errno))
+          throw ServerStoreError.cannotOpen(path: path, reason: reason)
         }
         close(descriptor)
       }
