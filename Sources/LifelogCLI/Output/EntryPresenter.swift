@@ -80,7 +80,7 @@ struct EntryPresenter {
         entry.id, entry.time.iso8601, entry.activityName, entry.kind.rawValue,
         entry.duration.map(String.init) ?? "", entry.note ?? "",
         entry.quantity.map(JSONText.number) ?? "", entry.unit ?? "",
-        entry.tags.joined(separator: String(ExchangeColumn.tagSeparator)),
+        entry.tags.joinedText(separator: String(ExchangeColumn.tagSeparator)),
       ], texts: [2, 5, 7, 8])
   }
 
@@ -96,7 +96,7 @@ struct EntryPresenter {
     if let note = entry.note {
       text += " \"" + TerminalText.visible(note.count > 60 ? note.prefix(59) + "…" : note) + "\""
     }
-    if !entry.tags.isEmpty { text += " " + entry.tags.map { "#\($0)" }.joined(separator: " ") }
+    if !entry.tags.isEmpty { text += " " + entry.tags.map { "#\($0)" }.joinedText(separator: " ") }
     if entry.deleted, markingDeleted { text += " (deleted)" }
     return text
   }
