@@ -147,6 +147,16 @@ if Context.environment["LIFELOG_FUZZ"] == "1" {
   ]
 }
 
+// Release code asks the Swift runtime for a concrete generic type's metadata through its
+// accessor, with the conformances it needs passed in, instead of by its mangled name: the first
+// use of each such type (a `Dictionary<String, …>`, an `Optional<String>` read from a row) then
+// costs no demangling and no scan of every conformance record in the binary, about a tenth of a
+// `list`'s or an `add`'s instructions (docs/benchmarks.md, "Start-up"). The code grows a little.
+let metadataByAccessor = SwiftSetting.unsafeFlags(
+  ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
+  .when(configuration: .release))
+
 for target in package.targets where target.type != .system {
-  target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny")]
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny"), metadataByAccessor]
 }

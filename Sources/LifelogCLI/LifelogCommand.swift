@@ -31,6 +31,47 @@ public enum LifelogCommand {
     ],
     usesDatabase: true)
 
+  /// The command `lifelog name` runs, found by its name alone, or nil for no such command.
+  ///
+  /// A command line finds its command here, so it builds only that command's configuration (its
+  /// help, options and examples), not those of every command listed before it. Each name is the
+  /// command's own `commandName` (`CommandLookupTests` checks every one).
+  static func command(named name: String) -> (any Command.Type)? {
+    switch name {
+    case "add": Add.self
+    case "list": List.self
+    case "today": Today.self
+    case "edit": Edit.self
+    case "delete": Delete.self
+    case "restore": Restore.self
+    case "activity": ActivityGroup.self
+    case "show": Show.self
+    case "again": Again.self
+    case "undo": Undo.self
+    case "settings": Settings.self
+    case "due": Due.self
+    case "remind": Remind.self
+    case "timer": TimerGroup.self
+    case "remote": RemoteGroup.self
+    case "sync": Sync.self
+    case "status": Status.self
+    case "check": Check.self
+    case "recover": Recover.self
+    case "report": ReportGroup.self
+    case "import": Import.self
+    case "export": Export.self
+    case "serve": Serve.self
+    case "pair": Pair.self
+    case "share": Share.self
+    case "shell": Shell.self
+    case "completion": Completion.self
+    case "help": Help.self
+    case "__complete": CompleteWords.self
+    case "__manpage": ManualPageCommand.self
+    default: nil
+    }
+  }
+
   /// Runs one command line (without the program name) and returns its exit code.
   public static func run(_ arguments: [String], in context: Context) -> Int32 {
     defer {
@@ -88,7 +129,7 @@ public enum LifelogCommand {
       try run(Shell.self, arguments: [], path: &path, context: context)
       return
     }
-    let command = try find(name, in: configuration)
+    let command = try command(named: name) ?? find(name, in: configuration)
     path.append(command.configuration.commandName)
     try run(command, arguments: rest.dropFirst(), path: &path, context: context)
   }

@@ -4,9 +4,13 @@ import CSQLite
 ///
 /// A row is a view: it is valid only inside the closure that received it.
 public struct Row {
-  let statement: Statement
+  @usableFromInline let statement: Statement
 
   /// The value of the 0-based column `index`.
+  ///
+  /// Inlinable, so a caller's reads are specialized for the types it reads: the generic form
+  /// made the Swift runtime build `Optional` metadata on each call.
+  @inlinable
   public subscript<T: SQLiteBindable>(_ index: Int32) -> T {
     T.read(from: statement.handle, at: index)
   }

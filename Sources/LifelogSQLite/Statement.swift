@@ -5,7 +5,7 @@ import CSQLite
 /// Statements are reused through ``Database/cachedStatement(sql:)``: each run resets the statement
 /// and clears its bindings first, so a previous run never leaks values into the next.
 public final class Statement {
-  let handle: OpaquePointer
+  @usableFromInline let handle: OpaquePointer
   /// The SQL this statement was prepared from.
   public let sql: String
   unowned let database: Database

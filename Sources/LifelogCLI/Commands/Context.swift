@@ -4,7 +4,15 @@ import LifelogCore
 /// What a command runs against: the environment, the clock, the time zone, where output goes, and
 /// the log (opened only when a command first needs it, so `--help` never touches the database).
 public final class Context {
-  public let environment: [String: String]
+  /// The variables this context was made with; nil when they are the process's own, which
+  /// ``variable(_:)`` reads one name at a time.
+  private let givenEnvironment: [String: String]?
+  /// Every environment variable, for the commands that pass them on.
+  ///
+  /// A child process's environment, a locale, a search path. Made on first use: building the whole
+  /// dictionary costs a start-up more than the few names most commands read.
+  public private(set) lazy var environment: [String: String] =
+    givenEnvironment ?? ProcessEnvironment.read()
   public let output: any TextOutput
   public let errors: any TextOutput
   /// Whether standard output is a terminal (tables get colour and fit the width).
@@ -26,12 +34,24 @@ public final class Context {
   var verbose = false
   private var openedStore: LogStore?
 
-  public init(
+  public convenience init(
     environment: [String: String], output: any TextOutput, errors: any TextOutput,
     outputIsTerminal: Bool, now: Int64, zone: any TimeZoneRules, zoneName: String,
     inputIsTerminal: Bool = false
   ) {
-    self.environment = environment
+    self.init(
+      givenEnvironment: environment, output: output, errors: errors,
+      outputIsTerminal: outputIsTerminal, now: now, zone: zone, zoneName: zoneName,
+      inputIsTerminal: inputIsTerminal)
+  }
+
+  /// A context whose environment is the process's own (nil `givenEnvironment`) or the one given.
+  init(
+    givenEnvironment: [String: String]?, output: any TextOutput, errors: any TextOutput,
+    outputIsTerminal: Bool, now: Int64, zone: any TimeZoneRules, zoneName: String,
+    inputIsTerminal: Bool
+  ) {
+    self.givenEnvironment = givenEnvironment
     self.output = output
     self.errors = errors
     self.outputIsTerminal = outputIsTerminal
@@ -41,9 +61,15 @@ public final class Context {
     self.zoneName = zoneName
   }
 
+  /// The value of the environment variable `name`, or nil when it is not set.
+  public func variable(_ name: String) -> String? {
+    guard let givenEnvironment else { return ProcessEnvironment.value(named: name) }
+    return givenEnvironment[name]
+  }
+
   /// Colour only on a terminal, and never when `NO_COLOR` is set (https://no-color.org).
   var usesColor: Bool {
-    outputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    outputIsTerminal && (variable("NO_COLOR") ?? "").isEmpty && variable("TERM") != "dumb"
   }
 
   var timeParser: TimeParser { TimeParser(now: now, zone: zone, zoneName: zoneName) }
@@ -52,11 +78,11 @@ public final class Context {
   /// (falling back to `~/.local/share`).
   var databasePath: String {
     get throws {
-      if let path = databasePathOverride ?? environment["LIFELOG_DB"], !path.isEmpty { return path }
-      if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+      if let path = databasePathOverride ?? variable("LIFELOG_DB"), !path.isEmpty { return path }
+      if let data = variable("XDG_DATA_HOME"), data.hasPrefix("/") {
         return data + "/lifelog/lifelog.db"
       }
-      guard let home = environment["HOME"], !home.isEmpty else {
+      guard let home = variable("HOME"), !home.isEmpty else {
         throw ConfigurationError(
           "Cannot find the log: HOME is not set; set LIFELOG_DB or pass --db PATH")
       }
@@ -69,7 +95,7 @@ public final class Context {
     get throws {
       if let openedStore { return openedStore }
       // LIFELOG_BUSY_TIMEOUT_MS is for tests that need a lock to time out quickly.
-      let timeout = environment["LIFELOG_BUSY_TIMEOUT_MS"].flatMap(Int32.init) ?? 10_000
+      let timeout = variable("LIFELOG_BUSY_TIMEOUT_MS").flatMap(Int32.init) ?? 10_000
       let store = try LogStore(path: try databasePath, busyTimeoutMilliseconds: timeout)
       if store.isNewLog, let names = BuiltInActivityNames.forLocale(environment) {
         try store.nameBuiltInActivities(names)
@@ -86,9 +112,10 @@ public final class Context {
   /// again (a session lasts hours; `LIFELOG_NOW` still fixes it), nothing left from the line before.
   func forShellLine() -> Context {
     let context = Context(
-      environment: environment, output: output, errors: errors, outputIsTerminal: outputIsTerminal,
-      now: (try? ProcessEnvironment.now(environment)) ?? now, zone: zone, zoneName: zoneName,
-      inputIsTerminal: inputIsTerminal)
+      givenEnvironment: givenEnvironment, output: output, errors: errors,
+      outputIsTerminal: outputIsTerminal,
+      now: (try? ProcessEnvironment.now(fixedBy: variable("LIFELOG_NOW"))) ?? now, zone: zone,
+      zoneName: zoneName, inputIsTerminal: inputIsTerminal)
     context.databasePathOverride = databasePathOverride
     context.verbose = verbose
     context.prompt = prompt
@@ -98,7 +125,7 @@ public final class Context {
   /// The terminal's width in columns, when output is a terminal.
   var terminalWidth: Int? {
     guard outputIsTerminal else { return nil }
-    if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 20 { return columns }
+    if let columns = variable("COLUMNS").flatMap(Int.init), columns > 20 { return columns }
     var size = winsize()
     guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 else { return nil }
     return Int(size.ws_col)

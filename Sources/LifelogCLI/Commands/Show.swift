@@ -63,7 +63,7 @@ extension LifelogCommand {
         ("duration", entry.duration.map(DurationText.format) ?? ""),
         ("quantity", presenter.quantity(entry)),
         ("note", entry.note ?? ""),
-        ("tags", entry.tags.map { "#\($0)" }.joined(separator: " ")),
+        ("tags", entry.tags.map { "#\($0)" }.joinedText(separator: " ")),
         ("source", entry.source ?? ""),
         ("deleted", entry.deleted ? "yes" : "no"),
         ("created", created.text(presenter)),

@@ -11,10 +11,12 @@ struct EntryPresenter {
 
   /// `Tue 2026-12-01 08:15`, with ` UTC-05:00` added when it was logged at another offset than the
   /// reader's zone has at that instant.
-  func when(_ time: LoggedTime) -> String {
+  func when(_ time: LoggedTime) -> String { when(time, in: Translation.current) }
+
+  /// ``when(_:)`` in `translation`: a table of many rows reads the translation in force once.
+  private func when(_ time: LoggedTime, in translation: Translation) -> String {
     let local = time.local
-    var text =
-      "\(Translation.current.dayLabel(local.date)) \(local.timeDescription)"
+    var text = "\(translation.dayLabel(local.date)) \(local.timeDescription)"
     if zone.offsetSeconds(at: time.instant) != time.offsetMinutes * 60 {
       text += " UTC" + LoggedTime.offsetDescription(minutes: time.offsetMinutes)
     }
@@ -33,9 +35,21 @@ struct EntryPresenter {
 
   /// The note with tags after it (`oatmeal #home`), on one line.
   func noteWithTags(_ entry: Entry) -> String {
-    let note = (entry.note ?? "").split(whereSeparator: \.isNewline).joined(separator: " ⏎ ")
-    let tags = entry.tags.map { "#\($0)" }.joined(separator: " ")
-    return [note, tags].filter { !$0.isEmpty }.joined(separator: " ")
+    let note = entry.note ?? ""
+    var text = ""
+    if Table.isPrintableASCII(note) {
+      text = note  // one line already
+    } else {
+      for line in note.split(whereSeparator: \.isNewline) {
+        if !text.isEmpty { text += " ⏎ " }
+        text.append(contentsOf: line)
+      }
+    }
+    for (index, tag) in entry.tags.enumerated() {
+      text += index > 0 ? " #" : text.isEmpty ? "#" : " #"
+      text += tag
+    }
+    return text
   }
 
   /// The longest note the entry table shows; a longer one is cut with `…` (`show` has it whole).
@@ -47,9 +61,10 @@ struct EntryPresenter {
       .init(title: "DURATION", rightAligned: true), .init(title: "QTY", rightAligned: true),
       .init(title: "NOTE", truncatable: true),
     ])
+    let translation = Translation.current
     for entry in entries {
       table.append([
-        entry.shortID, when(entry.time), entry.activityName,
+        entry.shortID, when(entry.time, in: translation), entry.activityName,
         entry.duration.map(DurationText.format) ?? "",
         quantity(entry), Self.cut(noteWithTags(entry), to: Self.tableNoteLength),
       ])
@@ -66,7 +81,7 @@ struct EntryPresenter {
         entry.id, entry.time.iso8601, entry.activityName, entry.kind.rawValue,
         entry.duration.map(String.init) ?? "", entry.note ?? "",
         entry.quantity.map(JSONText.number) ?? "", entry.unit ?? "",
-        entry.tags.joined(separator: String(ExchangeColumn.tagSeparator)),
+        entry.tags.joinedText(separator: String(ExchangeColumn.tagSeparator)),
       ], texts: [2, 5, 7, 8])
   }
 
@@ -82,7 +97,7 @@ struct EntryPresenter {
     if let note = entry.note {
       text += " \"" + TerminalText.visible(note.count > 60 ? note.prefix(59) + "…" : note) + "\""
     }
-    if !entry.tags.isEmpty { text += " " + entry.tags.map { "#\($0)" }.joined(separator: " ") }
+    if !entry.tags.isEmpty { text += " " + entry.tags.map { "#\($0)" }.joinedText(separator: " ") }
     if entry.deleted, markingDeleted { text += " (deleted)" }
     return text
   }

@@ -73,7 +73,9 @@ public enum ActivityName {
 
   /// The form names are compared in: case-folded, so `Breakfast` and `breakfast` are one activity.
   public static func key(_ name: String) -> String {
-    name.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ").lowercased()
+    if isPlainASCIIName(name) { return name.lowercased() }  // already one space between words
+    return name.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+      .joinedText(separator: " ").lowercased()
   }
 
   /// The id an activity created under `name` gets.

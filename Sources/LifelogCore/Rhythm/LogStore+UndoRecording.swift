@@ -185,12 +185,13 @@ extension UndoRowRecord {
     for record in records {
       let element: String? = try array.first([
         record.entity.rawValue, record.id, record.created,
-        record.fields.map(String.init).joined(separator: ","), record.before, record.beforeStamps,
+        record.fields.map(String.init).joinedText(separator: ","), record.before,
+        record.beforeStamps,
         record.afterStamps,
       ]) { $0[0] }
       elements.append(element ?? "null")
     }
-    return "[" + elements.joined(separator: ",") + "]"
+    return "[" + elements.joinedText(separator: ",") + "]"
   }
 
   /// The text whose UTF-8 bytes `hex` spells (as SQLite's `hex()` writes them), nil for anything
