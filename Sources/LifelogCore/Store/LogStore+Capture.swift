@@ -17,8 +17,9 @@ extension LogStore {
   }
 
   /// The clock as last persisted: the later of `sync_device`'s and the newest undo step's (a
-  /// step keeps the reading its stamps were taken from; ``OneRowUndoMigration``), and of the
-  /// reading the step now being recorded took.
+  /// step keeps the reading its stamps were taken from; ``OneRowUndoMigration``), the newest
+  /// step kept in an entry (``AddStepMigration``), and the reading the step now being recorded
+  /// took.
   ///
   /// Steps are written in order and each reads this before it ticks, so the newest step that
   /// kept a clock holds the latest of them; undoing a step saves a later reading to
@@ -36,6 +37,7 @@ extension LogStore {
     {
       clock = clock.later(step)
     }
+    if let kept = try newestEntryStep()?.clock { clock = clock.later(kept) }
     if let stepClock { clock = clock.later(stepClock) }
     return clock
   }
@@ -123,6 +125,10 @@ extension LogStore {
     try database.execute(
       sql: "UPDATE sync_device SET queued_entry_rowid = (SELECT coalesce(max(rowid), 0) FROM entry)"
     )
+    // The rows now past the marks came from elsewhere: no step is kept in them, and the add
+    // steps kept in entries before them move to the table (``moveEntryStepsToTable()``).
+    try moveEntryStepsToTable()
+    try markEntryStepsMoved()
   }
 
   /// The highest rowid of `entry` (0 when empty): every row inserted after this call gets a
