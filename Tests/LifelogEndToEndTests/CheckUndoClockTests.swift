@@ -37,4 +37,31 @@ import Testing
       lines.contains("log: undo step \(set): its clock is missing its milliseconds or its counter"),
       "\(result)")
   }
+
+  /// The step an `add` keeps in its entry (schema v8) is checked too, and one lifelog cannot read
+  /// is named by its entry.
+  @Test func aStepKeptInAnEntryIsCheckedToo() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    let soup = try laptop.add("lunch", "soup", "--at", "2026-12-01 12:10")
+    let salad = try laptop.add("lunch", "salad", "--at", "2026-12-01 12:20")
+    #expect(try laptop.run("check").exitCode == 0)
+    let log = try Database(path: laptop.databasePath, mode: .readWrite)
+    try log.execute(
+      sql: """
+        UPDATE entry SET add_step = json_set(add_step, '$[3]', 281474976710656, '$[4]', 0)
+          WHERE hex(id) = upper(replace('\(soup)', '-', ''));
+        UPDATE entry SET add_step = 'not a step' WHERE hex(id) = upper(replace('\(salad)', '-', ''));
+        """)
+    let result = try laptop.run("check")
+    #expect(result.exitCode == 65, "\(result)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(
+      lines.contains(
+        "log: undo step 1 (kept in entry \(soup)): its clock (281474976710656 ms, counter 0) does not fit in a stamp"
+      ), "\(result)")
+    #expect(
+      lines.contains(
+        "log: entry \(salad): the undo step kept in it is not one lifelog reads, so it is not offered by undo"
+      ), "\(result)")
+  }
 }
