@@ -46,65 +46,60 @@ extension LogStore {
     }
   }
 
-  /// The newest step kept in an entry: its seq and the clock its stamps were taken from.
-  func newestEntryStep() throws -> (seq: Int64, clock: HybridClock?)? {
-    guard hasAddStepInEntry else { return nil }
-    return try database.cachedStatement(
-      sql: """
-        SELECT json_extract(add_step, '$[0]'),
-          CASE WHEN json_type(add_step, '$[3]') = 'integer' AND json_type(add_step, '$[4]') = 'integer'
-            THEN json_extract(add_step, '$[3]') END,
-          json_extract(add_step, '$[4]')
-        FROM entry WHERE rowid > ? AND \(LogStore.validEntryStepSQL) ORDER BY rowid DESC LIMIT 1
-        """
-    ).first([try entryStepMark()]) { row in
-      (
-        seq: row[0] as Int64,
-        clock: row.isNull(1)
-          ? nil : HybridClock(milliseconds: row[1], counter: Int(clamping: row[2] as Int64))
-      )
-    }
-  }
-
   /// The seq the next step takes: one past the newest, kept in an entry or in the table.
   func nextStepSeq() throws -> Int64 {
     let inTable: Int64 =
       try database.cachedStatement(sql: "SELECT coalesce(max(seq), 0) FROM local_undo_step")
       .first { $0[0] } ?? 0
-    let newest = max(inTable, try newestEntryStep()?.seq ?? 0)
+    let inEntry: Int64? =
+      hasAddStepInEntry
+      ? try database.cachedStatement(sql: LogStore.newestEntryStepSeqSQL).first { $0[0] } : nil
+    let newest = max(inTable, inEntry ?? 0)
     return newest < Int64.max ? newest + 1 : newest
   }
 
-  /// The rowid of the entry that can keep the step `rows` make, nil when the step is a table row.
+  /// The seq of the newest step kept in an entry, as SQL (NULL when there is none).
+  static let newestEntryStepSeqSQL = """
+    SELECT json_extract(add_step, '$[0]') FROM entry
+    WHERE rowid > \(entryStepMarkSQL) AND \(validEntryStepSQL) ORDER BY rowid DESC LIMIT 1
+    """
+
+  /// Records the step `rows` make in the row of the entry they created, when they are that one
+  /// created entry, the newest and past the mark; false, with nothing written, otherwise (the
+  /// step is then a table row).
   ///
-  /// Only a step that is one created entry, the newest and past the mark, is kept in an entry.
-  func entryKeepingStep(_ rows: [UndoRowRecord], bulk: Bool) throws -> Int64? {
+  /// As `[seq, at_ms, description, clock_ms, clock_counter, stamps]`, with the seq one past the
+  /// newest step: the table's, or the one kept in the entry before (steps kept in entries are
+  /// always the newest entries: every other insert of entries moves them to the table first).
+  /// One statement, small enough to prepare cheaply: it runs on every `add`.
+  /// The row was written by the insert in this transaction, so no other page is.
+  func savedStepInEntry(_ rows: [UndoRowRecord], bulk: Bool, description: String) throws -> Bool {
     guard hasAddStepInEntry, !bulk, rows.count == 1, let row = rows.first, row.entity == .entry,
       row.created
-    else { return nil }
-    let rowID: Int64? = try database.cachedStatement(
-      sql: "SELECT rowid FROM entry WHERE \(SyncedEntity.entry.idMatch())"
-    ).first([row.id]) { $0[0] }
-    guard let rowID, rowID == (try lastEntryRowID()), rowID > (try entryStepMark()) else {
-      return nil
-    }
-    return rowID
-  }
-
-  /// Records an add's step in its entry's row.
-  ///
-  /// As `[seq, at_ms, description, clock_ms, clock_counter, stamps]`. The row was written by the
-  /// insert in this transaction, so no other page is.
-  func saveStepInEntry(_ row: UndoRowRecord, rowID: Int64, description: String) throws {
-    let seq = try nextStepSeq()
-    try database.execute(
-      sql: "UPDATE entry SET add_step = json_array(?, ?, ?, ?, ?, ?) WHERE rowid = ?",
-      arguments: [
-        seq, wallClockMilliseconds(), description, stepClock?.milliseconds, stepClock?.counter,
-        row.afterStamps, rowID,
-      ])
+    else { return false }
+    let seq: Int64? =
+      try database.cachedStatement(
+        sql: """
+          UPDATE entry SET add_step = json_array(
+              (SELECT CASE WHEN p.add_step IS NULL THEN t.newest + 1
+                  WHEN json_valid(p.add_step) THEN CASE WHEN json_type(p.add_step, '$[0]') = 'integer'
+                    THEN max(t.newest, json_extract(p.add_step, '$[0]')) + 1 END END
+                FROM (SELECT coalesce(max(seq), 0) AS newest FROM local_undo_step) t
+                LEFT JOIN (SELECT add_step FROM entry WHERE rowid < ?6 ORDER BY rowid DESC LIMIT 1) p),
+              ?1, ?2, ?3, ?4, ?5)
+          WHERE rowid = ?6 AND \(SyncedEntity.entry.idMatch("?7")) AND rowid > \(LogStore.entryStepMarkSQL)
+          RETURNING json_extract(add_step, '$[0]')
+          """
+      ).first([
+        wallClockMilliseconds(), description, stepClock?.milliseconds, stepClock?.counter,
+        row.afterStamps, try lastEntryRowID(), row.id,
+      ]) { (row: Row) -> Int64? in row[0] } ?? nil
+    // No seq: the entry before holds a step lifelog cannot read (written by hand). The step is
+    // then a table row, and moving the kept steps there clears this one.
+    guard let seq else { return false }
     pendingWriteMark = .stepRecorded(seq: seq, description: description)
     if seq % LogStore.undoTrimInterval == 0 { try trimUndoSteps(below: seq) }
+    return true
   }
 
   /// Moves the steps kept in entries into `local_undo_step` rows (the kept number of them; older

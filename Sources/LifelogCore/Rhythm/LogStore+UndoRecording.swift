@@ -104,9 +104,7 @@ extension LogStore {
       if let stepClock { try saveClock(stepClock) }
       return
     }
-    if let rowID = try entryKeepingStep(kept, bulk: bulkCount > 0) {
-      return try saveStepInEntry(kept[0], rowID: rowID, description: description)
-    }
+    if try savedStepInEntry(kept, bulk: bulkCount > 0, description: description) { return }
     try moveEntryStepsToTable()
     // At schema v8 the step also marks the entries it leaves behind (``entryStepMark()``).
     let entryRowID = hasAddStepInEntry ? try lastEntryRowID() : nil
