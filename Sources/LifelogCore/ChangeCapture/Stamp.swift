@@ -84,6 +84,13 @@ public struct HybridClock: Equatable, Sendable {
     self.counter = counter
   }
 
+  /// Whether a reading of `milliseconds` and `counter` can be written in a stamp (12 hex digits
+  /// and 4): a persisted clock outside them would widen, or be capped in, every later stamp.
+  public static func fitsInStamp(milliseconds: Int64, counter: Int) -> Bool {
+    (0...Stamp.maximumMilliseconds).contains(milliseconds)
+      && (0...Stamp.maximumCounter).contains(counter)
+  }
+
   /// The later of this reading and `other`.
   public func later(_ other: HybridClock) -> HybridClock {
     (other.milliseconds, other.counter) > (milliseconds, counter) ? other : self

@@ -25,6 +25,7 @@ extension LogStore {
     checking("the settings", into: &report) { report in
       try checkSettings(into: &report, rows: &rows)
     }
+    checking("the undo steps", into: &report) { report in try checkUndoClocks(into: &report) }
   }
 
   /// Runs one part of a check, turning an error into a finding instead of ending the check.

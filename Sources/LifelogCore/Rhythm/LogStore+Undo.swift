@@ -14,15 +14,18 @@ extension LogStore {
   public func undoSteps(limit: Int) throws -> [UndoStep] {
     let limit = min(limit, LogStore.keptUndoSteps)
     return try read {
-      try database.cachedStatement(
-        sql: """
-          SELECT seq, at_ms, description,
-            bulk_count + CASE WHEN json_valid(rows) THEN json_array_length(rows) ELSE 0 END
-          FROM local_undo_step ORDER BY seq DESC LIMIT ?
-          """
-      ).map([limit]) {
-        UndoStep(seq: $0[0], atMilliseconds: $0[1], description: $0[2], rowCount: $0[3])
-      }
+      // The steps kept in entries are the newest (``moveEntryStepsToTable()``).
+      let inEntries = try entrySteps(limit: limit)
+      return try inEntries
+        + database.cachedStatement(
+          sql: """
+            SELECT seq, at_ms, description,
+              bulk_count + CASE WHEN json_valid(rows) THEN json_array_length(rows) ELSE 0 END
+            FROM local_undo_step ORDER BY seq DESC LIMIT ?
+            """
+        ).map([limit - inEntries.count]) {
+          UndoStep(seq: $0[0], atMilliseconds: $0[1], description: $0[2], rowCount: $0[3])
+        }
     }
   }
 
@@ -32,6 +35,8 @@ extension LogStore {
   /// - Throws: ``InputError`` when a field the step wrote was changed since (nothing is written).
   public func undoLastStep() throws -> UndoStep? {
     try write {
+      // Every step is then a table row; the mark moves past the entries when one is reverted.
+      try moveEntryStepsToTable()
       let newest: Int64? = try database.cachedStatement(sql: "SELECT max(seq) FROM local_undo_step")
         .first { $0[0] }
       if let newest { try trimUndoSteps(below: newest) }
@@ -54,6 +59,7 @@ extension LogStore {
       }
       if let bulk { try revertBulkCreation(stamp: bulk.stamp, with: stamp) }
       try database.execute(sql: "DELETE FROM local_undo_step WHERE seq = ?", arguments: [step.seq])
+      try markEntryStepsMoved()
       pendingWriteMark = .stepUndone(seq: step.seq, description: step.description)
       var undone = step
       undone.restoredEntryIDs = rows.filter { $0.entity == .entry && !$0.created }.map(\.id)

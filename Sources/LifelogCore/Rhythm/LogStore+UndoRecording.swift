@@ -104,16 +104,20 @@ extension LogStore {
       if let stepClock { try saveClock(stepClock) }
       return
     }
+    if try savedStepInEntry(kept, bulk: bulkCount > 0, description: description) { return }
+    try moveEntryStepsToTable()
+    // At schema v8 the step also marks the entries it leaves behind (``entryStepMark()``).
+    let entryRowID = hasAddStepInEntry ? try lastEntryRowID() : nil
     try database.execute(
       sql: """
-        INSERT INTO local_undo_step (at_ms, description, bulk_entity, bulk_stamp, bulk_count, rows, clock_ms, clock_counter)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO local_undo_step (at_ms, description, bulk_entity, bulk_stamp, bulk_count, rows, clock_ms, clock_counter\(entryRowID == nil ? "" : ", entry_rowid"))
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?\(entryRowID == nil ? "" : ", ?"))
         """,
       arguments: [
         wallClockMilliseconds(), description, bulkCount > 0 ? SyncedEntity.entry.rawValue : nil,
         bulkCount > 0 ? bulkStamp : nil, bulkCount, try UndoRowRecord.encoded(kept, in: database),
         stepClock?.milliseconds, stepClock?.counter,
-      ])
+      ] + (entryRowID.map { [$0] } ?? []))
     let step = database.lastInsertedRowID
     pendingWriteMark = .stepRecorded(seq: step, description: description)
     if step % LogStore.undoTrimInterval == 0 { try trimUndoSteps(below: step) }

@@ -1,5 +1,3 @@
-import LifelogSQLite
-
 /// Schema v5: entry ids as 16-byte blobs, activities as integer keys.
 ///
 /// The `entry` table is copied once into its new form, in one transaction with the rest of the
@@ -17,46 +15,37 @@ import LifelogSQLite
 /// - undo steps that kept an entry's previous activity now keep its key (the column they restore);
 ///   an undo row whose `before` is not such a JSON array is left untouched (``keptActivityID``).
 enum CompactKeysMigration {
-  @Sendable static func apply(_ database: Database) throws {
-    try database.execute(
-      sql: """
-        CREATE TABLE activity_key (
-          key INTEGER PRIMARY KEY NOT NULL,
-          id TEXT NOT NULL UNIQUE
-        ) STRICT;
-        INSERT INTO activity_key (id) SELECT id FROM activity ORDER BY rowid;
-        INSERT OR IGNORE INTO activity_key (id) SELECT activity_id FROM entry ORDER BY rowid;
-        INSERT OR IGNORE INTO activity_key (id)
-          SELECT json_extract(before, '$[0]') FROM local_undo_row
-          WHERE entity = 'entry' AND \(keptActivityID);
-        CREATE TABLE entry_compact (
-          id ANY NOT NULL CHECK (typeof(id) = 'text' OR (typeof(id) = 'blob' AND length(id) = 16)),
-          activity INTEGER NOT NULL,
-          at INTEGER NOT NULL,
-          tz_offset INTEGER NOT NULL,
-          duration INTEGER CHECK (duration IS NULL OR duration >= 0),
-          note TEXT,
-          quantity REAL,
-          tags TEXT NOT NULL DEFAULT '',
-          source TEXT,
-          deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1)),
-          stamps TEXT NOT NULL DEFAULT ''
-        ) STRICT;
-        INSERT INTO entry_compact (rowid, id, activity, at, tz_offset, duration, note, quantity, tags,
-            source, deleted, stamps)
-          SELECT e.rowid, \(StoredEntryID.keyFunction)(e.id), k.key, e.at, e.tz_offset,
-            CASE WHEN e.duration >= 0 THEN e.duration END, e.note, e.quantity, e.tags, e.source,
-            e.deleted != 0, e.stamps
-          FROM entry e JOIN activity_key k ON k.id = e.activity_id ORDER BY e.rowid;
-        DROP TABLE entry;
-        ALTER TABLE entry_compact RENAME TO entry;
-        \(entryIndexes)
-        UPDATE local_undo_row
-          SET before = json_replace(
-            before, '$[0]', (SELECT key FROM activity_key WHERE id = json_extract(before, '$[0]')))
-          WHERE entity = 'entry' AND \(keptActivityID);
-        """)
-  }
+  /// The script, run as one migration (``Migration/init(identifier:sql:compactsAfterward:)``).
+  static let sql = """
+    CREATE TABLE activity_key (
+      key INTEGER PRIMARY KEY NOT NULL,
+      id TEXT NOT NULL UNIQUE
+    ) STRICT;
+    INSERT INTO activity_key (id) SELECT id FROM activity ORDER BY rowid;
+    INSERT OR IGNORE INTO activity_key (id) SELECT activity_id FROM entry ORDER BY rowid;
+    INSERT OR IGNORE INTO activity_key (id)
+      SELECT json_extract(before, '$[0]') FROM local_undo_row
+      WHERE entity = 'entry' AND \(keptActivityID);
+    CREATE TABLE entry_compact (
+      id ANY NOT NULL CHECK (typeof(id) = 'text' OR (typeof(id) = 'blob' AND length(id) = 16)),
+      activity INTEGER NOT NULL,
+      \(Migration.entryValueColumns),
+      stamps TEXT NOT NULL DEFAULT ''
+    ) STRICT;
+    INSERT INTO entry_compact (rowid, id, activity, at, tz_offset, duration, note, quantity, tags,
+        source, deleted, stamps)
+      SELECT e.rowid, \(StoredEntryID.keyFunction)(e.id), k.key, e.at, e.tz_offset,
+        CASE WHEN e.duration >= 0 THEN e.duration END, e.note, e.quantity, e.tags, e.source,
+        e.deleted != 0, e.stamps
+      FROM entry e JOIN activity_key k ON k.id = e.activity_id ORDER BY e.rowid;
+    DROP TABLE entry;
+    ALTER TABLE entry_compact RENAME TO entry;
+    \(entryIndexes)
+    UPDATE local_undo_row
+      SET before = json_replace(
+        before, '$[0]', (SELECT key FROM activity_key WHERE id = json_extract(before, '$[0]')))
+      WHERE entity = 'entry' AND \(keptActivityID);
+    """
 
   /// Whether an undo row's `before` is v4's JSON array starting with the entry's activity id.
   ///

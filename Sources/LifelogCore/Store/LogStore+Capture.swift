@@ -17,8 +17,9 @@ extension LogStore {
   }
 
   /// The clock as last persisted: the later of `sync_device`'s and the newest undo step's (a
-  /// step keeps the reading its stamps were taken from; ``OneRowUndoMigration``), and of the
-  /// reading the step now being recorded took.
+  /// step keeps the reading its stamps were taken from; ``OneRowUndoMigration``), the newest
+  /// step kept in an entry (``AddStepMigration``), and the reading the step now being recorded
+  /// took.
   ///
   /// Steps are written in order and each reads this before it ticks, so the newest step that
   /// kept a clock holds the latest of them; undoing a step saves a later reading to
@@ -36,8 +37,29 @@ extension LogStore {
     {
       clock = clock.later(step)
     }
+    if let kept = try clockKeptInNewestEntry() { clock = clock.later(kept) }
     if let stepClock { clock = clock.later(stepClock) }
     return clock
+  }
+
+  /// The clock reading kept with the step in the newest entry (schema v8), nil when it keeps none.
+  ///
+  /// The newest entry is enough: a step kept in an entry is taken when that entry is inserted,
+  /// and every later write reads the clock before it inserts anything, then keeps a later
+  /// reading itself (in `sync_device`, its step row or its own entry). Two small statements
+  /// cost less to prepare, on every `add`, than one that finds the newest step past the mark.
+  private func clockKeptInNewestEntry() throws -> HybridClock? {
+    guard hasAddStepInEntry else { return nil }
+    return try database.cachedStatement(
+      sql: """
+        SELECT CASE WHEN json_valid(add_step) THEN json_extract(add_step, '$[3]') END,
+          CASE WHEN json_valid(add_step) THEN json_extract(add_step, '$[4]') END
+        FROM entry ORDER BY rowid DESC LIMIT 1
+        """
+    ).first([]) { row -> HybridClock? in
+      guard let milliseconds = row[0] as Int64?, let counter = row[1] as Int64? else { return nil }
+      return HybridClock(milliseconds: milliseconds, counter: Int(clamping: counter))
+    } ?? nil
   }
 
   /// Persists the clock in `sync_device`; call inside the write transaction that used it.
@@ -123,6 +145,10 @@ extension LogStore {
     try database.execute(
       sql: "UPDATE sync_device SET queued_entry_rowid = (SELECT coalesce(max(rowid), 0) FROM entry)"
     )
+    // The rows now past the marks came from elsewhere: no step is kept in them, and the add
+    // steps kept in entries before them move to the table (``moveEntryStepsToTable()``).
+    try moveEntryStepsToTable()
+    try markEntryStepsMoved()
   }
 
   /// The highest rowid of `entry` (0 when empty): every row inserted after this call gets a

@@ -25,6 +25,8 @@ public final class LogStore {
   /// Whether the log is at schema v7 or later: undo steps in one row, holding their clock, and
   /// entries queued by position.
   public private(set) var hasOneRowUndo = false
+  /// Whether the log is at schema v8 or later: an `add`'s undo step is kept in its entry's row.
+  public private(set) var hasAddStepInEntry = false
   /// What the write transaction now running leaves for a read-back after a failed `COMMIT`.
   var pendingWriteMark: WriteMark?
   /// Whether this connection keeps the WAL on close: every read-write connection to a file, once
@@ -83,6 +85,7 @@ public final class LogStore {
       let applied = try migrator.appliedOnOpening()
       try migrator.checkNotNewer(applied: applied)
       hasOneRowUndo = applied.count >= Migration.oneRowUndoCount
+      hasAddStepInEntry = applied.count >= Migration.addStepInEntryCount
       if readOnly { return }
       isNewLog = applied.isEmpty
       // `synchronous = FULL`: each commit `fdatasync`s the WAL before `COMMIT` returns, so what
@@ -98,6 +101,7 @@ public final class LogStore {
       }
       if applied.count < schemaVersion { try migrator.migrate(upTo: schemaVersion) }
       hasOneRowUndo = max(applied.count, schemaVersion) >= Migration.oneRowUndoCount
+      hasAddStepInEntry = max(applied.count, schemaVersion) >= Migration.addStepInEntryCount
     } catch let error as SQLiteError {
       throw StoreError.wrapping(error, path: path, opening: true)
     }

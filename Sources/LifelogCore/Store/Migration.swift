@@ -11,27 +11,41 @@ struct Migration: Sendable {
   /// a large table leaves the old copy's pages free, as large as the table was.
   var compactsAfterward = false
 
-  /// Every migration, oldest first.
+  /// Every migration, oldest first. (v3: the data key of each encrypted remote, docs/security.md,
+  /// kept in the log, which only its owner can read; never the passphrase.)
   static let all: [Migration] = [
     Migration(identifier: "v1-initial", apply: createInitialSchema),
     Migration(identifier: "v2-sync", apply: SyncMigration.apply),
-    Migration(identifier: "v3-remote-keys", apply: addRemoteKeys),
-    Migration(identifier: "v4-local-undo-remind", apply: RhythmMigration.apply),
     Migration(
-      identifier: "v5-compact-keys", apply: CompactKeysMigration.apply, compactsAfterward: true),
-    Migration(identifier: "v6-replaced-fields", apply: ReplacedFieldsMigration.apply),
-    Migration(identifier: "v7-one-row-undo", apply: OneRowUndoMigration.apply),
+      identifier: "v3-remote-keys", sql: "ALTER TABLE sync_remote ADD COLUMN data_key BLOB"),
+    Migration(identifier: "v4-local-undo-remind", sql: RhythmMigration.sql),
+    Migration(
+      identifier: "v5-compact-keys", sql: CompactKeysMigration.sql, compactsAfterward: true),
+    Migration(identifier: "v6-replaced-fields", sql: ReplacedFieldsMigration.sql),
+    Migration(identifier: "v7-one-row-undo", sql: OneRowUndoMigration.sql),
+    Migration(identifier: "v8-add-step-in-entry", sql: AddStepMigration.sql),
   ]
 
   /// How many migrations a log has when its undo steps keep their rows and clock in one row and
   /// its entries are queued by position (``OneRowUndoMigration``).
   static let oneRowUndoCount = 7
 
-  /// Schema v3: the data key of each encrypted remote (docs/security.md), kept in the log, which
-  /// only its owner can read; never the passphrase.
-  private static func addRemoteKeys(_ database: Database) throws {
-    try database.execute(sql: "ALTER TABLE sync_remote ADD COLUMN data_key BLOB")
-  }
+  /// How many migrations a log has when an `add`'s undo step is kept in its entry's row
+  /// (``AddStepMigration``).
+  static let addStepInEntryCount = 8
+
+  /// The columns v1 gave an entry after its id and activity, in order; v5's `entry` kept them
+  /// as they were (``CompactKeysMigration``), so both say them with this one text.
+  static let entryValueColumns = """
+    at INTEGER NOT NULL,
+    tz_offset INTEGER NOT NULL,
+    duration INTEGER CHECK (duration IS NULL OR duration >= 0),
+    note TEXT,
+    quantity REAL,
+    tags TEXT NOT NULL DEFAULT '',
+    source TEXT,
+    deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1))
+    """
 
   private static func createInitialSchema(_ database: Database) throws {
     try database.execute(
@@ -50,14 +64,7 @@ struct Migration: Sendable {
         CREATE TABLE entry (
           id TEXT PRIMARY KEY NOT NULL,
           activity_id TEXT NOT NULL,
-          at INTEGER NOT NULL,
-          tz_offset INTEGER NOT NULL,
-          duration INTEGER CHECK (duration IS NULL OR duration >= 0),
-          note TEXT,
-          quantity REAL,
-          tags TEXT NOT NULL DEFAULT '',
-          source TEXT,
-          deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1))
+          \(entryValueColumns)
         ) STRICT;
         CREATE INDEX entry_by_time ON entry(at);
         CREATE INDEX entry_by_activity ON entry(activity_id, at);
@@ -73,6 +80,15 @@ struct Migration: Sendable {
         ActivityName.derivedID(for: name), name, ActivityName.key(name), kind.rawValue,
       ])
     }
+  }
+}
+
+extension Migration {
+  /// A migration that is one SQL script, run as it is.
+  init(identifier: String, sql: String, compactsAfterward: Bool = false) {
+    self.init(
+      identifier: identifier, apply: { try $0.execute(sql: sql) },
+      compactsAfterward: compactsAfterward)
   }
 }
 

@@ -1,5 +1,3 @@
-import LifelogSQLite
-
 /// Schema v7: an `add` writes the entry, its three indexes and one undo row, nothing else.
 ///
 /// - Each undo step is one row of `local_undo_step`: the rows it changed move from
@@ -15,19 +13,17 @@ import LifelogSQLite
 ///   every entry past it is pending (``LogStore/queuedEntryRowID()``). A merge queues the local
 ///   entries past it and moves it past the rows it merged, in its own transaction.
 enum OneRowUndoMigration {
-  @Sendable static func apply(_ database: Database) throws {
-    try database.execute(
-      sql: """
-        ALTER TABLE local_undo_step ADD COLUMN rows TEXT NOT NULL DEFAULT '[]';
-        ALTER TABLE local_undo_step ADD COLUMN clock_ms INTEGER;
-        ALTER TABLE local_undo_step ADD COLUMN clock_counter INTEGER;
-        UPDATE local_undo_step SET rows = coalesce((
-          SELECT json_group_array(json_array(entity, hex(id), created, fields, before, before_stamps, after_stamps))
-          FROM (SELECT * FROM local_undo_row r WHERE r.step = local_undo_step.seq ORDER BY r.rowid)
-        ), '[]');
-        DROP TABLE local_undo_row;
-        ALTER TABLE sync_device ADD COLUMN queued_entry_rowid INTEGER NOT NULL DEFAULT 0;
-        UPDATE sync_device SET queued_entry_rowid = (SELECT coalesce(max(rowid), 0) FROM entry);
-        """)
-  }
+  /// The script, run as one migration (``Migration/init(identifier:sql:compactsAfterward:)``).
+  static let sql = """
+    ALTER TABLE local_undo_step ADD COLUMN rows TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE local_undo_step ADD COLUMN clock_ms INTEGER;
+    ALTER TABLE local_undo_step ADD COLUMN clock_counter INTEGER;
+    UPDATE local_undo_step SET rows = coalesce((
+      SELECT json_group_array(json_array(entity, hex(id), created, fields, before, before_stamps, after_stamps))
+      FROM (SELECT * FROM local_undo_row r WHERE r.step = local_undo_step.seq ORDER BY r.rowid)
+    ), '[]');
+    DROP TABLE local_undo_row;
+    ALTER TABLE sync_device ADD COLUMN queued_entry_rowid INTEGER NOT NULL DEFAULT 0;
+    UPDATE sync_device SET queued_entry_rowid = (SELECT coalesce(max(rowid), 0) FROM entry);
+    """
 }

@@ -34,8 +34,23 @@ public enum WriteMark: Equatable, Sendable {
     }
   }
 
+  /// The description of step `seq`, in the table or, at schema v8, kept in the row of the entry
+  /// it added (one of the entries past the mark: ``LogStore/entryStepMarkSQL``).
   private func stepDescription(_ seq: Int64, in database: Database) throws -> String? {
-    try database.cachedStatement(sql: "SELECT description FROM local_undo_step WHERE seq = ?")
-      .first([seq]) { (row: Row) -> String in row[0] }
+    let inTable = try database.cachedStatement(
+      sql: "SELECT description FROM local_undo_step WHERE seq = ?"
+    ).first([seq]) { (row: Row) -> String in row[0] }
+    guard inTable == nil,
+      try database.cachedStatement(
+        sql: "SELECT 1 FROM pragma_table_info('entry') WHERE name = 'add_step'"
+      ).first([], { _ in true }) == true
+    else { return inTable }
+    return try database.cachedStatement(
+      sql: """
+        SELECT json_extract(add_step, '$[2]') FROM entry
+        WHERE rowid > \(LogStore.entryStepMarkSQL) AND \(LogStore.validEntryStepSQL)
+          AND CASE WHEN json_valid(add_step) THEN json_extract(add_step, '$[0]') END = ?
+        """
+    ).first([seq]) { (row: Row) -> String in row[0] }
   }
 }

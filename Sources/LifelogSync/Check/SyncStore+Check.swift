@@ -43,8 +43,7 @@ extension SyncStore {
     if !APIPath.isName(id) {
       report.add(place, "device", "its id \(CheckText.quoted(id)) cannot name a folder on a remote")
     }
-    // 12 hex digits of milliseconds and 4 of counter: more would widen every later stamp.
-    if milliseconds < 0 || milliseconds > 0xFFFF_FFFF_FFFF || !(0...0xFFFF).contains(counter) {
+    if !HybridClock.fitsInStamp(milliseconds: milliseconds, counter: counter) {
       report.add(
         place, "clock", "its clock (\(milliseconds) ms, counter \(counter)) does not fit in a stamp"
       )

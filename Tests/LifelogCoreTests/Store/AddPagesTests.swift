@@ -40,7 +40,7 @@ import Testing
     // The entry and its three indexes and the undo step, which holds its row and the clock
     // (the queue is the entry's position): 5, and an index page split now and then adds one.
     // Schema v6 wrote 10 (a queue row, the clock row, the step's row and its two indexes).
-    #expect(pagesPerAdd < 6, "\(pagesPerAdd) pages per add")
+    #expect(pagesPerAdd < 5, "\(pagesPerAdd) pages per add")
   }
 
   @Test func undoOffersExactlyTheKeptStepsWhileOlderOnesWaitForTheirBatch() throws {

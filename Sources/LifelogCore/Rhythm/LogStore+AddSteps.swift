@@ -1,0 +1,147 @@
+import LifelogSQLite
+
+/// Undo steps kept in entry rows (schema v8, ``AddStepMigration``): a command whose whole step is
+/// "this entry was added" (`add`, `again`) keeps the step in the entry's own row, on the page
+/// its insert wrote, instead of a `local_undo_step` row on a page of its own.
+///
+/// Such steps are always the newest: every other write that records a step, reverts one, merges
+/// rows from elsewhere or recovers the log moves them into `local_undo_step` first
+/// (``moveEntryStepsToTable()``). So the steps are the ones in entries past the mark
+/// (``entryStepMark()``), newest last, followed in age by the table's.
+extension LogStore {
+  /// The highest entry rowid whose step, if it had one, is in `local_undo_step`: the later of
+  /// the device row's and the newest step row's (each written by whatever moved it last).
+  static let entryStepMarkSQL = """
+    max(coalesce((SELECT undo_entry_rowid FROM sync_device), 0),
+      coalesce((SELECT entry_rowid FROM local_undo_step ORDER BY seq DESC LIMIT 1), 0))
+    """
+
+  /// True for an entry whose `add_step` is a step lifelog can read (seq, time and description
+  /// of the right types); NULL or false for every other, including text that is not JSON
+  /// (written by hand), which is never read further and never the reason a command fails.
+  static let validEntryStepSQL = """
+    CASE WHEN json_valid(add_step) THEN json_type(add_step, '$[0]') = 'integer'
+      AND json_type(add_step, '$[1]') = 'integer' AND json_type(add_step, '$[2]') = 'text' END
+    """
+
+  /// See ``entryStepMarkSQL``; 0 before schema v8.
+  func entryStepMark() throws -> Int64 {
+    guard hasAddStepInEntry else { return 0 }
+    return try database.cachedStatement(sql: "SELECT " + LogStore.entryStepMarkSQL).first {
+      $0[0] as Int64
+    } ?? 0
+  }
+
+  /// The steps kept in entries, newest first, at most `limit`.
+  func entrySteps(limit: Int) throws -> [UndoStep] {
+    guard hasAddStepInEntry, limit > 0 else { return [] }
+    return try database.cachedStatement(
+      sql: """
+        SELECT json_extract(add_step, '$[0]'), json_extract(add_step, '$[1]'),
+          json_extract(add_step, '$[2]')
+        FROM entry WHERE rowid > ? AND \(LogStore.validEntryStepSQL) ORDER BY rowid DESC LIMIT ?
+        """
+    ).map([try entryStepMark(), limit]) {
+      UndoStep(seq: $0[0], atMilliseconds: $0[1], description: $0[2], rowCount: 1)
+    }
+  }
+
+  /// The seq the next step takes: one past the newest, kept in an entry or in the table.
+  func nextStepSeq() throws -> Int64 {
+    let inTable: Int64 =
+      try database.cachedStatement(sql: "SELECT coalesce(max(seq), 0) FROM local_undo_step")
+      .first { $0[0] } ?? 0
+    let inEntry: Int64? =
+      hasAddStepInEntry
+      ? try database.cachedStatement(sql: LogStore.newestEntryStepSeqSQL).first { $0[0] } : nil
+    let newest = max(inTable, inEntry ?? 0)
+    return newest < Int64.max ? newest + 1 : newest
+  }
+
+  /// The seq of the newest step kept in an entry, as SQL (NULL when there is none).
+  static let newestEntryStepSeqSQL = """
+    SELECT json_extract(add_step, '$[0]') FROM entry
+    WHERE rowid > \(entryStepMarkSQL) AND \(validEntryStepSQL) ORDER BY rowid DESC LIMIT 1
+    """
+
+  /// Records the step `rows` make in the row of the entry they created, when they are that one
+  /// created entry, the newest and past the mark; false, with nothing written, otherwise (the
+  /// step is then a table row).
+  ///
+  /// As `[seq, at_ms, description, clock_ms, clock_counter, stamps]`, with the seq one past the
+  /// newest step: the table's, or the one kept in the entry before (steps kept in entries are
+  /// always the newest entries: every other insert of entries moves them to the table first).
+  /// One statement, small enough to prepare cheaply: it runs on every `add`.
+  /// The row was written by the insert in this transaction, so no other page is.
+  func savedStepInEntry(_ rows: [UndoRowRecord], bulk: Bool, description: String) throws -> Bool {
+    guard hasAddStepInEntry, !bulk, rows.count == 1, let row = rows.first, row.entity == .entry,
+      row.created
+    else { return false }
+    let seq: Int64? =
+      try database.cachedStatement(
+        sql: """
+          UPDATE entry SET add_step = json_array(
+              (SELECT CASE WHEN p.add_step IS NULL THEN t.newest + 1
+                  WHEN json_valid(p.add_step) THEN CASE WHEN json_type(p.add_step, '$[0]') = 'integer'
+                    THEN max(t.newest, json_extract(p.add_step, '$[0]')) + 1 END END
+                FROM (SELECT coalesce(max(seq), 0) AS newest FROM local_undo_step) t
+                LEFT JOIN (SELECT add_step FROM entry WHERE rowid < ?6 ORDER BY rowid DESC LIMIT 1) p),
+              ?1, ?2, ?3, ?4, ?5)
+          WHERE rowid = ?6 AND \(SyncedEntity.entry.idMatch("?7")) AND rowid > \(LogStore.entryStepMarkSQL)
+          RETURNING json_extract(add_step, '$[0]')
+          """
+      ).first([
+        wallClockMilliseconds(), description, stepClock?.milliseconds, stepClock?.counter,
+        row.afterStamps, try lastEntryRowID(), row.id,
+      ]) { (row: Row) -> Int64? in row[0] } ?? nil
+    // No seq: the entry before holds a step lifelog cannot read (written by hand). The step is
+    // then a table row, and moving the kept steps there clears this one.
+    guard let seq else { return false }
+    pendingWriteMark = .stepRecorded(seq: seq, description: description)
+    if seq % LogStore.undoTrimInterval == 0 { try trimUndoSteps(below: seq) }
+    return true
+  }
+
+  /// Moves the steps kept in entries into `local_undo_step` rows (the kept number of them; older
+  /// ones are dropped, as they would be from the table) and clears them from the entries.
+  ///
+  /// Each becomes the row the table would have held for it: the entry, created, every field,
+  /// the stamps the add gave it. Call inside a write transaction, before anything that moves
+  /// the mark past them.
+  func moveEntryStepsToTable() throws {
+    guard hasAddStepInEntry else { return }
+    let mark = try entryStepMark()
+    guard try lastEntryRowID() > mark else { return }
+    let oldestKept = try nextStepSeq() - 1 - Int64(LogStore.keptUndoSteps)
+    let fields = (0..<SyncedEntity.entry.fields.count).map(String.init).joined(separator: ",")
+    try database.execute(
+      sql: """
+        INSERT OR IGNORE INTO local_undo_step
+          (seq, at_ms, description, bulk_count, rows, clock_ms, clock_counter, entry_rowid)
+        SELECT json_extract(add_step, '$[0]'), json_extract(add_step, '$[1]'),
+          json_extract(add_step, '$[2]'), 0,
+          json_array(json_array(?4, hex(\(StoredEntryID.text(of: "id"))), 1, ?2, NULL, '',
+            coalesce(json_extract(add_step, '$[5]'), ''))),
+          CASE WHEN json_type(add_step, '$[3]') = 'integer' AND json_type(add_step, '$[4]') = 'integer'
+            THEN json_extract(add_step, '$[3]') END,
+          CASE WHEN json_type(add_step, '$[3]') = 'integer' AND json_type(add_step, '$[4]') = 'integer'
+            THEN json_extract(add_step, '$[4]') END,
+          rowid
+        FROM entry
+        WHERE rowid > ?1 AND \(LogStore.validEntryStepSQL)
+          AND CASE WHEN json_valid(add_step) THEN json_extract(add_step, '$[0]') END > ?3
+        ORDER BY rowid
+        """, arguments: [mark, fields, oldestKept, SyncedEntity.entry.rawValue])
+    try database.execute(
+      sql: "UPDATE entry SET add_step = NULL WHERE rowid > ? AND add_step IS NOT NULL",
+      arguments: [mark])
+  }
+
+  /// Moves the mark past every entry now in the log, so none is looked at for a step: after
+  /// ``moveEntryStepsToTable()``, by a write that records no step row of its own.
+  func markEntryStepsMoved() throws {
+    guard hasAddStepInEntry else { return }
+    try database.execute(
+      sql: "UPDATE sync_device SET undo_entry_rowid = (SELECT coalesce(max(rowid), 0) FROM entry)")
+  }
+}

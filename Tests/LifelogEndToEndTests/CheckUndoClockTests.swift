@@ -1,0 +1,67 @@
+import LifelogCLITestSupport
+import LifelogSQLite
+import LifelogTestSupport
+import Testing
+
+/// `lifelog check` on the clocks undo steps keep: the clock a command starts from is the latest of
+/// the device's and the steps', so a step's clock no stamp can hold is named like a device's.
+@Suite struct CheckUndoClockTests {
+  let folder = TemporaryDirectory(prefix: "lifelog-check-undo")
+
+  @Test func aStepsClockThatNoStampCanHoldIsNamed() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    let soup = try laptop.add("lunch", "soup", "--at", "2026-12-01 12:10")
+    try laptop.expectSuccess("edit", soup, "--note", "tomato soup")
+    try laptop.expectSuccess("settings", "set", "mealGapHours", "3")
+    let clean = try laptop.run("check")
+    #expect(clean.exitCode == 0, "\(clean)")
+    let steps = try Database(path: laptop.databasePath, mode: .readWrite)
+    let kept: [Int64] = try steps.makeStatement(
+      sql: "SELECT seq FROM local_undo_step WHERE clock_ms IS NOT NULL ORDER BY seq"
+    ).map { $0[0] }
+    let (edited, set) = try (#require(kept.dropLast().last), #require(kept.last))
+    try steps.execute(
+      sql: """
+        UPDATE local_undo_step SET clock_ms = 281474976710656, clock_counter = 0 WHERE seq = \(edited);
+        UPDATE local_undo_step SET clock_counter = NULL WHERE seq = \(set);
+        """)
+    let result = try laptop.run("check")
+    #expect(result.exitCode == 65, "\(result)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(
+      lines.contains(
+        "log: undo step \(edited): its clock (281474976710656 ms, counter 0) does not fit in a stamp"
+      ),
+      "\(result)")
+    #expect(
+      lines.contains("log: undo step \(set): its clock is missing its milliseconds or its counter"),
+      "\(result)")
+  }
+
+  /// The step an `add` keeps in its entry (schema v8) is checked too, and one lifelog cannot read
+  /// is named by its entry.
+  @Test func aStepKeptInAnEntryIsCheckedToo() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    let soup = try laptop.add("lunch", "soup", "--at", "2026-12-01 12:10")
+    let salad = try laptop.add("lunch", "salad", "--at", "2026-12-01 12:20")
+    #expect(try laptop.run("check").exitCode == 0)
+    let log = try Database(path: laptop.databasePath, mode: .readWrite)
+    try log.execute(
+      sql: """
+        UPDATE entry SET add_step = json_set(add_step, '$[3]', 281474976710656, '$[4]', 0)
+          WHERE hex(id) = upper(replace('\(soup)', '-', ''));
+        UPDATE entry SET add_step = 'not a step' WHERE hex(id) = upper(replace('\(salad)', '-', ''));
+        """)
+    let result = try laptop.run("check")
+    #expect(result.exitCode == 65, "\(result)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(
+      lines.contains(
+        "log: undo step 1 (kept in entry \(soup)): its clock (281474976710656 ms, counter 0) does not fit in a stamp"
+      ), "\(result)")
+    #expect(
+      lines.contains(
+        "log: entry \(salad): the undo step kept in it is not one lifelog reads, so it is not offered by undo"
+      ), "\(result)")
+  }
+}
