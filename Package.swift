@@ -74,17 +74,19 @@ let package = Package(
       ]),
 
     // Executables (thin)
-    // Release links with GNU ld to make start-up cheaper for the dynamic loader (docs/benchmarks.md,
-    // "Start-up"): its ~31,000 relative relocations packed as RELR (glibc 2.36, Debian 12), and
-    // none of lifelog's own ~5,000 symbols exported (the static standard library's link file asks
-    // for `-export-dynamic`; nothing loads lifelog's symbols by name, and the Swift runtime's
-    // start-up `dladdr` scanned them all). gold, the default, cannot pack relocations.
+    // Release links with the toolchain's lld to make start-up cheaper for the dynamic loader
+    // (docs/benchmarks.md, "Start-up"): its ~31,000 relative relocations packed as RELR (glibc
+    // 2.36, Debian 12), and none of lifelog's own ~5,000 symbols exported (the static standard
+    // library's link file asks for `-export-dynamic`; nothing loads lifelog's symbols by name, and
+    // the Swift runtime's start-up `dladdr` scanned them all), with a read-only-after-relocation
+    // (GNU_RELRO) segment as gold gave. gold, the default, cannot pack relocations; GNU ld can, but
+    // lays out no RELRO segment when the standard library's `.rodata` is writable, as it is.
     .executableTarget(
       name: "lifelog", dependencies: ["LifelogCLI"],
       linkerSettings: [
         .unsafeFlags(
           [
-            "-use-ld=bfd", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+            "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
             "-Xlinker", "--no-export-dynamic",
           ], .when(platforms: [.linux], configuration: .release))
       ]),

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Checks a lifelog .deb as a user meets it (docs/testing.md, "Debian package"): lintian reports no
 # error (warnings are printed), dpkg installs it into a throwaway root, the installed binary runs
-# `--version` and logs an entry with `add`, every file the package promises is there, and dpkg
-# removes it again.
+# `--version` and logs an entry with `add`, the binary keeps its hardening (a GNU_RELRO segment,
+# a stack that is not executable, position-independent, relocations packed), every file the
+# package promises is there, and dpkg removes it again.
 #
 #   packaging/deb/test.sh lifelog_<version>_amd64.deb
 set -eu
@@ -37,6 +38,14 @@ export LIFELOG_DB="$work/log.db" TZ=UTC LIFELOG_NOW=2026-12-01T08:00:00+00:00
 grep -q '^Added [0-9a-f]\{8\} breakfast' "$work/add.out" ||
   fail "add printed: $(cat "$work/add.out")"
 "$bin" list | grep -q 'porridge' || fail "the entry is not listed"
+
+# The release link (Package.swift) chooses the linker; a different one once dropped GNU_RELRO
+# without a word. readelf is in binutils, which building the binary needs anyway.
+readelf -lW "$bin" >"$work/segments"
+grep -q '^ *GNU_RELRO ' "$work/segments" || fail "the binary has no GNU_RELRO segment"
+grep -q '^ *GNU_STACK .* RW  ' "$work/segments" || fail "the binary's stack is executable"
+grep -q 'Position-Independent Executable' "$work/segments" || fail "the binary is not PIE"
+readelf -SW "$bin" | grep -q ' \.relr\.dyn ' || fail "the binary's relocations are not packed"
 
 for file in usr/share/man/man1/lifelog.1.gz usr/share/bash-completion/completions/lifelog \
   usr/share/zsh/vendor-completions/_lifelog usr/share/fish/vendor_completions.d/lifelog.fish \

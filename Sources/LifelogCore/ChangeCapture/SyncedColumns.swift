@@ -2,8 +2,8 @@
 /// whoever reads or writes whole rows (the sync's row codec) finds each field's columns here by
 /// name, never by position, so a column added to a table cannot shift what is read.
 ///
-/// Every column of the table is either synced (``selected``) or ``derived``; a test compares both
-/// with the table the migrations make, so a column added without this map fails it.
+/// Every column of the table is either synced (``selected``), ``derived`` or ``local``; a test
+/// compares them with the table the migrations make, so a column added without this map fails it.
 public struct SyncedColumns: Sendable {
   /// The column holding the row id.
   public let id: String
@@ -15,6 +15,11 @@ public struct SyncedColumns: Sendable {
   /// Columns that are not synced because they are computed from synced ones when a row is
   /// written (the activity's `name_key`, for lookups by name).
   public let derived: [String]
+  /// Columns that are the device's own bookkeeping, never synced and never part of a field.
+  ///
+  /// An entry's `add_step` (the undo step of the `add` that wrote it, schema v8); undo neither
+  /// keeps nor restores them.
+  public let local: [String]
   /// Each field's columns followed by the derived columns computed from it, in field order: what
   /// a whole field is when a row is saved and restored (undo), so a field and its derived columns
   /// always travel together.
@@ -33,12 +38,13 @@ public struct SyncedColumns: Sendable {
   /// - Parameter derived: each derived column with the field it is computed from.
   init(
     id: String, fields: [(field: String, columns: [String])],
-    derived: [(column: String, field: String)],
+    derived: [(column: String, field: String)], local: [String] = [],
     reads: [String: String] = [:], writes: [String: String] = [:]
   ) {
     self.id = id
     self.fields = fields
     self.derived = derived.map(\.column)
+    self.local = local
     stored = fields.map { field in
       field.columns + derived.filter { $0.field == field.field }.map(\.column)
     }
@@ -93,7 +99,7 @@ extension SyncedColumns {
       ("note", ["note"]), ("quantity", ["quantity"]), ("tags", ["tags"]),
       ("source", ["source"]), ("deleted", ["deleted"]),
     ],
-    derived: [],
+    derived: [], local: ["add_step"],
     reads: [
       "id": StoredEntryID.text(of: "id"),
       "activity": "(SELECT id FROM activity_key WHERE key = activity)",

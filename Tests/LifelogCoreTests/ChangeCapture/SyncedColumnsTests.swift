@@ -8,7 +8,7 @@ import Testing
 @Suite struct SyncedColumnsTests {
   let folder = TemporaryDirectory()
 
-  /// The columns of the entity's table that the map names neither synced nor derived, and the
+  /// The columns of the entity's table that the map names neither synced, derived nor local, and the
   /// names the map gives that the table lacks.
   static func mismatch(
     _ entity: SyncedEntity, in database: Database
@@ -16,7 +16,7 @@ import Testing
     let table = try database.cachedStatement(sql: "SELECT name FROM pragma_table_info(?)").map(
       [entity.table]
     ) { row -> String in row[0] }
-    let mapped = entity.columns.selected + entity.columns.derived
+    let mapped = entity.columns.selected + entity.columns.derived + entity.columns.local
     return (table.filter { !mapped.contains($0) }, mapped.filter { !table.contains($0) })
   }
 
