@@ -45,7 +45,7 @@ for po in po/*.po; do
   case "$lang" in pl) name=polish ;; *) echo "catalogs: add a name for '$lang' here and in Language.swift" >&2; exit 1 ;; esac
   {
     echo "  /// po/$lang.po compiled (${stats%.})."
-    echo "  public static var $name: [UInt8] { bytes(${name}Hex) }"
+    echo "  public static var $name: [UInt8] { HexText.bytes(${name}Hex) ?? [] }"
     echo ""
     echo "  private static let ${name}Hex = \"\"\""
     od -An -v -tx1 "$out/$lang.mo" | tr -d ' \n' | fold -w 96 | sed 's/^/    /'
@@ -53,31 +53,7 @@ for po in po/*.po; do
     echo "    \"\"\""
   } >>"$generated"
 done
-cat >>"$generated" <<'SWIFT'
-
-  /// The bytes written in `hex` (two digits per byte; line breaks skipped).
-  private static func bytes(_ hex: String) -> [UInt8] {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(hex.utf8.count / 2)
-    var high: UInt8?
-    for character in hex.utf8 {
-      let digit: UInt8
-      switch character {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = character - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = character - UInt8(ascii: "a") + 10
-      default: continue
-      }
-      if let first = high {
-        bytes.append(first << 4 | digit)
-        high = nil
-      } else {
-        high = digit
-      }
-    }
-    return bytes
-  }
-}
-SWIFT
+echo "}" >>"$generated"
 if [ "${1:-}" = "--check" ]; then
   if ! cmp -s "$generated" "$swift_file"; then
     echo "catalogs: $swift_file is not what po/ compiles to; run 'make catalogs'" >&2

@@ -183,7 +183,7 @@ struct BenchmarkSuite {
         "store_insert_rows_per_s: attempt \(attempt): \(Int(rate)) rows/s (\(ms(seconds)), "
           + "CPU \(ms(cpu)): \(Int(Double(entries.count) / cpu)) rows per CPU second)")
       best = max(best, rate)
-      for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+      removeLog(at: path)
     }
     return Figure(
       name: "store_insert_rows_per_s", value: best, unit: "rows/s", goal: .atLeast(500_000),
@@ -233,6 +233,11 @@ struct BenchmarkSuite {
     guard access(path, F_OK) != 0 else { throw BenchmarkError("'\(path)' already exists") }
     let store = try LogStore(path: path)
     return try MonotonicClock.measure { try store.add(contentsOf: entries) }
+  }
+
+  /// Removes the log at `path` with its WAL and shared-memory files.
+  func removeLog(at path: String) {
+    for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
   }
 
   func ms(_ seconds: Double) -> String {

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import LifelogCore
 
 /// A command line prepared once and run many times with `posix_spawn`.
 ///
@@ -72,14 +73,10 @@ final class ChildCommand {
   ///
   /// - Parameter discardingErrors: send its stderr to `/dev/null` instead of the benchmark's.
   func capturedOutput(discardingErrors: Bool = false) throws -> [UInt8] {
-    var ends: [Int32] = [-1, -1]
-    // Both ends close on exec: the child sees only the copy dup2 puts on its stdout.
-    guard pipe(&ends) == 0, fcntl(ends[0], F_SETFD, FD_CLOEXEC) == 0,
-      fcntl(ends[1], F_SETFD, FD_CLOEXEC) == 0
-    else {
+    guard let ends = ChildPipe.make() else {
       throw BenchmarkError("cannot make a pipe: \(String(cString: strerror(errno)))")
     }
-    let (readEnd, writeEnd) = (ends[0], ends[1])
+    let (readEnd, writeEnd) = ends
     defer { close(readEnd) }
     let actions = UnsafeMutablePointer<posix_spawn_file_actions_t>.allocate(capacity: 1)
     posix_spawn_file_actions_init(actions)

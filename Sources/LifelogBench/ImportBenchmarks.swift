@@ -26,19 +26,9 @@ extension BenchmarkSuite {
     }
     sync()
     let database = folder + "/timew-100k.db"
-    let (seconds, cpu, peak) = try lifelogCommand(
-      ["import", "--from", "timewarrior", "--kind", "other", export], database: database
-    ).timedRunWithUsage()
-    let count = try LogStore(path: database).entryCount()
-    guard count == Self.timewarriorIntervals else {
-      throw BenchmarkError("the log holds \(count) entries after importing 100,000 intervals")
-    }
-    // The CPU time (both threads) says how much of the wall time was the machine's other work.
-    Log.info("import_timewarrior_100k: \(ms(seconds)), CPU \(ms(cpu)), peak \(peak >> 20) MiB")
-    report(
-      Figure(
-        name: "import_timewarrior_100k_rows_per_s", value: Double(count) / seconds,
-        unit: "rows/s", goal: .atLeast(100_000), decimals: 0))
+    try reportImport(
+      "import_timewarrior_100k", ["import", "--from", "timewarrior", "--kind", "other", export],
+      into: database, rows: Self.timewarriorIntervals, of: "100,000 intervals", report: report)
     unlink(export)
 
     let xml = folder + "/export.xml"
@@ -66,6 +56,26 @@ extension BenchmarkSuite {
         goal: .atLeast(10), decimals: 1))
     unlink(xml)
     try runSheetImport(report: report)
+  }
+
+  /// Runs `lifelog` with `arguments` (an import into the new log `database`), checks that the
+  /// log then holds `rows` entries, and reports `<name>_rows_per_s` of the whole process.
+  func reportImport(
+    _ name: String, _ arguments: [String], into database: String, rows: Int, of what: String,
+    report: (Figure) -> Void
+  ) throws {
+    let (seconds, cpu, peak) = try lifelogCommand(arguments, database: database)
+      .timedRunWithUsage()
+    let count = try LogStore(path: database).entryCount()
+    guard count == rows else {
+      throw BenchmarkError("the log holds \(count) entries after importing \(what)")
+    }
+    // The CPU time (both threads) says how much of the wall time was the machine's other work.
+    Log.info("\(name): \(ms(seconds)), CPU \(ms(cpu)), peak \(peak >> 20) MiB")
+    report(
+      Figure(
+        name: "\(name)_rows_per_s", value: Double(count) / seconds, unit: "rows/s",
+        goal: .atLeast(100_000), decimals: 0))
   }
 
   private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

@@ -55,7 +55,7 @@ extension BenchmarkSuite {
         "migration_100k_ms: attempt \(attempt): \(ms(seconds)) (open and migrate "
           + "\(ms(opening)), close \(ms(closing)))")
       best = min(best, seconds)
-      for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+      removeLog(at: path)
     }
     return Figure(
       name: "migration_100k_ms", value: best * 1e3, unit: "ms", goal: .atMost(2000), decimals: 1)

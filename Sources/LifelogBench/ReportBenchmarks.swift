@@ -110,7 +110,7 @@ extension BenchmarkSuite {
         Figure(
           name: name, value: Double(kilobytes) / 1024, unit: "MB", goal: .atMost(100), decimals: 1))
     }
-    for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    removeLog(at: path)
   }
 
   /// `lifelog report meals --format html` (the full diary: every meal a mark on the timeline and

@@ -13,21 +13,12 @@ extension BenchmarkSuite {
     try StoredZip.write(path, parts: Self.sheetParts(rows: Self.sheetRows))
     sync()
     let database = folder + "/sheet-100k.db"
-    let (seconds, cpu, peak) = try lifelogCommand(
+    try reportImport(
+      "import_xlsx_100k",
       [
         "import", path, "--map", "at=Date+Time", "--map", "activity=Meal", "--map", "note=Note",
         "--map", "quantity=Kcal",
-      ], database: database
-    ).timedRunWithUsage()
-    let count = try LogStore(path: database).entryCount()
-    guard count == Self.sheetRows else {
-      throw BenchmarkError("the log holds \(count) entries after importing a 100,000-row xlsx")
-    }
-    Log.info("import_xlsx_100k: \(ms(seconds)), CPU \(ms(cpu)), peak \(peak >> 20) MiB")
-    report(
-      Figure(
-        name: "import_xlsx_100k_rows_per_s", value: Double(count) / seconds, unit: "rows/s",
-        goal: .atLeast(100_000), decimals: 0))
+      ], into: database, rows: Self.sheetRows, of: "a 100,000-row xlsx", report: report)
     unlink(path)
   }
 

@@ -68,11 +68,7 @@ public final class HTTPRemote: Remote {
   ) throws(SyncError) -> PullPage {
     var state = HTTPPullState(parsing: cursor)
     state.startPass()
-    let after = state.next
-    guard CursorToken.isValid(after) else {
-      throw .remoteUnavailable(
-        location, reason: "the stored cursor is not one the server gave; remove and add the remote")
-    }
+    let after = try checkedCursor(state)
     let response = try transport.send(
       "GET",
       APIPath.changes
@@ -168,14 +164,11 @@ public final class HTTPRemote: Remote {
     beyond cursor: String, excluding device: String, skipped: inout [String]
   ) throws(SyncError) -> PulledSnapshot? {
     var state = HTTPPullState(parsing: cursor)
-    guard CursorToken.isValid(state.next) else {
-      throw .remoteUnavailable(
-        location, reason: "the stored cursor is not one the server gave; remove and add the remote")
-    }
+    let after = try checkedCursor(state)
     let meta = try transport.send(
       "GET",
       APIPath.latestSnapshot
-        + "?\(APIQuery.after)=\(state.next)&\(APIQuery.exclude)=\(device)&\(APIQuery.meta)=1")
+        + "?\(APIQuery.after)=\(after)&\(APIQuery.exclude)=\(device)&\(APIQuery.meta)=1")
     if meta.status == 404 { return nil }
     guard meta.status == 200 else { throw unexpected(meta, doing: "look for snapshots") }
     guard let description = try? SnapshotDescription(parsing: meta.body) else {
@@ -234,6 +227,15 @@ public final class HTTPRemote: Remote {
     case 409: throw .keysChanged(location)
     default: throw unexpected(response, doing: "store the key envelope")
     }
+  }
+
+  /// The cursor a request names: only a token the server gave, since it is sent back in a URL.
+  private func checkedCursor(_ state: HTTPPullState) throws(SyncError) -> String {
+    guard CursorToken.isValid(state.next) else {
+      throw .remoteUnavailable(
+        location, reason: "the stored cursor is not one the server gave; remove and add the remote")
+    }
+    return state.next
   }
 
   private func unexpected(_ response: HTTPTransport.Response, doing what: String) -> SyncError {

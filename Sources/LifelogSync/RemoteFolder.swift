@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import LifelogCore
 
 /// One folder of a folder remote, held open, whose files are read and written without following
 /// links (docs/sync-protocol.md §4).
@@ -185,19 +186,11 @@ final class RemoteFolder {
       descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard opened >= 0 else { throw RemoteFileError.system(child(name), "cannot create") }
     fchmod(opened, 0o600)  // the umask may have taken more bits than asked; never fewer than this
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeBytes {
-        Glibc.write(opened, $0.baseAddress.map { $0 + offset }, $0.count - offset)
-      }
-      if written < 0 {
-        if errno == EINTR { continue }
-        let error = RemoteFileError.system(child(name), "cannot write")
-        close(opened)
-        unlinkat(descriptor, name, 0)
-        throw error
-      }
-      offset += written
+    guard DescriptorWrite.all(bytes, to: opened) else {
+      let error = RemoteFileError.system(child(name), "cannot write")
+      close(opened)
+      unlinkat(descriptor, name, 0)
+      throw error
     }
     let flushed = fsync(opened) == 0
     guard close(opened) == 0, flushed else {

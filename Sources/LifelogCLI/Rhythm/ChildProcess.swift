@@ -41,14 +41,10 @@ struct ChildProcess {
   static func run(
     _ executable: String, _ arguments: [String], environment: ChildEnvironment
   ) throws -> Outcome {
-    var ends: [Int32] = [-1, -1]
-    // Both ends close on exec: the child sees only the copies dup2 puts on its stdout and stderr.
-    guard pipe(&ends) == 0, fcntl(ends[0], F_SETFD, FD_CLOEXEC) == 0,
-      fcntl(ends[1], F_SETFD, FD_CLOEXEC) == 0
-    else {
+    guard let ends = ChildPipe.make() else {
       throw ConfigurationError("Cannot run '\(executable)': \(String(cString: strerror(errno)))")
     }
-    let (readEnd, writeEnd) = (ends[0], ends[1])
+    let (readEnd, writeEnd) = ends
     defer { close(readEnd) }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)

@@ -3,7 +3,7 @@
 /// The compiled catalogs (.mo bytes, in hexadecimal), one per language besides English.
 public enum EmbeddedCatalogs {
   /// po/pl.po compiled (218 translated messages).
-  public static var polish: [UInt8] { bytes(polishHex) }
+  public static var polish: [UInt8] { HexText.bytes(polishHex) ?? [] }
 
   private static let polishHex = """
     de12049500000000db0000001c000000f406000025010000cc0d000000000000601200000e0000006112000042000000
@@ -335,26 +335,4 @@ public enum EmbeddedCatalogs {
     7a207b7461726765747d007b7765656b6461797d207b6461797d207b6d6f6e74687d207b796561727d007b7765656b64
     61797d2c207b6461797d207b6d6f6e74687d207b796561727d007b77697468696e7d207a207b676170737d00
     """
-
-  /// The bytes written in `hex` (two digits per byte; line breaks skipped).
-  private static func bytes(_ hex: String) -> [UInt8] {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(hex.utf8.count / 2)
-    var high: UInt8?
-    for character in hex.utf8 {
-      let digit: UInt8
-      switch character {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = character - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = character - UInt8(ascii: "a") + 10
-      default: continue
-      }
-      if let first = high {
-        bytes.append(first << 4 | digit)
-        high = nil
-      } else {
-        high = digit
-      }
-    }
-    return bytes
-  }
 }

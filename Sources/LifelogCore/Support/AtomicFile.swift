@@ -57,17 +57,7 @@ public final class AtomicFile {
 
   /// Appends `bytes` to the file.
   public func write(_ bytes: [UInt8]) throws(LocalFileError) {
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeBytes {
-        Glibc.write(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset)
-      }
-      if written < 0 {
-        if errno == EINTR { continue }
-        throw .system(path)
-      }
-      offset += written
-    }
+    guard DescriptorWrite.all(bytes, to: descriptor) else { throw .system(path) }
   }
 
   /// Gives the file its mode, flushes it to disk and renames it over the target.

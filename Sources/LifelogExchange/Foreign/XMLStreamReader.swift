@@ -68,13 +68,7 @@ final class XMLStreamReader {
     case 1: return .start
     case 2: return .end
     case 0: return nil
-    case -2:
-      throw InputError(
-        "the XML declares the entity '\(String(cString: lifelog_xml_error(reader)))' "
-          + "(<!ENTITY>); Apple Health exports declare none, so the file is refused")
-    default:
-      if let failure = input.failure { throw failure }
-      throw InputError("the XML is malformed: \(String(cString: lifelog_xml_error(reader)))")
+    case let code: throw stepFailure(code, declaredByNone: "Apple Health exports")
     }
   }
 
@@ -104,14 +98,21 @@ final class XMLStreamReader {
     case 3: return .text
     case 4: return .doctype
     case 0: return nil
-    case -2:
-      throw InputError(
-        "the XML declares the entity '\(String(cString: lifelog_xml_error(reader)))' "
-          + "(<!ENTITY>); spreadsheets declare none, so the file is refused")
-    default:
-      if let failure = input.failure { throw failure }
-      throw InputError("the XML is malformed: \(String(cString: lifelog_xml_error(reader)))")
+    case let code: throw stepFailure(code, declaredByNone: "spreadsheets")
     }
+  }
+
+  /// Why a step returned `code` (-1 or -2): an entity declared, which files of this kind
+  /// (`declaredByNone`) never do, so the file is refused; what the input threw; or libxml2's message.
+  private func stepFailure(_ code: Int32, declaredByNone files: String) -> any Error {
+    let message = String(cString: lifelog_xml_error(reader))
+    if code == -2 {
+      return InputError(
+        "the XML declares the entity '\(message)' (<!ENTITY>); \(files) declare none, so the file "
+          + "is refused")
+    }
+    if let failure = input.failure { return failure }
+    return InputError("the XML is malformed: \(message)")
   }
 
   /// The current text node's text.

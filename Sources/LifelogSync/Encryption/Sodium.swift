@@ -133,27 +133,5 @@ enum Hex {
 
   /// The bytes of hex text, ignoring `-` and whitespace (a recovery key is written in groups); nil
   /// when anything else is there.
-  static func decode(_ text: String) -> [UInt8]? {
-    var bytes: [UInt8] = []
-    var high: UInt8?
-    for character in text.utf8 {
-      let value: UInt8
-      switch character {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): value = character - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): value = character - UInt8(ascii: "A") + 10
-      case UInt8(ascii: "-"), UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"),
-        UInt8(ascii: "\r"):
-        continue
-      default: return nil
-      }
-      if let first = high {
-        bytes.append(first << 4 | value)
-        high = nil
-      } else {
-        high = value
-      }
-    }
-    return high == nil ? bytes : nil
-  }
+  static func decode(_ text: String) -> [UInt8]? { HexText.bytes(text) }
 }

@@ -80,6 +80,24 @@ extension ReportText {
     DurationText.format(wholeNumber(max(minutes, 0) * 60))
   }
 
+  /// A day of meals in one phrase, or nil for a day without meals.
+  ///
+  /// `3 meals, 08:00 to 19:00, longest gap 5h, 1 gap over 4h`: every format says the same words;
+  /// `emphasis` marks the flagged part its own way (bold, `**…**`, a span).
+  static func mealDaySummary(
+    _ day: MealDay, _ settings: ReportSettings, emphasis: (String) -> String
+  ) -> String? {
+    guard let first = day.firstMeal, let last = day.lastMeal else { return nil }
+    let tr = Translation.current
+    var text = tr.plural("%d meal", "%d meals", count: day.meals.count) + ", "
+    text += tr.format("{first} to {last}", ["first": clock(first.time), "last": clock(last.time)])
+    if let longest = day.longestGapMinutes {
+      text += ", " + tr.format("longest gap {gap}", ["gap": minutes(longest)])
+    }
+    if !day.flaggedGaps.isEmpty { text += ", " + emphasis(flagCounts(day, settings)) }
+    return text
+  }
+
   /// The flagged gaps of a day by direction: `1 gap under 2h, 2 over 3h`.
   static func flagCounts(_ day: MealDay, _ settings: ReportSettings) -> String {
     let short = day.flaggedGaps.count { $0.flag.isShort }

@@ -74,20 +74,10 @@ struct MealReportText {
 
   private func dayHeader(_ day: MealDay) -> String {
     let label = style.bold(ReportText.day(day.date, settings))
-    guard let first = day.firstMeal, let last = day.lastMeal else {
+    guard let summary = ReportText.mealDaySummary(day, settings, emphasis: style.flagged) else {
       return label + ": " + style.warning(tr("no meals"))
     }
-    var text = label + ": " + tr.plural("%d meal", "%d meals", count: day.meals.count) + ", "
-    text += tr.format(
-      "{first} to {last}",
-      ["first": ReportText.clock(first.time), "last": ReportText.clock(last.time)])
-    if let longest = day.longestGapMinutes {
-      text += ", " + tr.format("longest gap {gap}", ["gap": ReportText.minutes(longest)])
-    }
-    if !day.flaggedGaps.isEmpty {
-      text += ", " + style.flagged(ReportText.flagCounts(day, settings))
-    }
-    return text
+    return label + ": " + summary
   }
 
   /// Appends `  07:30  snack      2h30m    apple`.

@@ -49,22 +49,15 @@ extension ReportHTML {
 
   func dayTable(_ day: MealDay, _ report: MealReport, into html: inout ReportBytes) {
     html += "<div class=\"day\">\n<h3>\(ReportText.day(day.date, settings))</h3>\n"
-    guard let first = day.firstMeal, let last = day.lastMeal else {
+    guard
+      let summary = ReportText.mealDaySummary(
+        day, settings, emphasis: { "<span class=\"flag\">\($0)</span>" })
+    else {
       html += "<p class=\"none\">\(Translation.current("No meals logged."))</p>\n</div>\n"
       return
     }
     let tr = Translation.current
-    html += "<p class=\"daynote\">" + tr.plural("%d meal", "%d meals", count: day.meals.count)
-    html += ", "
-    html += tr.format(
-      "{first} to {last}",
-      ["first": ReportText.clock(first.time), "last": ReportText.clock(last.time)])
-    if let longest = day.longestGapMinutes {
-      html += ", " + tr.format("longest gap {gap}", ["gap": ReportText.minutes(longest)])
-    }
-    if !day.flaggedGaps.isEmpty {
-      html += ", <span class=\"flag\">\(ReportText.flagCounts(day, settings))</span>"
-    }
+    html += "<p class=\"daynote\">" + summary
     if let overnight = day.overnightGapMinutes {
       html += "; " + tr.format("overnight gap {gap}", ["gap": ReportText.minutes(overnight)])
     }

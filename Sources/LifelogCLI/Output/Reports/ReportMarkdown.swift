@@ -69,20 +69,10 @@ struct ReportMarkdown {
     let day = closed.day
     var text = "\n### \(ReportText.day(day.date, settings))\n\n"
     let tr = Translation.current
-    guard let first = day.firstMeal, let last = day.lastMeal else {
+    guard let summary = ReportText.mealDaySummary(day, settings, emphasis: { "**\($0)**" }) else {
       return text + tr("No meals.") + "\n"
     }
-    text += tr.plural("%d meal", "%d meals", count: day.meals.count) + ", "
-    text += tr.format(
-      "{first} to {last}",
-      ["first": ReportText.clock(first.time), "last": ReportText.clock(last.time)])
-    if let longest = day.longestGapMinutes {
-      text += ", " + tr.format("longest gap {gap}", ["gap": ReportText.minutes(longest)])
-    }
-    if !day.flaggedGaps.isEmpty {
-      text += ", **\(ReportText.flagCounts(day, settings))**"
-    }
-    text += "."
+    text += summary + "."
     if let overnight = day.overnightGapMinutes {
       text += " " + tr.format("Overnight gap {gap}.", ["gap": ReportText.minutes(overnight)])
     }
