@@ -156,4 +156,23 @@ import Testing
     #expect(try store.undoLastStep()?.description == "add soup")
     #expect(try store.undoLastStep() == nil)
   }
+
+  /// An add reads the device row and the steps once, with its clock, and writes its step with an
+  /// update that reads neither: each statement an add prepares is paid on every `add`.
+  @Test func anAddReadsTheStepsOnceWithItsClock() throws {
+    let store = try LogStore(path: folder.file("reads.db"))
+    try add(store, "soup", 0)
+    try edit(store, try add(store, "salad", 1).id, note: "stew")
+    let traced = try store.database.statements { try add(store, "bread", 2) }.sql
+    #expect(traced.filter { $0.contains("local_undo_step") }.count == 1)
+    #expect(traced.filter { $0.contains("sync_device") }.count == 1)
+    #expect(traced.contains { $0.hasPrefix("UPDATE entry SET add_step") })
+    #expect(try stepsInTable(store) == 3 && stepsInEntries(store) == 1)
+    #expect(try store.undoSteps(limit: 10).map(\.seq) == [4, 3, 2, 1])
+    try add(store, "tea", 3)
+    #expect(try store.undoSteps(limit: 10).map(\.seq) == [5, 4, 3, 2, 1])
+    #expect(try store.undoLastStep()?.description == "add tea")
+    #expect(try store.undoLastStep()?.description == "add bread")
+    #expect(try store.undoLastStep()?.description == "edit stew")
+  }
 }
