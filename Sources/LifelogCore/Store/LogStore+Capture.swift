@@ -98,23 +98,33 @@ extension LogStore {
   private func newestEntryStep() throws -> (
     rowID: Int64, keptSeq: EntryStepBase.KeptSeq, clock: HybridClock?
   )? {
-    try database.cachedStatement(
+    var unparsed = false
+    let newest = try database.cachedStatement(
+      sql: "SELECT rowid, add_step FROM entry ORDER BY rowid DESC LIMIT 1"
+    ).first([]) { row -> (rowID: Int64, keptSeq: EntryStepBase.KeptSeq, clock: HybridClock?) in
+      guard !row.isNull(1) else { return (row[0], .none, nil) }
+      guard let step = row.withUTF8(1, { EntryStepText($0) }) else {
+        unparsed = true
+        return (row[0], .unreadable, nil)
+      }
+      return (row[0], .seq(step.seq), step.clock)
+    }
+    guard unparsed, let newest else { return newest }
+    return try database.cachedStatement(
       sql: """
-        SELECT rowid, add_step IS NULL,
-          CASE WHEN json_valid(add_step) AND json_type(add_step, '$[0]') = 'integer'
+        SELECT CASE WHEN json_valid(add_step) AND json_type(add_step, '$[0]') = 'integer'
             THEN json_extract(add_step, '$[0]') END,
           CASE WHEN json_valid(add_step) THEN json_extract(add_step, '$[3]') END,
           CASE WHEN json_valid(add_step) THEN json_extract(add_step, '$[4]') END
-        FROM entry ORDER BY rowid DESC LIMIT 1
+        FROM entry WHERE rowid = ?
         """
-    ).first([]) { row in
-      let keptSeq: EntryStepBase.KeptSeq =
-        (row[1] as Int64) != 0 ? .none : (row[2] as Int64?).map { .seq($0) } ?? .unreadable
+    ).first([newest.rowID]) { row in
+      let keptSeq: EntryStepBase.KeptSeq = (row[0] as Int64?).map { .seq($0) } ?? .unreadable
       var clock: HybridClock?
-      if let milliseconds = row[3] as Int64?, let counter = row[4] as Int64? {
+      if let milliseconds = row[1] as Int64?, let counter = row[2] as Int64? {
         clock = HybridClock(milliseconds: milliseconds, counter: Int(clamping: counter))
       }
-      return (rowID: row[0], keptSeq: keptSeq, clock: clock)
+      return (rowID: newest.rowID, keptSeq: keptSeq, clock: clock)
     }
   }
 

@@ -175,4 +175,20 @@ import Testing
     #expect(try store.undoLastStep()?.description == "add bread")
     #expect(try store.undoLastStep()?.description == "edit stew")
   }
+
+  /// A step kept in an entry in a form lifelog does not write (valid JSON with spaces, written by
+  /// hand) is read by SQLite's JSON functions: the next add's seq is one past it.
+  @Test func aHandWrittenStepInValidJSONStillGivesTheNextSeq() throws {
+    let store = try LogStore(path: folder.file("spaces.db"))
+    try add(store, "soup", 0)
+    try store.database.execute(
+      sql: """
+        UPDATE entry SET add_step = '[ 7, 1, "add soup", 1, 0, "" ]'
+        WHERE rowid = (SELECT max(rowid) FROM entry)
+        """)
+    try add(store, "salad", 1)
+    #expect(try stepsInEntries(store) == 2)
+    #expect(try store.undoSteps(limit: 10).map(\.seq) == [8, 7])
+    #expect(try store.undoLastStep()?.description == "add salad")
+  }
 }
