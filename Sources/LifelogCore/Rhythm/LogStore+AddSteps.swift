@@ -71,32 +71,25 @@ extension LogStore {
   /// As `[seq, at_ms, description, clock_ms, clock_counter, stamps]`, with the seq one past the
   /// newest step: the table's, or the one kept in the entry before (steps kept in entries are
   /// always the newest entries: every other insert of entries moves them to the table first).
-  /// One statement, small enough to prepare cheaply: it runs on every `add`.
+  /// The seq comes from what ``clock()`` read before the step inserted anything
+  /// (``EntryStepBase``), so the statement is a plain update, cheap to prepare on every `add`.
   /// The row was written by the insert in this transaction, so no other page is.
   func savedStepInEntry(_ rows: [UndoRowRecord], bulk: Bool, description: String) throws -> Bool {
     guard hasAddStepInEntry, !bulk, rows.count == 1, let row = rows.first, row.entity == .entry,
-      row.created
+      row.created, let base = stepBase, let seq = base.nextSeq
     else { return false }
-    let seq: Int64? =
-      try database.cachedStatement(
-        sql: """
-          UPDATE entry SET add_step = json_array(
-              (SELECT CASE WHEN p.add_step IS NULL THEN t.newest + 1
-                  WHEN json_valid(p.add_step) THEN CASE WHEN json_type(p.add_step, '$[0]') = 'integer'
-                    THEN max(t.newest, json_extract(p.add_step, '$[0]')) + 1 END END
-                FROM (SELECT coalesce(max(seq), 0) AS newest FROM local_undo_step) t
-                LEFT JOIN (SELECT add_step FROM entry WHERE rowid < ?6 ORDER BY rowid DESC LIMIT 1) p),
-              ?1, ?2, ?3, ?4, ?5)
-          WHERE rowid = ?6 AND \(SyncedEntity.entry.idMatch("?7")) AND rowid > \(LogStore.entryStepMarkSQL)
-          RETURNING json_extract(add_step, '$[0]')
-          """
-      ).first([
-        wallClockMilliseconds(), description, stepClock?.milliseconds, stepClock?.counter,
-        row.afterStamps, try lastEntryRowID(), row.id,
-      ]) { (row: Row) -> Int64? in row[0] } ?? nil
-    // No seq: the entry before holds a step lifelog cannot read (written by hand). The step is
-    // then a table row, and moving the kept steps there clears this one.
-    guard let seq else { return false }
+    // The entry is the newest and the only one this step inserted: past the newest entry the
+    // step's first clock read saw, and past the mark then.
+    try database.execute(
+      sql: """
+        UPDATE entry SET add_step = json_array(?1, ?2, ?3, ?4, ?5, ?6)
+        WHERE rowid = (SELECT max(rowid) FROM entry) AND rowid > ?7 AND \(SyncedEntity.entry.idMatch("?8"))
+        """,
+      arguments: [
+        seq, wallClockMilliseconds(), description, stepClock?.milliseconds, stepClock?.counter,
+        row.afterStamps, max(base.mark, base.newestEntryRowID), row.id,
+      ])
+    guard database.changes == 1 else { return false }
     pendingWriteMark = .stepRecorded(seq: seq, description: description)
     if seq % LogStore.undoTrimInterval == 0 { try trimUndoSteps(below: seq) }
     return true
@@ -110,6 +103,7 @@ extension LogStore {
   /// the mark past them.
   func moveEntryStepsToTable() throws {
     guard hasAddStepInEntry else { return }
+    stepBase = nil
     let mark = try entryStepMark()
     guard try lastEntryRowID() > mark else { return }
     let oldestKept = try nextStepSeq() - 1 - Int64(LogStore.keptUndoSteps)
@@ -141,7 +135,44 @@ extension LogStore {
   /// ``moveEntryStepsToTable()``, by a write that records no step row of its own.
   func markEntryStepsMoved() throws {
     guard hasAddStepInEntry else { return }
+    stepBase = nil
     try database.execute(
       sql: "UPDATE sync_device SET undo_entry_rowid = (SELECT coalesce(max(rowid), 0) FROM entry)")
+  }
+}
+
+/// What an add's step kept in its entry needs from before the add inserted anything, read with
+/// the clock (``LogStore/clock()``) the step's first stamp is taken from.
+struct EntryStepBase {
+  /// What the newest entry's `add_step` says of the step kept there.
+  enum KeptSeq {
+    /// It keeps none (or there is no entry).
+    case none
+    /// It keeps the step with this seq.
+    case seq(Int64)
+    /// It holds something lifelog cannot read (written by hand): the next step goes to the table,
+    /// and moving the kept steps there clears it.
+    case unreadable
+  }
+
+  /// The later of `sync_device.undo_entry_rowid` and the newest step row's `entry_rowid`
+  /// (``LogStore/entryStepMarkSQL``): entries up to it keep no step.
+  let mark: Int64
+  /// The newest step row's seq, 0 when there is none.
+  let newestTableSeq: Int64
+  /// The newest entry's rowid, 0 when there is none.
+  let newestEntryRowID: Int64
+  let keptSeq: KeptSeq
+
+  /// One past the newest step, in the table or kept in the newest entry; nil when that entry's
+  /// step cannot be read or the seqs are used up.
+  var nextSeq: Int64? {
+    let newest: Int64
+    switch keptSeq {
+    case .none: newest = newestTableSeq
+    case .seq(let kept): newest = max(newestTableSeq, kept)
+    case .unreadable: return nil
+    }
+    return newest < Int64.max ? newest + 1 : nil
   }
 }

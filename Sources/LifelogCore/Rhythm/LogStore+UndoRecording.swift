@@ -40,9 +40,11 @@ extension LogStore {
       capture.start()
       undoBulkStamp = nil
       stepClock = nil
+      stepBase = nil
       defer {
         capture.stop()
         stepClock = nil
+        stepBase = nil
       }
       let result = try body()
       capture.stop()

@@ -25,41 +25,107 @@ extension LogStore {
   /// kept a clock holds the latest of them; undoing a step saves a later reading to
   /// `sync_device` in the transaction that deletes it.
   public func clock() throws -> HybridClock {
-    var clock =
-      try database.cachedStatement(sql: "SELECT clock_ms, clock_counter FROM sync_device").first {
-        HybridClock(milliseconds: $0[0], counter: $0[1])
-      } ?? HybridClock()
-    if hasOneRowUndo,
-      let step = try database.cachedStatement(
-        sql:
-          "SELECT clock_ms, clock_counter FROM local_undo_step WHERE clock_ms IS NOT NULL ORDER BY seq DESC LIMIT 1"
-      ).first([], { HybridClock(milliseconds: $0[0], counter: $0[1]) })
-    {
+    let withMark = hasAddStepInEntry
+    let device = try database.cachedStatement(
+      sql: withMark
+        ? "SELECT clock_ms, clock_counter, undo_entry_rowid FROM sync_device"
+        : "SELECT clock_ms, clock_counter FROM sync_device"
+    ).first { row in
+      (
+        clock: HybridClock(milliseconds: row[0], counter: row[1]),
+        mark: withMark ? row[2] : 0 as Int64
+      )
+    }
+    var clock = device?.clock ?? HybridClock()
+    let entryMark = device?.mark ?? 0
+    var newestStep: (seq: Int64, entryRowID: Int64)?
+    if hasAddStepInEntry {
+      newestStep = try newestStepRow(after: &clock)
+    } else if hasOneRowUndo, let step = try newestStepClock() {
       clock = clock.later(step)
     }
-    if let kept = try clockKeptInNewestEntry() { clock = clock.later(kept) }
+    if hasAddStepInEntry {
+      let newestEntry = try newestEntryStep()
+      if let kept = newestEntry?.clock { clock = clock.later(kept) }
+      if stepBase == nil, undoCapture?.isRecording == true {
+        stepBase = EntryStepBase(
+          mark: max(entryMark, newestStep?.entryRowID ?? 0), newestTableSeq: newestStep?.seq ?? 0,
+          newestEntryRowID: newestEntry?.rowID ?? 0, keptSeq: newestEntry?.keptSeq ?? .none)
+      }
+    }
     if let stepClock { clock = clock.later(stepClock) }
     return clock
   }
 
-  /// The clock reading kept with the step in the newest entry (schema v8), nil when it keeps none.
+  /// The clock the newest step row that kept one took (schema v7).
+  private func newestStepClock() throws -> HybridClock? {
+    try database.cachedStatement(
+      sql:
+        "SELECT clock_ms, clock_counter FROM local_undo_step WHERE clock_ms IS NOT NULL ORDER BY seq DESC LIMIT 1"
+    ).first([], { HybridClock(milliseconds: $0[0], counter: $0[1]) })
+  }
+
+  /// The newest step row's seq and entry mark (schema v8), nil when the table is empty; its clock
+  /// goes into `clock` (or, when it kept none, the newest row's that did: ``newestStepClock()``).
   ///
-  /// The newest entry is enough: a step kept in an entry is taken when that entry is inserted,
-  /// and every later write reads the clock before it inserts anything, then keeps a later
-  /// reading itself (in `sync_device`, its step row or its own entry). Two small statements
-  /// cost less to prepare, on every `add`, than one that finds the newest step past the mark.
-  private func clockKeptInNewestEntry() throws -> HybridClock? {
-    guard hasAddStepInEntry else { return nil }
+  /// One read serves both the clock and the seq an add's step takes (``EntryStepBase``).
+  private func newestStepRow(
+    after clock: inout HybridClock
+  ) throws -> (
+    seq: Int64, entryRowID: Int64
+  )? {
+    var keptClock = false
+    let step: (seq: Int64, entryRowID: Int64)? = try database.cachedStatement(
+      sql:
+        "SELECT seq, entry_rowid, clock_ms, clock_counter FROM local_undo_step ORDER BY seq DESC LIMIT 1"
+    ).first([]) { row in
+      if !row.isNull(2) {
+        keptClock = true
+        clock = clock.later(HybridClock(milliseconds: row[2], counter: row[3]))
+      }
+      return (seq: row[0], entryRowID: row[1])
+    }
+    if step != nil, !keptClock, let older = try newestStepClock() { clock = clock.later(older) }
+    return step
+  }
+
+  /// The newest entry (schema v8): its rowid, what its `add_step` says of the step's seq, and
+  /// the clock reading kept with that step; nil when the log has no entry.
+  ///
+  /// The newest entry is enough for the clock: a step kept in an entry is taken when that entry
+  /// is inserted, and every later write reads the clock before it inserts anything, then keeps a
+  /// later reading itself (in `sync_device`, its step row or its own entry).
+  private func newestEntryStep() throws -> (
+    rowID: Int64, keptSeq: EntryStepBase.KeptSeq, clock: HybridClock?
+  )? {
+    var unparsed = false
+    let newest = try database.cachedStatement(
+      sql: "SELECT rowid, add_step FROM entry ORDER BY rowid DESC LIMIT 1"
+    ).first([]) { row -> (rowID: Int64, keptSeq: EntryStepBase.KeptSeq, clock: HybridClock?) in
+      guard !row.isNull(1) else { return (row[0], .none, nil) }
+      guard let step = row.withUTF8(1, { EntryStepText($0) }) else {
+        unparsed = true
+        return (row[0], .unreadable, nil)
+      }
+      return (row[0], .seq(step.seq), step.clock)
+    }
+    guard unparsed, let newest else { return newest }
     return try database.cachedStatement(
       sql: """
-        SELECT CASE WHEN json_valid(add_step) THEN json_extract(add_step, '$[3]') END,
+        SELECT CASE WHEN json_valid(add_step) AND json_type(add_step, '$[0]') = 'integer'
+            THEN json_extract(add_step, '$[0]') END,
+          CASE WHEN json_valid(add_step) THEN json_extract(add_step, '$[3]') END,
           CASE WHEN json_valid(add_step) THEN json_extract(add_step, '$[4]') END
-        FROM entry ORDER BY rowid DESC LIMIT 1
+        FROM entry WHERE rowid = ?
         """
-    ).first([]) { row -> HybridClock? in
-      guard let milliseconds = row[0] as Int64?, let counter = row[1] as Int64? else { return nil }
-      return HybridClock(milliseconds: milliseconds, counter: Int(clamping: counter))
-    } ?? nil
+    ).first([newest.rowID]) { row in
+      let keptSeq: EntryStepBase.KeptSeq = (row[0] as Int64?).map { .seq($0) } ?? .unreadable
+      var clock: HybridClock?
+      if let milliseconds = row[1] as Int64?, let counter = row[2] as Int64? {
+        clock = HybridClock(milliseconds: milliseconds, counter: Int(clamping: counter))
+      }
+      return (rowID: newest.rowID, keptSeq: keptSeq, clock: clock)
+    }
   }
 
   /// Persists the clock in `sync_device`; call inside the write transaction that used it.

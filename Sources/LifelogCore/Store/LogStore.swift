@@ -22,6 +22,9 @@ public final class LogStore {
   /// The clock reading the undo step being recorded took its stamps from: saved in the step's
   /// row rather than in `sync_device` (``OneRowUndoMigration``), nil when no stamp was taken.
   var stepClock: HybridClock?
+  /// What the undo step being recorded read, with its first clock reading, of the steps and the
+  /// newest entry: what its step needs to be kept in the entry it adds (``EntryStepBase``).
+  var stepBase: EntryStepBase?
   /// Whether the log is at schema v7 or later: undo steps in one row, holding their clock, and
   /// entries queued by position.
   public private(set) var hasOneRowUndo = false

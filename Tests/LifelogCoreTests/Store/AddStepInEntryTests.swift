@@ -156,4 +156,39 @@ import Testing
     #expect(try store.undoLastStep()?.description == "add soup")
     #expect(try store.undoLastStep() == nil)
   }
+
+  /// An add reads the device row and the steps once, with its clock, and writes its step with an
+  /// update that reads neither: each statement an add prepares is paid on every `add`.
+  @Test func anAddReadsTheStepsOnceWithItsClock() throws {
+    let store = try LogStore(path: folder.file("reads.db"))
+    try add(store, "soup", 0)
+    try edit(store, try add(store, "salad", 1).id, note: "stew")
+    let traced = try store.database.statements { try add(store, "bread", 2) }.sql
+    #expect(traced.filter { $0.contains("local_undo_step") }.count == 1)
+    #expect(traced.filter { $0.contains("sync_device") }.count == 1)
+    #expect(traced.contains { $0.hasPrefix("UPDATE entry SET add_step") })
+    #expect(try stepsInTable(store) == 3 && stepsInEntries(store) == 1)
+    #expect(try store.undoSteps(limit: 10).map(\.seq) == [4, 3, 2, 1])
+    try add(store, "tea", 3)
+    #expect(try store.undoSteps(limit: 10).map(\.seq) == [5, 4, 3, 2, 1])
+    #expect(try store.undoLastStep()?.description == "add tea")
+    #expect(try store.undoLastStep()?.description == "add bread")
+    #expect(try store.undoLastStep()?.description == "edit stew")
+  }
+
+  /// A step kept in an entry in a form lifelog does not write (valid JSON with spaces, written by
+  /// hand) is read by SQLite's JSON functions: the next add's seq is one past it.
+  @Test func aHandWrittenStepInValidJSONStillGivesTheNextSeq() throws {
+    let store = try LogStore(path: folder.file("spaces.db"))
+    try add(store, "soup", 0)
+    try store.database.execute(
+      sql: """
+        UPDATE entry SET add_step = '[ 7, 1, "add soup", 1, 0, "" ]'
+        WHERE rowid = (SELECT max(rowid) FROM entry)
+        """)
+    try add(store, "salad", 1)
+    #expect(try stepsInEntries(store) == 2)
+    #expect(try store.undoSteps(limit: 10).map(\.seq) == [8, 7])
+    #expect(try store.undoLastStep()?.description == "add salad")
+  }
 }
