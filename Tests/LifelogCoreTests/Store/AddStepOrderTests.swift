@@ -47,6 +47,25 @@ import Testing
     #expect(try store.undoLastStep() == nil)
   }
 
+  /// More adds in a row than steps are kept: the table's rows are trimmed away beneath the steps
+  /// kept in entries (the mark falls back to the device row's), and undo still walks back through
+  /// the newest kept steps, then stops.
+  @Test func moreAddsInARowThanAreKeptUndoTheNewestKept() throws {
+    let store = try LogStore(path: folder.file("long.db"))
+    let first = try add(store, "first", 0)
+    for round in 1...5 { try edit(store, first.id, note: "e\(round)") }
+    var expected = ["add first"] + (1...5).map { "edit e\($0)" }
+    for round in 1...140 {
+      try add(store, "n\(round)", Int64(round))
+      expected.append("add n\(round)")
+    }
+    let kept = Array(expected.suffix(LogStore.keptUndoSteps).reversed())
+    #expect(try store.undoSteps(limit: LogStore.keptUndoSteps).map(\.description) == kept)
+    var undone: [String] = []
+    while let step = try store.undoLastStep() { undone.append(step.description) }
+    #expect(undone == kept)
+  }
+
   /// Random adds, edits, undos, queue moves (as a merge or a push makes) and reopenings, from a
   /// fixed seed: after each, the steps listed are the commands not yet undone, newest first, and
   /// `undo` reverts the newest of them; at schema v8 exactly as at v7, where every step is a row.
