@@ -147,11 +147,12 @@ extension LogStore {
 
   /// Moves the kept steps to the table and the mark past entries just added outside any step.
   ///
-  /// The library's `add` called on its own (sample logs, benchmarks) keeps no step in its entry,
-  /// so it is treated as a merge's rows are. An entry without a step must never sit past the mark
-  /// after one with a step: the next add numbers its step from the entry before it, and would
-  /// take a seq already used. Inside a step this does nothing (the step decides).
-  func markEntriesAddedOutsideAStep() throws {
+  /// The library's `add` or import called on its own (sample logs, benchmarks, in-process
+  /// imports) keeps no step in its entries, so they are treated as a merge's rows are. An entry
+  /// without a step must never sit past the mark after one with a step: the next add numbers its
+  /// step from the entry before it, and would take a seq already used. Inside a step this does
+  /// nothing (the step decides).
+  package func markEntriesAddedOutsideAStep() throws {
     guard hasAddStepInEntry, undoCapture?.isRecording != true else { return }
     try moveEntryStepsToTable()
     try markEntryStepsMoved()
