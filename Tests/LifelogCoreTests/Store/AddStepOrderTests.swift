@@ -47,6 +47,25 @@ import Testing
     #expect(try store.undoLastStep() == nil)
   }
 
+  /// An add after a step kept with the largest integer as its seq (written by hand).
+  ///
+  /// The next add's seq overflows to a real number, which no listing reads, so `undo` reverts
+  /// the older add. Known: `check` does not name such a seq, and the add's statement does not refuse it (at v7 a
+  /// table seq of the largest integer makes SQLite pick a random one for the next step).
+  @Test func aStepSeqWrittenByHandAsTheLargestIntegerStillLetsTheNextAddBeUndoneFirst() throws {
+    let store = try LogStore(path: folder.file("largest.db"))
+    try add(store, "soup", 0)
+    try store.database.execute(
+      sql: "UPDATE entry SET add_step = json_set(add_step, '$[0]', 9223372036854775807)")
+    try add(store, "salad", 1)
+    let listed = try store.undoSteps(limit: 10).map(\.description)
+    let undone = try store.undoLastStep()?.description
+    withKnownIssue("a seq past the largest integer is kept as a real number and never listed") {
+      #expect(listed == ["add salad", "add soup"])
+      #expect(undone == "add salad")
+    }
+  }
+
   /// More adds in a row than steps are kept: the table's rows are trimmed away beneath the steps
   /// kept in entries (the mark falls back to the device row's), and undo still walks back through
   /// the newest kept steps, then stops.
