@@ -64,4 +64,25 @@ import Testing
         "log: entry \(salad): the undo step kept in it is not one lifelog reads, so it is not offered by undo"
       ), "\(result)")
   }
+
+  /// The newest entry's clock is read by every command even once its step has moved to the table
+  /// (the mark past it): a clock no stamp can hold there is named before an `add` stamps with it.
+  @Test func theNewestEntrysClockIsCheckedWhereverTheMarkIs() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    let soup = try laptop.add("lunch", "soup", "--at", "2026-12-01 12:10")
+    try laptop.expectSuccess("edit", soup, "--note", "tomato soup")
+    #expect(try laptop.run("check").exitCode == 0)
+    let log = try Database(path: laptop.databasePath, mode: .readWrite)
+    try log.execute(
+      sql: """
+        UPDATE entry SET add_step = json_array(1, 1, 'add', 281474976710656, 0, '')
+          WHERE hex(id) = upper(replace('\(soup)', '-', ''));
+        """)
+    let result = try laptop.run("check")
+    #expect(result.exitCode == 65, "\(result)")
+    #expect(
+      result.stdout.split(separator: "\n").map(String.init).contains(
+        "log: undo step 1 (kept in entry \(soup)): its clock (281474976710656 ms, counter 0) does not fit in a stamp"
+      ), "\(result)")
+  }
 }

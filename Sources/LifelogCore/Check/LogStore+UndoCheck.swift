@@ -19,6 +19,8 @@ extension LogStore {
         place: "log: undo step \(row[0] as Int64)", milliseconds: row[1], counter: row[2],
         into: &report)
     }
+    // The steps past the mark, and the newest entry's wherever the mark is: the clock a command
+    // starts from reads that entry's (``LogStore/clock()``), so a clock there is in use too.
     guard try hasColumn("add_step", in: "entry") else { return }
     try database.makeStatement(
       sql: """
@@ -28,7 +30,8 @@ extension LogStore {
           CASE WHEN json_valid(add_step) THEN json_type(add_step, '$[4]') END,
           CASE WHEN json_valid(add_step) THEN json_extract(add_step, '$[3]') END,
           CASE WHEN json_valid(add_step) THEN json_extract(add_step, '$[4]') END
-        FROM entry WHERE rowid > \(LogStore.entryStepMarkSQL) AND add_step IS NOT NULL
+        FROM entry WHERE add_step IS NOT NULL
+          AND (rowid > \(LogStore.entryStepMarkSQL) OR rowid = (SELECT max(rowid) FROM entry))
         ORDER BY rowid
         """
     ).forEachRow { row in

@@ -139,6 +139,19 @@ extension LogStore {
     try database.execute(
       sql: "UPDATE sync_device SET undo_entry_rowid = (SELECT coalesce(max(rowid), 0) FROM entry)")
   }
+
+  /// Moves the kept steps to the table and the mark past entries just added outside any step.
+  ///
+  /// The library's `add` or import called on its own (sample logs, benchmarks, in-process
+  /// imports) keeps no step in its entries, so they are treated as a merge's rows are. An entry
+  /// without a step must never sit past the mark after one with a step: the next add numbers its
+  /// step from the entry before it, and would take a seq already used. Inside a step this does
+  /// nothing (the step decides).
+  package func markEntriesAddedOutsideAStep() throws {
+    guard hasAddStepInEntry, undoCapture?.isRecording != true else { return }
+    try moveEntryStepsToTable()
+    try markEntryStepsMoved()
+  }
 }
 
 /// What an add's step kept in its entry needs from before the add inserted anything, read with

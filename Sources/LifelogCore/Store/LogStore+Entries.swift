@@ -19,7 +19,10 @@ extension LogStore {
   /// Adds one entry and returns it as stored.
   @discardableResult
   public func add(_ entry: NewEntry) throws -> Entry {
-    try write { try insertRow(entry, stamp: try nextStamp()) }
+    try write {
+      try insertRow(entry, stamp: try nextStamp())
+      try markEntriesAddedOutsideAStep()
+    }
     guard let stored = try self.entry(id: entry.id) else {
       throw StoreError.sqlite(SQLiteError(code: 1, message: "entry vanished after insert"))
     }
@@ -44,6 +47,7 @@ extension LogStore {
         try LogStore.runEntryInsert(insert, entry, activityKey: key, stamp: stamp)
       }
       try queueEntries(addedAfter: lastRowIDBefore)
+      try markEntriesAddedOutsideAStep()
     }
   }
 

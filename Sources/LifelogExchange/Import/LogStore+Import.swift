@@ -191,6 +191,7 @@ private final class EntryImporter {
   /// Call before the transaction commits.
   func queueAddedEntries() throws {
     try store.queueEntries(addedAfter: lastRowIDBefore)
+    try store.markEntriesAddedOutsideAStep()
   }
 
   private func activityKey(for id: String) throws -> Int64 {

@@ -1,0 +1,138 @@
+import LifelogSQLite
+import LifelogTestSupport
+import Testing
+
+@testable import LifelogCore
+
+/// Schema v8 from outside: whatever mix of writes comes between them, `undo` reverts the steps
+/// kept in entries and in `local_undo_step` newest first, each exactly once.
+@Suite struct AddStepOrderTests {
+  let folder = TemporaryDirectory()
+  let lunch = ActivityName.derivedID(for: "lunch")
+
+  private func at(_ minutes: Int64) -> LoggedTime {
+    LoggedTime(instant: 1_764_633_600 + minutes * 60, offsetMinutes: 60)
+  }
+
+  @discardableResult
+  private func add(_ store: LogStore, _ note: String, _ minute: Int64) throws -> Entry {
+    try store.recordingUndoStep({ "add \($0.note ?? "")" }) {
+      try store.add(NewEntry(activityID: lunch, time: at(minute), note: note))
+    }
+  }
+
+  private func edit(_ store: LogStore, _ id: String, note: String) throws {
+    _ = try store.recordingUndoStep({ (_: Entry) in "edit \(note)" }) {
+      var changes = EntryChanges()
+      changes.note = .some(note)
+      return try store.update(id: id, with: changes)
+    }
+  }
+
+  /// An entry added through the library outside any step (as the test logs and benchmarks do)
+  /// records nothing, and the add after it is still the one `undo` reverts first.
+  @Test func anEntryAddedOutsideAStepLeavesTheOrderOfTheStepsAlone() throws {
+    let store = try LogStore(path: folder.file("outside.db"))
+    let soup = try add(store, "soup", 0)
+    try store.add(NewEntry(activityID: lunch, time: at(1), note: "bread"))
+    try store.add(contentsOf: [NewEntry(activityID: lunch, time: at(2), note: "jam")])
+    let salad = try add(store, "salad", 3)
+    let steps = try store.undoSteps(limit: 10)
+    #expect(steps.map(\.description) == ["add salad", "add soup"])
+    #expect(Set(steps.map(\.seq)).count == 2)
+    #expect(try store.undoLastStep()?.description == "add salad")
+    #expect(try store.entry(id: salad.id)?.deleted == true)
+    #expect(try store.entry(id: soup.id)?.deleted == false)
+    #expect(try store.undoLastStep()?.description == "add soup")
+    #expect(try store.undoLastStep() == nil)
+  }
+
+  /// An add after a step kept with the largest integer as its seq (written by hand).
+  ///
+  /// The next add's seq overflows to a real number, which no listing reads, so `undo` reverts
+  /// the older add. Known: `check` does not name such a seq, and the add's statement does not refuse it (at v7 a
+  /// table seq of the largest integer makes SQLite pick a random one for the next step).
+  @Test func aStepSeqWrittenByHandAsTheLargestIntegerStillLetsTheNextAddBeUndoneFirst() throws {
+    let store = try LogStore(path: folder.file("largest.db"))
+    try add(store, "soup", 0)
+    try store.database.execute(
+      sql: "UPDATE entry SET add_step = json_set(add_step, '$[0]', 9223372036854775807)")
+    try add(store, "salad", 1)
+    let listed = try store.undoSteps(limit: 10).map(\.description)
+    let undone = try store.undoLastStep()?.description
+    withKnownIssue("a seq past the largest integer is kept as a real number and never listed") {
+      #expect(listed == ["add salad", "add soup"])
+      #expect(undone == "add salad")
+    }
+  }
+
+  /// More adds in a row than steps are kept: the table's rows are trimmed away beneath the steps
+  /// kept in entries (the mark falls back to the device row's), and undo still walks back through
+  /// the newest kept steps, then stops.
+  @Test func moreAddsInARowThanAreKeptUndoTheNewestKept() throws {
+    let store = try LogStore(path: folder.file("long.db"))
+    let first = try add(store, "first", 0)
+    for round in 1...5 { try edit(store, first.id, note: "e\(round)") }
+    var expected = ["add first"] + (1...5).map { "edit e\($0)" }
+    for round in 1...140 {
+      try add(store, "n\(round)", Int64(round))
+      expected.append("add n\(round)")
+    }
+    let kept = Array(expected.suffix(LogStore.keptUndoSteps).reversed())
+    #expect(try store.undoSteps(limit: LogStore.keptUndoSteps).map(\.description) == kept)
+    var undone: [String] = []
+    while let step = try store.undoLastStep() { undone.append(step.description) }
+    #expect(undone == kept)
+  }
+
+  /// Random adds, edits, undos, queue moves (as a merge or a push makes) and reopenings, from a
+  /// fixed seed: after each, the steps listed are the commands not yet undone, newest first, and
+  /// `undo` reverts the newest of them; at schema v8 exactly as at v7, where every step is a row.
+  @Test(arguments: [7, 8]) func aRandomMixOfWritesUndoesNewestFirst(schemaVersion: Int) throws {
+    let seed: UInt64 = 0x5EED_0008
+    print("AddStepOrderTests seed 0x\(String(seed, radix: 16))")
+    var random = SeededGenerator(seed: seed)
+    let path = folder.file("random\(schemaVersion).db")
+    var store = try LogStore(path: path, schemaVersion: schemaVersion)
+    var expected: [String] = []
+    var live: [String] = []
+    for round in 0..<300 {
+      switch Int.random(in: 0..<10, using: &random) {
+      case 0..<4:
+        let entry = try add(store, "n\(round)", Int64(round))
+        expected.append("add n\(round)")
+        live.append(entry.id)
+      case 4..<6 where !live.isEmpty:
+        let id = live[Int.random(in: 0..<live.count, using: &random)]
+        try edit(store, id, note: "e\(round)")
+        expected.append("edit e\(round)")
+      case 6..<8:
+        let undone = try store.undoLastStep()?.description
+        #expect(undone == expected.popLast(), "round \(round)")
+      case 8:
+        try store.inTransaction { try store.queueEntriesPastMark() }
+      default:
+        store = try LogStore(path: path, schemaVersion: schemaVersion)
+      }
+      // A step past the kept number is gone for good, even once newer ones are undone.
+      if expected.count > LogStore.keptUndoSteps { expected.removeFirst() }
+      let listed = try store.undoSteps(limit: LogStore.keptUndoSteps).map(\.description)
+      let wanted = Array(expected.reversed())
+      #expect(listed == wanted, "round \(round)")
+      if listed != wanted { return }
+    }
+  }
+}
+
+/// SplitMix64: the same numbers for the same seed on every machine.
+private struct SeededGenerator: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
