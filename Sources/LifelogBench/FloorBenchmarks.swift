@@ -9,10 +9,10 @@ import LifelogSQLite
 /// activity names). Paired run by run as the peers are (``paired(_:lifelog:peer:goal:report:runs:)``),
 /// on a 100,000-entry log made by `lifelog import`; the floor programs are built with `cc` first.
 extension BenchmarkSuite {
-  /// How many times the floor lifelog's commands may take (issue 27).
+  /// How many times the floor lifelog's commands may take.
   static let floorShare = 1.3
   static let floorRows = 100_000
-  /// The most pages one `add` may write to the WAL (issue 27).
+  /// The most pages one `add` may write to the WAL.
   static let floorAddPages = 4.0
 
   func runFloor(report: (Figure) -> Void) throws {

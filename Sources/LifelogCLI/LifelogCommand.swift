@@ -80,6 +80,7 @@ public enum LifelogCommand {
       context.errors.flush()
     }
     var path: [String] = []
+    let commitsBefore = CommitProgress.commitCount
     do {
       try dispatch(arguments[...], path: &path, context: context)
       context.output.flush()
@@ -87,6 +88,9 @@ public enum LifelogCommand {
         throw OutputWriteError(path: nil, code: failure)
       }
       return ExitCode.success
+    } catch var error as OutputWriteError {
+      error.changeSaved = CommitProgress.commitCount > commitsBefore
+      return present(error, path: path, context: context)
     } catch {
       return present(error, path: path, context: context)
     }

@@ -34,6 +34,23 @@ import Testing
       "\(result)")
   }
 
+  /// An add saved before its confirmation line failed says it was saved, so that nobody adds it
+  /// twice; the log holds it once.
+  @Test func anAddWhoseConfirmationCannotBeWrittenSaysItWasSaved() throws {
+    let result = try FaultInjection.shell(
+      "$LIFELOG add snack pear > /dev/full", environment: environment)
+    #expect(result.exitCode == 74, "\(result)")
+    #expect(
+      result.stderr == "Error: Cannot write the output: the disk receiving it is full "
+        + "(No space left on device); the output is incomplete, but the command's change to the "
+        + "log was saved: do not run it again. Free space\n",
+      "\(result)")
+    let listed = try LifelogProcess.run(
+      ["list", "--format", "json", "--activity", "snack", "--limit", "100000"],
+      environment: environment)
+    #expect(listed.stdout.components(separatedBy: "\"pear\"").count == 2, "\(listed)")
+  }
+
   @Test(arguments: ["export", "list --limit 100000", "list --format json --limit 100000"])
   func aClosedPipeIsQuietAndSucceeds(command: String) throws {
     let result = try FaultInjection.shell(

@@ -13,6 +13,9 @@ struct OutputWriteError: Error, CustomStringConvertible {
   let code: Int32
   /// Whether the file could not be created (its folder's permissions, a read-only file system).
   var creating = false
+  /// Whether the command had already changed the log when its output failed (an `add` whose
+  /// confirmation line could not be written): the message then says so, and not to run it again.
+  var changeSaved = false
 
   var exitCode: Int32 { creating ? ExitCode.cannotCreate : ExitCode.ioError }
 
@@ -23,16 +26,20 @@ struct OutputWriteError: Error, CustomStringConvertible {
       return
         "Cannot create \(target): \(reason); check the folder's permissions or choose another path"
     }
-    let kept = path == nil ? "the output is incomplete" : "\(target) was left as it was"
+    var kept = path == nil ? "the output is incomplete" : "\(target) was left as it was"
+    if changeSaved {
+      kept += ", but the command's change to the log was saved: do not run it again"
+    }
+    let again = changeSaved ? "" : " and run again"
     if code == ENOSPC || code == EDQUOT {
       guard let path else {
         return "Cannot write the output: the disk receiving it is full (\(reason)); \(kept). "
-          + "Free space and run again"
+          + "Free space\(again)"
       }
       let free = FreeSpace.kilobytes(near: path).map { ", \($0) KB free" } ?? ""
       return "Cannot write \(target): the disk holding it is full\(free); \(kept). "
-        + "Free space and run again"
+        + "Free space\(again)"
     }
-    return "Cannot write \(target): \(reason); \(kept). Check the disk (see `dmesg`) and run again"
+    return "Cannot write \(target): \(reason); \(kept). Check the disk (see `dmesg`)\(again)"
   }
 }

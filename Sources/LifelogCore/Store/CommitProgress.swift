@@ -26,6 +26,10 @@ public enum CommitProgress {
     return committed.load(ordering: .relaxed) > 0 ? .committed : .nothingCommitted
   }
 
+  /// How many outermost write transactions of this process have committed: a command compares
+  /// it with the count at its start to tell whether it changed the log.
+  public static var commitCount: Int { committed.load(ordering: .relaxed) }
+
   static func commitStarting() { uncertain.add(1, ordering: .relaxed) }
 
   static func commitReturned() {
