@@ -7,31 +7,10 @@ import Testing
 /// The list of report formats (``ReportFormat/all``) is the one place a format is registered:
 /// every renderer in the sources is in it once, and every word `--format` takes names one format.
 @Suite struct ReportFormatRegistryTests {
-  /// Sources/LifelogCLI, from Tests/LifelogCLITests/Output/Reports/ this file.
-  static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Sources/LifelogCLI")
-
-  /// The types declared `struct NAME: ReportRenderer` anywhere under Sources/LifelogCLI.
-  static func declaredRenderers() throws -> [String] {
-    let declaration = try Regex(
-      #"(?m)^\s*(?:struct|final class|enum)\s+(\w+)\s*:\s*ReportRenderer\b"#)
-    var names: [String] = []
-    let files = FileManager.default.enumerator(atPath: sources.path)
-    while let path = files?.nextObject() as? String {
-      guard path.hasSuffix(".swift") else { continue }
-      let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
-      for match in text.matches(of: declaration) {
-        if let name = match.output[1].substring { names.append(String(name)) }
-      }
-    }
-    return names.sorted()
-  }
-
   @Test func everyRendererInTheSourcesIsRegisteredOnce() throws {
     let registered = ReportFormat.all.map { String(describing: type(of: $0)) }
-    let declared = try Self.declaredRenderers()
-    #expect(!declared.isEmpty, "no renderer found under \(Self.sources.path)")
+    let declared = try CLISources.types(conformingTo: "ReportRenderer")
+    #expect(!declared.isEmpty, "no renderer found under \(CLISources.folder.path)")
     #expect(registered.sorted() == declared, "ReportFormat.all and the ReportRenderer types differ")
   }
 
