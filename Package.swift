@@ -1,6 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The list of functions the release link lays out side by side.
+///
+/// The functions the everyday commands run (`scripts/hot-functions.sh` writes the list;
+/// docs/benchmarks.md, "Code layout"). The linker skips names it no longer finds. SwiftPM does not know the link reads this file: after
+/// changing only the list, remove `.build/release/lifelog` so the next build links again.
+let hotFunctions = "\(Context.packageDirectory)/Sources/lifelog/hot-functions.txt"
+
 let package = Package(
   name: "lifelog",
   products: [
@@ -81,13 +88,16 @@ let package = Package(
     // the Swift runtime's start-up `dladdr` scanned them all), with a read-only-after-relocation
     // (GNU_RELRO) segment as gold gave. gold, the default, cannot pack relocations; GNU ld can, but
     // lays out no RELRO segment when the standard library's `.rodata` is writable, as it is.
+    // The functions of `hotFunctions` come first in the code, in the order the commands run them.
     .executableTarget(
-      name: "lifelog", dependencies: ["LifelogCLI"],
+      name: "lifelog", dependencies: ["LifelogCLI"], exclude: ["hot-functions.txt"],
       linkerSettings: [
         .unsafeFlags(
           [
             "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
             "-Xlinker", "--no-export-dynamic",
+            "-Xlinker", "--symbol-ordering-file=\(hotFunctions)",
+            "-Xlinker", "--no-warn-symbol-ordering",
           ], .when(platforms: [.linux], configuration: .release))
       ]),
     .executableTarget(
@@ -158,7 +168,22 @@ let metadataByAccessor = SwiftSetting.unsafeFlags(
   ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
   .when(configuration: .release))
 
+// Release code puts each function in a section of its own, so the link can lay out side by side
+// the functions the everyday commands run (`Sources/lifelog/hot-functions.txt`): they then sit in
+// a few pages of the binary instead of being spread over its 8 MB of code, and start-up maps and
+// faults in those few (docs/benchmarks.md, "Code layout"). The static standard library is built
+// this way already.
+let functionSections = SwiftSetting.unsafeFlags(
+  ["-Xfrontend", "-function-sections"], .when(configuration: .release))
+let cFunctionSections = CSetting.unsafeFlags(
+  ["-ffunction-sections"], .when(configuration: .release))
+
 for target in package.targets where target.type != .system {
   target.swiftSettings =
-    (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny"), metadataByAccessor]
+    (target.swiftSettings ?? []) + [
+      .enableUpcomingFeature("ExistentialAny"), metadataByAccessor, functionSections,
+    ]
+  if target.name.hasPrefix("CLifelog") {
+    target.cSettings = (target.cSettings ?? []) + [cFunctionSections]
+  }
 }
