@@ -60,24 +60,47 @@ extension BenchmarkSuite {
     }
   }
 
-  /// The pages one `add` writes to the WAL (`add_wal_pages`): the WAL emptied into the log, then
-  /// ten adds, each frame a 24-byte header and one 4,096-byte page (the WAL's own header is 32).
+  /// The pages one `add` writes to the WAL, the usual add's and the mean.
+  ///
+  /// The WAL is emptied into the log, then 100 adds, each add's frames counted from the WAL's growth (a frame is a 24-byte header and one 4,096-byte
+  /// page; the WAL's own header is 32). `add_wal_pages` is the usual add (the median);
+  /// `add_wal_pages_mean` counts the adds that also rebalance an index's leaves, as a random id
+  /// landing on a full leaf of `entry_by_id` does (docs/benchmarks.md, "Schema v8"). An add whose
+  /// command empties the WAL when it closes (past 512 KiB) is not counted: its frames are gone.
   func reportAddPages(log: String, report: (Figure) -> Void) throws {
     do {
       let database = try Database(path: log, mode: .readWrite)
       try database.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
     }
-    let adds = 10
-    for _ in 0..<adds { try lifelogCommand(["add", "lunch", "salad"], database: log).check() }
-    var info = stat()
-    guard stat(log + "-wal", &info) == 0, info.st_size > 32 else {
-      throw BenchmarkError("the floor log has no WAL after \(adds) adds")
+    let frame = 4096 + 24
+    var before = 32
+    var pages: [Int] = []
+    for _ in 0..<100 {
+      try lifelogCommand(["add", "lunch", "salad"], database: log).check()
+      var info = stat()
+      guard stat(log + "-wal", &info) == 0 else {
+        throw BenchmarkError("the floor log has no WAL after an add")
+      }
+      let after = Int(info.st_size)
+      if after > before { pages.append((after - before) / frame) }
+      before = after
     }
-    let pages = Double(Int(info.st_size) - 32) / Double((4096 + 24) * adds)
+    guard !pages.isEmpty else { throw BenchmarkError("no add of the 100 grew the WAL") }
+    pages.sort()
+    let median = Double(pages[pages.count / 2])
+    let mean = Double(pages.reduce(0, +)) / Double(pages.count)
+    let usual = pages.filter { $0 <= Int(Self.floorAddPages) }.count
+    Log.info(
+      "add_wal_pages: \(pages.count) adds counted: \(usual) wrote at most "
+        + "\(Int(Self.floorAddPages)) pages, the largest \(pages.last ?? 0)")
     report(
       Figure(
-        name: "add_wal_pages", value: pages, unit: "pages", goal: .atMost(Self.floorAddPages),
+        name: "add_wal_pages", value: median, unit: "pages", goal: .atMost(Self.floorAddPages),
         decimals: 1))
+    report(
+      Figure(
+        name: "add_wal_pages_mean", value: mean, unit: "pages",
+        goal: .atMost(Self.floorAddPages), decimals: 2))
   }
 
   /// `scripts/floor` of this checkout (the benchmark runs from its build folder).
