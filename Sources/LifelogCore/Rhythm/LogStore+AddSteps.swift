@@ -138,8 +138,8 @@ extension LogStore {
   ///
   /// The mark is set, not only raised: a step row that marks entries the log no longer has (the
   /// newest entries were lost, and `recover` copied the step rows without them) is brought down
-  /// to the newest entry too. Above it, the next entries would sit under the mark, and each
-  /// `add` would write its step as a row of its own until rowids passed it.
+  /// to the newest entry too. Above it, the next entry would sit under the mark, and its `add`
+  /// would write its step as a row of its own.
   func markEntryStepsMoved() throws {
     guard hasAddStepInEntry else { return }
     stepBase = nil

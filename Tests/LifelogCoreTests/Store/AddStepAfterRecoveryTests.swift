@@ -7,7 +7,7 @@ import Testing
 
 /// Schema v8 after `recover` lost the newest entries: the step rows it copied still mark
 /// entries the log no longer has, and the mark must come down to the newest entry left, or the
-/// next adds keep their steps in rows of their own until rowids pass it.
+/// next add writes its step as a row of its own.
 @Suite struct AddStepAfterRecoveryTests {
   let folder = TemporaryDirectory()
   let lunch = ActivityName.derivedID(for: "lunch")
