@@ -85,4 +85,39 @@ import Testing
         "log: undo step 1 (kept in entry \(soup)): its clock (281474976710656 ms, counter 0) does not fit in a stamp"
       ), "\(result)")
   }
+
+  /// A step numbered outside the numbers lifelog gives (written by hand), as a row and kept in an
+  /// entry, is named; `recover` numbers the steps again in their order, and undo then reverts
+  /// the newest first.
+  @Test func aStepNumberedOutsideTheRangeLifelogGivesIsNamed() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    let soup = try laptop.add("lunch", "soup", "--at", "2026-12-01 12:10")
+    try laptop.expectSuccess("edit", soup, "--note", "tomato soup")
+    let salad = try laptop.add("lunch", "salad", "--at", "2026-12-01 12:20")
+    #expect(try laptop.run("check").exitCode == 0)
+    let log = try Database(path: laptop.databasePath, mode: .readWrite)
+    try log.execute(
+      sql: """
+        UPDATE local_undo_step SET seq = -3 WHERE seq = 1;
+        UPDATE entry SET add_step = json_set(add_step, '$[0]', 9223372036854775807)
+          WHERE hex(id) = upper(replace('\(salad)', '-', ''));
+        """)
+    let result = try laptop.run("check")
+    #expect(result.exitCode == 65, "\(result)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    let what =
+      "its number is outside 1 to 9007199254740992, where lifelog numbers steps, so undo could "
+      + "revert an older step first; the next command that records or undoes a step numbers them again"
+    #expect(lines.contains("log: undo step -3: \(what)"), "\(result)")
+    #expect(
+      lines.contains("log: undo step 9223372036854775807 (kept in entry \(salad)): \(what)"),
+      "\(result)")
+    try laptop.expectSuccess("recover")
+    let recovered = try laptop.run("check")
+    #expect(recovered.exitCode == 0, "\(recovered)")
+    let undone = try laptop.run("undo")
+    #expect(undone.exitCode == 0 && undone.stdout.contains("salad"), "\(undone)")
+    let next = try laptop.run("undo")
+    #expect(next.exitCode == 0 && next.stdout.contains("tomato soup"), "\(next)")
+  }
 }

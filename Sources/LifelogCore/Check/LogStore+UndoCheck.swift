@@ -6,9 +6,24 @@ import LifelogSQLite
 /// Each step keeps the hybrid clock's reading its stamps were taken from, and the clock a command
 /// starts from is the latest of `sync_device`'s and those (``LogStore/clock()``): a step's clock
 /// that no stamp can hold is as harmful as a bad device clock, so each is checked like it.
+///
+/// Each step's number (seq) is checked too: `undo` reverts the highest first, so one outside the
+/// numbers lifelog gives (``LogStore/largestStepSeq``) puts the steps out of order until the next
+/// command that records or reverts one numbers them again (``LogStore/keepStepSeqsInRange()``).
 extension LogStore {
+  /// What `check` says of a step numbered outside 1...``largestStepSeq``.
+  static let stepSeqOutOfRange =
+    "its number is outside 1 to \(largestStepSeq), where lifelog numbers steps, so undo "
+    + "could revert an older step first; the next command that records or undoes a step "
+    + "numbers them again"
+
   func checkUndoClocks(into report: inout CheckReport) throws {
     guard try hasColumn("clock_ms", in: "local_undo_step") else { return }
+    try database.makeStatement(
+      sql: "SELECT seq FROM local_undo_step WHERE seq NOT BETWEEN 1 AND ? ORDER BY seq"
+    ).forEachRow([LogStore.largestStepSeq]) { row in
+      report.add("log: undo step \(row[0] as Int64)", "undo", LogStore.stepSeqOutOfRange)
+    }
     try database.makeStatement(
       sql: """
         SELECT seq, clock_ms, clock_counter FROM local_undo_step
@@ -42,9 +57,12 @@ extension LogStore {
           "the undo step kept in it is not one lifelog reads, so it is not offered by undo")
         return
       }
+      let place = "log: undo step \(row[2] as Int64) (kept in entry \(entry))"
+      if !(1...LogStore.largestStepSeq).contains(row[2] as Int64) {
+        report.add(place, "undo", LogStore.stepSeqOutOfRange)
+      }
       let types = (row[3] as String?, row[4] as String?)
       if types == (nil, nil) { return }
-      let place = "log: undo step \(row[2] as Int64) (kept in entry \(entry))"
       guard types == ("integer", "integer") else {
         report.add(place, "clock", "its clock is not two whole numbers")
         return

@@ -106,7 +106,9 @@ extension LogStore {
     stepBase = nil
     let mark = try entryStepMark()
     guard try lastEntryRowID() > mark else { return }
-    let oldestKept = try nextStepSeq() - 1 - Int64(LogStore.keptUndoSteps)
+    // Saturating: a seq written by hand may sit anywhere (``keepStepSeqsInRange()``).
+    let oldest = try nextStepSeq().subtractingReportingOverflow(1 + Int64(LogStore.keptUndoSteps))
+    let oldestKept = oldest.overflow ? Int64.min : oldest.partialValue
     let fields = (0..<SyncedEntity.entry.fields.count).map(String.init).joined(separator: ",")
     try database.execute(
       sql: """
@@ -131,13 +133,23 @@ extension LogStore {
       arguments: [mark])
   }
 
-  /// Moves the mark past every entry now in the log, so none is looked at for a step: after
+  /// Moves the mark to the newest entry now in the log, so none is looked at for a step: after
   /// ``moveEntryStepsToTable()``, by a write that records no step row of its own.
+  ///
+  /// The mark is set, not only raised: a step row that marks entries the log no longer has (the
+  /// newest entries were lost, and `recover` copied the step rows without them) is brought down
+  /// to the newest entry too. Above it, the next entry would sit under the mark, and its `add`
+  /// would write its step as a row of its own.
   func markEntryStepsMoved() throws {
     guard hasAddStepInEntry else { return }
     stepBase = nil
     try database.execute(
       sql: "UPDATE sync_device SET undo_entry_rowid = (SELECT coalesce(max(rowid), 0) FROM entry)")
+    try database.execute(
+      sql: """
+        UPDATE local_undo_step SET entry_rowid = (SELECT undo_entry_rowid FROM sync_device)
+        WHERE entry_rowid > (SELECT undo_entry_rowid FROM sync_device)
+        """)
   }
 
   /// Moves the kept steps to the table and the mark past entries just added outside any step.
@@ -178,7 +190,8 @@ struct EntryStepBase {
   let keptSeq: KeptSeq
 
   /// One past the newest step, in the table or kept in the newest entry; nil when that entry's
-  /// step cannot be read or the seqs are used up.
+  /// step cannot be read or the next seq would pass ``LogStore/largestStepSeq`` (the step then
+  /// goes to the table, whose write renumbers the steps first).
   var nextSeq: Int64? {
     let newest: Int64
     switch keptSeq {
@@ -186,6 +199,6 @@ struct EntryStepBase {
     case .seq(let kept): newest = max(newestTableSeq, kept)
     case .unreadable: return nil
     }
-    return newest < Int64.max ? newest + 1 : nil
+    return newest < LogStore.largestStepSeq ? newest + 1 : nil
   }
 }

@@ -35,7 +35,9 @@ extension LogStore {
   /// - Throws: ``InputError`` when a field the step wrote was changed since (nothing is written).
   public func undoLastStep() throws -> UndoStep? {
     try write {
-      // Every step is then a table row; the mark moves past the entries when one is reverted.
+      // Every step is then a table row, numbered in range (the trim below subtracts from the
+      // newest); the mark moves past the entries when one is reverted.
+      try keepStepSeqsInRange()
       try moveEntryStepsToTable()
       let newest: Int64? = try database.cachedStatement(sql: "SELECT max(seq) FROM local_undo_step")
         .first { $0[0] }

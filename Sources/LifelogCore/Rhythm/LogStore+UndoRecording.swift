@@ -107,6 +107,8 @@ extension LogStore {
       return
     }
     if try savedStepInEntry(kept, bulk: bulkCount > 0, description: description) { return }
+    // The row takes one past the newest seq, which must leave room above it.
+    try keepStepSeqsInRange()
     try moveEntryStepsToTable()
     // At schema v8 the step also marks the entries it leaves behind (``entryStepMark()``).
     let entryRowID = hasAddStepInEntry ? try lastEntryRowID() : nil

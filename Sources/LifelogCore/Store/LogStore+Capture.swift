@@ -212,7 +212,9 @@ extension LogStore {
       sql: "UPDATE sync_device SET queued_entry_rowid = (SELECT coalesce(max(rowid), 0) FROM entry)"
     )
     // The rows now past the marks came from elsewhere: no step is kept in them, and the add
-    // steps kept in entries before them move to the table (``moveEntryStepsToTable()``).
+    // steps kept in entries before them move to the table (``moveEntryStepsToTable()``), in
+    // order only when every seq is in range.
+    try keepStepSeqsInRange()
     try moveEntryStepsToTable()
     try markEntryStepsMoved()
   }

@@ -47,23 +47,63 @@ import Testing
     #expect(try store.undoLastStep() == nil)
   }
 
-  /// An add after a step kept with the largest integer as its seq (written by hand).
-  ///
-  /// The next add's seq overflows to a real number, which no listing reads, so `undo` reverts
-  /// the older add. Known: `check` does not name such a seq, and the add's statement does not refuse it (at v7 a
-  /// table seq of the largest integer makes SQLite pick a random one for the next step).
+  /// An add after a step kept with the largest integer as its seq (written by hand): the next
+  /// seq has nowhere to go, so the steps are numbered again from 1 in their order first, and
+  /// the new add is still the newest.
   @Test func aStepSeqWrittenByHandAsTheLargestIntegerStillLetsTheNextAddBeUndoneFirst() throws {
     let store = try LogStore(path: folder.file("largest.db"))
-    try add(store, "soup", 0)
+    let soup = try add(store, "soup", 0)
     try store.database.execute(
       sql: "UPDATE entry SET add_step = json_set(add_step, '$[0]', 9223372036854775807)")
+    let salad = try add(store, "salad", 1)
+    let listed = try store.undoSteps(limit: 10)
+    #expect(listed.map(\.description) == ["add salad", "add soup"])
+    #expect(listed.map(\.seq) == [2, 1])
+    #expect(try store.undoLastStep()?.description == "add salad")
+    #expect(try store.entry(id: salad.id)?.deleted == true)
+    #expect(try store.entry(id: soup.id)?.deleted == false)
+    #expect(try store.undoLastStep()?.description == "add soup")
+    #expect(try store.entry(id: soup.id)?.deleted == true)
+    #expect(try store.undoLastStep() == nil)
+  }
+
+  /// Schema v7, where every step is a row: a row numbered with the largest integer made SQLite
+  /// give the next step a random free seq, below it; the steps are numbered again first.
+  @Test func aTableSeqAtTheLargestIntegerStillLetsTheNextStepBeUndoneFirst() throws {
+    let store = try LogStore(path: folder.file("largest7.db"), schemaVersion: 7)
+    let soup = try add(store, "soup", 0)
+    try store.database.execute(sql: "UPDATE local_undo_step SET seq = 9223372036854775807")
+    let salad = try add(store, "salad", 1)
+    try edit(store, soup.id, note: "stew")
+    let listed = try store.undoSteps(limit: 10)
+    #expect(listed.map(\.description) == ["edit stew", "add salad", "add soup"])
+    #expect(listed.map(\.seq) == [3, 2, 1])
+    #expect(try store.undoLastStep()?.description == "edit stew")
+    #expect(try store.undoLastStep()?.description == "add salad")
+    #expect(try store.entry(id: salad.id)?.deleted == true)
+    #expect(try store.entry(id: soup.id)?.note == "soup")
+  }
+
+  /// Steps numbered below 1 and above the range lifelog gives, in the table and in the entries
+  /// (written by hand): an `undo` numbers them again in their order before it reverts the newest.
+  @Test func anUndoNumbersStepsOutOfRangeAgainInTheirOrder() throws {
+    let store = try LogStore(path: folder.file("range.db"))
+    let soup = try add(store, "soup", 0)
+    try edit(store, soup.id, note: "stew")
     try add(store, "salad", 1)
-    let listed = try store.undoSteps(limit: 10).map(\.description)
-    let undone = try store.undoLastStep()?.description
-    withKnownIssue("a seq past the largest integer is kept as a real number and never listed") {
-      #expect(listed == ["add salad", "add soup"])
-      #expect(undone == "add salad")
-    }
+    try add(store, "bread", 2)
+    try store.database.execute(
+      sql: """
+        UPDATE local_undo_step SET seq = -9223372036854775808 WHERE seq = 1;
+        UPDATE local_undo_step SET seq = 9007199254740993 WHERE seq = 2;
+        UPDATE entry SET add_step = json_set(add_step, '$[0]', 9223372036854775807)
+          WHERE rowid = (SELECT max(rowid) FROM entry);
+        """)
+    #expect(try store.stepSeqsOutOfRange())
+    var undone: [String] = []
+    while let step = try store.undoLastStep() { undone.append(step.description) }
+    #expect(undone == ["add bread", "add salad", "edit stew", "add soup"])
+    #expect(try store.entry(id: soup.id)?.deleted == true)
   }
 
   /// More adds in a row than steps are kept: the table's rows are trimmed away beneath the steps
