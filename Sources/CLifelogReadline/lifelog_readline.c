@@ -23,9 +23,6 @@ static struct {
   char **(*completion_matches)(const char *, rl_compentry_func_t *);
   void (*add_history)(const char *);
   void (*stifle_history)(int);
-  int (*read_history)(const char *);
-  int (*append_history)(int, const char *);
-  int (*history_truncate_file)(const char *, int);
   rl_completion_func_t **attempted_completion_function;
   int *attempted_completion_over;
   char **line_buffer;
@@ -61,9 +58,6 @@ int lr_load(char *error, size_t error_size) {
   LOOKUP(completion_matches, "rl_completion_matches");
   LOOKUP(add_history, "add_history");
   LOOKUP(stifle_history, "stifle_history");
-  LOOKUP(read_history, "read_history");
-  LOOKUP(append_history, "append_history");
-  LOOKUP(history_truncate_file, "history_truncate_file");
   LOOKUP(attempted_completion_function, "rl_attempted_completion_function");
   LOOKUP(attempted_completion_over, "rl_attempted_completion_over");
   LOOKUP(line_buffer, "rl_line_buffer");
@@ -194,11 +188,3 @@ void lr_free(char *line) { free(line); }
 void lr_limit_history(int limit) { rl.stifle_history(limit); }
 
 void lr_add_history(const char *line) { rl.add_history(line); }
-
-int lr_read_history(const char *path) { return rl.read_history(path); }
-
-int lr_append_history(int count, const char *path) { return rl.append_history(count, path); }
-
-int lr_truncate_history(const char *path, int lines) {
-  return rl.history_truncate_file(path, lines);
-}

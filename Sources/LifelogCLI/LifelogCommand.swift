@@ -255,6 +255,8 @@ public enum LifelogCommand {
     case let error as SyncError:
       switch error {
       case .syncRunning, .keysChanged: return (ExitCode.temporaryFailure, error.description)
+      case .lockFileUnusable:
+        return (error.isDiskFailure ? ExitCode.ioError : ExitCode.cannotCreate, error.description)
       case .upgradeRequired, .encryptionMismatch, .encryptionUnavailable:
         return (ExitCode.configuration, error.description)
       case .noSuchRemote: return (ExitCode.dataError, error.description)

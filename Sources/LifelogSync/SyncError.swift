@@ -1,3 +1,5 @@
+@preconcurrency import Glibc
+
 /// Why a sync, or setting up a remote, failed.
 public enum SyncError: Error, Equatable, CustomStringConvertible {
   /// The remote is missing, unmounted, emptied or unreadable (exit 69).
@@ -10,6 +12,10 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
   case conflict(String)
   /// Another sync of this log is running (exit 75).
   case syncRunning(String)
+  /// The lock file beside the log cannot be opened or made (its path, and the `errno`, or nil
+  /// when something other than a regular file is there): a fault of the local folder, not of the
+  /// remote, so exit 73, or 74 when the disk failed (``isDiskFailure``).
+  case lockFileUnusable(String, errno: Int32?)
   /// `--timeout` ran out while talking to the remote (exit 69).
   case timedOut(seconds: Int)
   /// No remote of that name, or none at all (exit 64/65 in the CLI).
@@ -41,6 +47,9 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
       "\(detail); was this log copied from another machine? Nothing was overwritten"
     case .syncRunning(let lockPath):
       "another sync is running (lock '\(lockPath)'); try again when it has finished"
+    case .lockFileUnusable(let lockPath, let code):
+      "Cannot use the lock file '\(lockPath)' beside the log: \(Self.lockProblem(code)); "
+        + "nothing was changed. \(Self.lockRemedy(code))"
     case .timedOut(let seconds):
       "The sync did not finish within \(seconds) s (--timeout); the remote is slow or unreachable, "
         + "and what was done so far is kept"
@@ -63,6 +72,29 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
     case .keysChanged(let location):
       "The keys of '\(location)' were changed by another machine at the same moment; nothing was changed here, "
         + "try again"
+    }
+  }
+
+  /// Whether the local disk failed (an I/O error, a full disk or quota) rather than what sits at
+  /// a local path or its permissions: exit 74 rather than 73, as for the log itself.
+  public var isDiskFailure: Bool {
+    guard case .lockFileUnusable(_, let code?) = self else { return false }
+    return code == EIO || code == ENOSPC || code == EDQUOT
+  }
+
+  private static func lockProblem(_ code: Int32?) -> String {
+    guard let code else { return "it is not a regular file (a FIFO or a device is there)" }
+    if code == ELOOP { return "it is a symbolic link, which lifelog does not follow" }
+    if code == EISDIR { return "it is a folder, not a regular file" }
+    return String(cString: strerror(code))
+  }
+
+  private static func lockRemedy(_ code: Int32?) -> String {
+    switch code {
+    case EIO: "Check the disk (see `dmesg`) and try again"
+    case ENOSPC, EDQUOT: "Free space on its disk and try again"
+    case EACCES, EPERM, EROFS: "Check that the log's folder is writable, then try again"
+    default: "It is lifelog's own lock: remove what is at that path and try again"
     }
   }
 }

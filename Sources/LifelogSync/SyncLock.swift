@@ -11,18 +11,16 @@ public final class SyncLock {
   public let path: String
 
   /// Takes the lock, or throws ``SyncError/syncRunning(_:)`` at once when another process holds it.
+  ///
+  /// - Throws: ``SyncError/lockFileUnusable(_:errno:)`` when the lock file cannot be opened or
+  ///   made, or is not a regular file: a fault of the folder beside the log, never of a remote.
   public init(path: String) throws(SyncError) {
     self.path = path
     descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      let reason = errno == ELOOP ? "it is a symbolic link" : String(cString: strerror(errno))
-      throw .remoteUnavailable(
-        path, reason: "cannot create the lock file: \(reason); remove it and try again")
-    }
+    guard descriptor >= 0 else { throw .lockFileUnusable(path, errno: errno) }
     var status = stat()
     guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-      throw .remoteUnavailable(
-        path, reason: "the lock file is not a regular file; remove it and try again")
+      throw .lockFileUnusable(path, errno: nil)
     }
     // No close here: the descriptor is already stored, so `deinit` closes it when this throws.
     // A second close would hit whatever file another thread was given that number meanwhile.

@@ -69,6 +69,7 @@ extension SyncStore {
         sql:
           "INSERT INTO sync_remote (name, url, remote_id, token, data_key) VALUES (?, ?, ?, ?, ?)",
         arguments: [name, url, remoteID, token, dataKey])
+      log.pendingWriteMark = .remoteAdded(name: name, remoteID: remoteID)
     }
   }
 

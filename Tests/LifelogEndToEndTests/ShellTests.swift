@@ -132,4 +132,58 @@ import Testing
     try second.press("C-d")
     try second.waitForExit()
   }
+
+  // MARK: - The history file
+
+  /// Writes the history file as an earlier session (or anyone) might have left it.
+  private func writeHistory(_ bytes: [UInt8]) throws -> String {
+    let history = folder.file("state/lifelog/history")
+    try FileManager.default.createDirectory(
+      atPath: folder.file("state/lifelog"), withIntermediateDirectories: true)
+    try Data(bytes).write(to: URL(fileURLWithPath: history))
+    return history
+  }
+
+  /// The history file is outside input: a binary line, one with a control character and one
+  /// longer than 4 KiB are skipped, neither recalled nor kept; the text lines round-trip.
+  @Test func theHistoryRecallsItsTextLinesAndDropsWhatIsNotText() throws {
+    try #require(Subprocess.exists("tmux"), "tmux is needed (make test installs it)")
+    var bytes = Array("add snack 'jabłko'\n".utf8) + [0x00, 0xFF, 0xFE, 0x0A]
+    bytes += Array("list --limit 1\nstatus \u{1B}[31m\n".utf8)
+    bytes += Array(String(repeating: "x", count: 5_000).utf8) + [0x0A]
+    let history = try writeHistory(bytes)
+    let terminal = try TerminalSession(
+      [LifelogProcess.binaryPath, "shell"], environment: environment, folder: folder)
+    try terminal.waitFor("lifelog> ")
+    try terminal.press("Up")
+    try terminal.waitFor("lifelog> list --limit 1")
+    try terminal.press("Enter")
+    try terminal.waitForLastLine("lifelog>")
+    try terminal.press("C-d")
+    try terminal.waitForExit()
+    #expect(
+      try String(contentsOfFile: history, encoding: .utf8)
+        == "add snack 'jabłko'\nlist --limit 1\nlist --limit 1\n")
+  }
+
+  /// A history of 2 MiB and 1,500 lines (a line of 2 MiB first, one of 5,000 bytes near the
+  /// end): only its last 1 MiB is read, and leaving cuts it to its last 1,000 text lines.
+  @Test func anOverlongHistoryIsCutToItsLastThousandTextLines() throws {
+    try #require(Subprocess.exists("tmux"), "tmux is needed (make test installs it)")
+    var bytes = [UInt8](repeating: UInt8(ascii: "y"), count: 2 << 20) + [0x0A]
+    for number in 1...1_500 {
+      bytes += Array("list --limit \(number)\n".utf8)
+      if number == 1_450 { bytes += Array(String(repeating: "z", count: 5_000).utf8) + [0x0A] }
+    }
+    let history = try writeHistory(bytes)
+    let terminal = try TerminalSession(
+      [LifelogProcess.binaryPath, "shell"], environment: environment, folder: folder)
+    try terminal.waitFor("lifelog> ")
+    try terminal.press("Up")
+    try terminal.waitFor("lifelog> list --limit 1500")
+    try terminal.press("C-u", "C-d")
+    try terminal.waitForExit()
+    let kept = try String(contentsOfFile: history, encoding: .utf8)
+    #expect(kept == (501...1_500).map { "list --limit \($0)\n" }.joined())
+  }
 }

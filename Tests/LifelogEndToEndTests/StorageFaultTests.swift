@@ -74,6 +74,18 @@ struct StorageFaultTests {
     #expect(try notes() == [])
   }
 
+  /// `remote add` records no undo step, but the remote it added tells: its failed flush says the
+  /// remote was added (read back), not that lifelog cannot tell.
+  @Test func aFailedFlushOfARemoteAddSaysTheRemoteWasAdded() throws {
+    _ = try run("add", "snack", "apple")
+    let result = try faulted("posix/io/sync/fdatasync", "remote", "add", "usb", folder.file("usb"))
+    #expect(result.exitCode == 74, "\(result)")
+    #expect(result.stderr.hasPrefix("Error: The remote 'usb' was added, but "), "\(result)")
+    #expect(result.stderr.contains("do not run the command again"), "\(result)")
+    expectNoSQLiteText(result)
+    #expect(try run("remote", "list").stdout.contains("usb"))
+  }
+
   /// A write that fails before the commit is whole leaves nothing, and says so.
   @Test func aFailedWriteSaysNothingWasSaved() throws {
     _ = try run("add", "snack", "apple")

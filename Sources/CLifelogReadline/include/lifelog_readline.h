@@ -44,12 +44,8 @@ void lr_free(char *line);
 void lr_limit_history(int limit);
 /* Adds a line to the history in memory. */
 void lr_add_history(const char *line);
-/* Reads a history file into memory; 0, or an errno (ENOENT when there is none yet). */
-int lr_read_history(const char *path);
-/* Appends the last `count` lines of the history in memory to a file; 0 or an errno. */
-int lr_append_history(int count, const char *path);
-/* Cuts a history file down to its last `lines` lines; 0 or an errno. */
-int lr_truncate_history(const char *path, int lines);
+/* No history file is read or written here: readline's functions take a path and would follow
+ * a link planted at it; the caller reads and writes the file through its own descriptor. */
 
 #ifdef __cplusplus
 }

@@ -28,13 +28,12 @@ extension LifelogCommand {
         if code != ExitCode.success { throw ExitStatus(code: code) }
         return
       }
-      var history = ShellHistory(environment: context.environment)
+      var history: HistoryFile?
       do {
-        try history?.prepare()
+        history = try ShellHistory(environment: context.environment)?.open()
       } catch {
         context.errors.write("Warning: \(error); the history will not be kept\n")
         context.errors.flush()
-        history = nil
       }
       let editor = try LineEditor(history: history, completer: Completer(context: context))
       defer { editor.close() }

@@ -70,6 +70,7 @@ struct StorageFailureReport {
     case .stepRecorded(_, let description): change = "The change was saved (\(description))"
     case .stepUndone(_, let description):
       change = "The undo was saved (it reverted '\(description)')"
+    case .remoteAdded(let name, _): change = "The remote '\(name)' was added"
     }
     return StorageFailureReport(
       code: ExitCode.ioError,

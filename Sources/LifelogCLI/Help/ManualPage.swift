@@ -119,8 +119,9 @@ enum ManualPage {
     A fixed "now" (ISO 8601 with an offset), for tests and demos.
     .SH EXIT STATUS
     0 ok; 1 unexpected failure; 64 usage error; 65 bad input data; 66 input file missing;
-    69 remote unavailable; 75 try again (the log or a sync is busy); 77 authentication refused;
-    78 configuration error.
+    69 remote unavailable; 73 cannot create (the log, an output file, or the lock file beside the
+    log, for its permissions or what is at its path); 74 I/O error (the disk failed or is full);
+    75 try again (the log or a sync is busy); 77 authentication refused; 78 configuration error.
     .SH FILES
     .TP
     .I ~/.local/share/lifelog/lifelog.db

@@ -9,12 +9,12 @@
 final class LineEditor: LineSource {
   static let prompt = "lifelog> "
 
-  private let history: ShellHistory?
+  private let history: HistoryFile?
   /// Whether the input ended (Ctrl-D) rather than an `exit`.
   private(set) var reachedEnd = false
 
   /// - Throws: a ``ConfigurationError`` when libreadline cannot be loaded.
-  init(history: ShellHistory?, completer: Completer) throws {
+  init(history: HistoryFile?, completer: Completer) throws {
     var error = [CChar](repeating: 0, count: 512)
     guard lr_load(&error, error.count) == 0 else {
       let message = String(
@@ -27,7 +27,7 @@ final class LineEditor: LineSource {
     lr_configure("lifelog", completeForReadline)
     lr_limit_history(Int32(ShellHistory.limit))
     self.history = history
-    if let history { _ = lr_read_history(history.path) }
+    for line in history?.lines() ?? [] { lr_add_history(line) }
   }
 
   func readLine() -> String? {
@@ -41,13 +41,12 @@ final class LineEditor: LineSource {
 
   func remember(_ line: String) {
     lr_add_history(line)
-    // Appended at once, so a session that is killed keeps what was typed.
-    if let history { _ = lr_append_history(1, history.path) }
+    history?.append(line)
   }
 
   /// Cuts the history file back to its limit.
   func close() {
-    if let history { _ = lr_truncate_history(history.path, Int32(ShellHistory.limit)) }
+    history?.trim()
     activeCompleter = nil
   }
 }

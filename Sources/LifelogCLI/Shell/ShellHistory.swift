@@ -23,20 +23,23 @@ struct ShellHistory {
     }
   }
 
-  /// Creates the missing folders (0700) and the file (0600), and makes an existing file 0600.
+  /// Creates the missing folders (0700) and the file (0600), makes an existing file 0600, and
+  /// opens it: every later read and write goes through that descriptor (``HistoryFile``).
   ///
   /// A symbolic link at the path is refused, not followed: planted there, it would have the
-  /// shell append what is typed to the file it names (and make that file 0600).
+  /// shell append what is typed to the file it names (and make that file 0600). Something that is
+  /// not a regular file (a FIFO, a device) is refused too, and never blocks the open.
   ///
   /// - Throws: a ``ConfigurationError`` naming the path that could not be made.
-  func prepare() throws {
+  func open() throws -> HistoryFile {
     do {
       try LocalFile.createFolders(above: path)
     } catch {
       throw ConfigurationError(
         "Cannot create '\(error.path)' for the shell history: \(error.reason)")
     }
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    let descriptor = Glibc.open(
+      path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
       if errno == ELOOP {
         throw ConfigurationError(
@@ -46,7 +49,13 @@ struct ShellHistory {
       throw ConfigurationError(
         "Cannot open the shell history '\(path)': \(String(cString: strerror(errno)))")
     }
+    let file = HistoryFile(descriptor: descriptor, path: path)
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      throw ConfigurationError(
+        "The shell history '\(path)' is not a regular file; remove it")
+    }
     fchmod(descriptor, 0o600)
-    close(descriptor)
+    return file
   }
 }

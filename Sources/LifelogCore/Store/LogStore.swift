@@ -31,7 +31,7 @@ public final class LogStore {
   /// Whether the log is at schema v8 or later: an `add`'s undo step is kept in its entry's row.
   public private(set) var hasAddStepInEntry = false
   /// What the write transaction now running leaves for a read-back after a failed `COMMIT`.
-  var pendingWriteMark: WriteMark?
+  package var pendingWriteMark: WriteMark?
   /// Whether this connection keeps the WAL on close: every read-write connection to a file, once
   /// it has opened the log (a log refused on opening is closed as SQLite always closes).
   private var keepsWAL = false

@@ -1,7 +1,8 @@
 import LifelogSQLite
 
 /// What a write transaction leaves in the log that tells, read back by a fresh connection,
-/// whether it committed: the `lifelog undo` step it recorded, or the step it reverted.
+/// whether it committed: the `lifelog undo` step it recorded, the step it reverted, or the remote
+/// it added (`remote add` records no undo step).
 ///
 /// After a `COMMIT` fails (a failed `fdatasync`, a full disk), SQLite's WAL may still hold the
 /// whole transaction, and the next process to open the log keeps it. Whether it does can only be
@@ -11,11 +12,14 @@ public enum WriteMark: Equatable, Sendable {
   case stepRecorded(seq: Int64, description: String)
   /// The write reverted (and removed) this undo step: it is in the log when the step is gone.
   case stepUndone(seq: Int64, description: String)
+  /// The write added this remote: it is in the log when a remote of that name has that id.
+  case remoteAdded(name: String, remoteID: String)
 
   /// What the command did, as its undo step describes it (`add breakfast … 1a2b3c4d`).
   public var description: String {
     switch self {
     case .stepRecorded(_, let description), .stepUndone(_, let description): return description
+    case .remoteAdded(let name, _): return "remote add \(name)"
     }
   }
 
@@ -31,6 +35,10 @@ public enum WriteMark: Equatable, Sendable {
       return try stepDescription(seq, in: database) == description
     case .stepUndone(let seq, let description):
       return try stepDescription(seq, in: database) != description
+    case .remoteAdded(let name, let remoteID):
+      return try database.cachedStatement(
+        sql: "SELECT 1 FROM sync_remote WHERE name = ? AND remote_id = ?"
+      ).first([name, remoteID]) { _ in true } == true
     }
   }
 
