@@ -95,10 +95,13 @@ struct ActivityReportText {
     return rows
   }
 
-  /// The activities' targets, one line, so the TARGET column can be read.
+  /// The activities' targets, one line in the report's language, so the TARGET column can be
+  /// read.
   func targets() -> String {
     let targets = report.activities.compactMap { totals in
-      totals.activity.target.map { "\(TerminalText.visible(totals.activity.name)) \($0)" }
+      totals.activity.target.map {
+        TerminalText.visible(totals.activity.name) + " " + ReportText.target($0)
+      }
     }
     return targets.isEmpty ? "" : tr("Targets") + ": " + targets.joined(separator: ", ") + "\n"
   }
