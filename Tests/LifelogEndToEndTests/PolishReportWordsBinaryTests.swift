@@ -125,6 +125,17 @@ import Testing
     }
   }
 
+  /// A night of two sleep entries counts them in the report's language: `(2 wpisy)`.
+  @Test func aNightsEntriesAreCountedInTheReportsLanguage() throws {
+    let nap = ["add", "sleep", "--at", "2026-12-04T21:00:00+01:00", "--duration", "1h"]
+    #expect(try run(nap).exitCode == 0)
+    let report = ["report", "activity", "--by", "day"] + Self.range
+    let polish = try run(report + ["--lang", "pl"])
+    #expect(polish.stdout.contains(" (2 wpisy)"), "\(polish.stdout)")
+    let english = try run(report + ["--lang", "en"])
+    #expect(english.stdout.contains(" (2 entries)"), "\(english.stdout)")
+  }
+
   /// Writing to a file, the confirmation is in the report's language too.
   @Test func theConfirmationOfAWrittenFileIsPolish() throws {
     for (kind, expected) in [

@@ -142,7 +142,9 @@ struct ActivityReportText {
       let bed = night.bedtime.map { ReportText.clock($0) } ?? ""
       let up = night.wakeTime.map { ReportText.clock($0) } ?? ""
       var slept = night.sleptSeconds > 0 ? ReportText.seconds(night.sleptSeconds) : ""
-      if night.entries > 1 { slept += " (\(night.entries) entries)" }
+      if night.entries > 1 {
+        slept += " (" + tr.plural("%d entry", "%d entries", count: night.entries) + ")"
+      }
       return [ReportText.day(night.date), bed, up, slept]
     }
   }
