@@ -114,12 +114,15 @@ import Testing
     ] {
       #expect(polish.stdout.contains(expected), "\(expected) in \(polish.stdout.prefix(3000))")
     }
+    // The walk logged away from home (UTC-05:00) names its day in the time-zone note.
+    #expect(polish.stdout.contains("w podróży"), "\(polish.stdout.prefix(3000))")
     #expect(!polish.stdout.contains("2026-11-30"), "\(polish.stdout.prefix(3000))")
+    #expect(!polish.stdout.contains("2026-12-03"), "\(polish.stdout.prefix(3000))")
     let english = try run(report + ["--lang", "en"])
     #expect(english.exitCode == 0, "\(english)")
     for expected in [
       "walk 150 min/week", "snack 5 times/week", "breakfast 1 times/day", "swim 2.5 km/month",
-      "2026-11-23 to 2026-11-29", "2026-11-30 to 2026-12-06",
+      "2026-11-23 to 2026-11-29", "2026-11-30 to 2026-12-06", "away",
     ] {
       #expect(english.stdout.contains(expected), "\(expected) in \(english.stdout.prefix(3000))")
     }

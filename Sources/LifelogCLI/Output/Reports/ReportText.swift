@@ -217,7 +217,8 @@ enum ReportText {
     case .week:
       text = tr.format(
         "{first} to {last}",
-        ["first": tr.dateLabel(period.start), "last": tr.dateLabel(period.end)], context: "week")
+        ["first": tr.dateLabel(period.start), "last": tr.dateLabel(period.end)],
+        context: "dates")
     case .month: text = String(period.start.description.prefix(7))
     }
     if period.isPartial {
@@ -245,7 +246,8 @@ enum ReportText {
   }
 
   /// `UTC+02:00 (30 entries), UTC-05:00 (8 entries, away, 2026-10-22 to 2026-10-23)`, or nil
-  /// when every entry was logged at one offset at home.
+  /// when every entry was logged at one offset at home; the days as the language writes a date
+  /// (`3 gru 2026` in Polish).
   static func offsets(_ offsets: [LoggedOffset]) -> String? {
     guard offsets.count > 1 || offsets.contains(where: { $0.awayEntries > 0 }) else { return nil }
     let tr = Translation.current
@@ -257,9 +259,11 @@ enum ReportText {
         text += ", " + tr("away") + " "
         text +=
           offset.firstDay == offset.lastDay
-          ? "\(offset.firstDay)"
+          ? tr.dateLabel(offset.firstDay)
           : tr.format(
-            "{first} to {last}", ["first": "\(offset.firstDay)", "last": "\(offset.lastDay)"])
+            "{first} to {last}",
+            ["first": tr.dateLabel(offset.firstDay), "last": tr.dateLabel(offset.lastDay)],
+            context: "dates")
       }
       return text + ")"
     }.joined(separator: ", ")
