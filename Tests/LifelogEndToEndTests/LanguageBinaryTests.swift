@@ -80,7 +80,8 @@ import Testing
       "report", "activity", "--lang", "pl", "--from", "2026-11-25", "--to", PolishSampleLog.to,
     ])
     #expect(
-      weekly.stdout.contains("2026-11-23–2026-11-29 (5 z 7 dni)"), "\(weekly.stdout.prefix(1500))"
+      weekly.stdout.contains("23 lis 2026 – 29 lis 2026 (5 z 7 dni)"),
+      "\(weekly.stdout.prefix(1500))"
     )
   }
 

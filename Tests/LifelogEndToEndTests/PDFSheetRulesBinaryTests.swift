@@ -73,7 +73,8 @@ import Testing
     let text = try ToolProcess.output("/usr/bin/pdftotext", ["-layout", file, "-"]).text
     for expected in [
       "Aktywności", "Anna Żółkiewska", "poniedziałek, 23 listopada 2026", "AKTYWNOŚĆ", "breakfast",
-      "snack", "10 razy", "90%", "2026-11-23–2026-11-29", "2026-11-30–2026-12-06", "80%",
+      "snack", "10 razy", "90%", "23 lis 2026 – 29 lis 2026", "30 lis 2026 – 6 gru 2026", "80%",
+      "snack 5 razy/tydzień",
     ] {
       #expect(text.contains(expected), "\(expected) in \(text)")
     }

@@ -55,9 +55,9 @@ import Testing
     "long", "too", "counted", "period", "count", "duration", "quantity", "slept", "bed", "up",
   ]
 
-  /// The words of what a person reads: HTML without its style sheet and tags, and without the
-  /// line that names the activities' targets as typed in `activity edit --target` (a value,
-  /// like a setting's, kept as typed).
+  /// The words of what a person reads: HTML without its style sheet and tags.
+  ///
+  /// The line naming the activities' targets is read too: it is in the report's language.
   static func readWords(_ text: String, html: Bool) -> [String] {
     var text = text
     if html {
@@ -65,8 +65,7 @@ import Testing
         of: "<style>[\\s\\S]*?</style>", with: " ", options: .regularExpression)
       text = text.replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)
     }
-    let lines = text.split(separator: "\n").filter { !$0.contains("Cele: ") }
-    return lines.flatMap { $0.split { !$0.isLetter }.map { $0.lowercased() } }
+    return text.split { !$0.isLetter }.map { $0.lowercased() }
   }
 
   @Test(arguments: ["text", "md", "html"], [nil, "meals", "activity"] as [String?])
@@ -89,6 +88,55 @@ import Testing
       #expect(result.stdout.contains("niedziela, 6 grudnia 2026"))
       #expect(result.stdout.contains("poniedziałek, 23 listopada 2026"))
     }
+  }
+
+  /// The targets line and a week's label in Polish: `5 razy/tydzień`, `1 raz/dzień`, a decimal
+  /// comma, the person's unit as typed, and the week's days written as Polish dates; in English
+  /// the same line is the targets' canonical text and the week's days stay ISO dates.
+  @Test(arguments: ["text", "md", "html"])
+  func targetsAndWeeksAreWrittenInTheReportsLanguage(format: String) throws {
+    for arguments in [
+      ["activity", "edit", "breakfast", "--target", "1/day"],
+      [
+        "activity", "add", "swim", "--kind", "exercise", "--unit", "km", "--target", "2.5 km/month",
+      ],
+      ["add", "swim", "--at", "2026-12-02T18:00:00+01:00", "--qty", "1.5"],
+    ] {
+      let result = try run(arguments)
+      #expect(result.exitCode == 0, "\(result)")
+    }
+    let report = ["report", "activity", "--by", "week", "--format", format] + Self.range
+    let polish = try run(report + ["--lang", "pl"])
+    #expect(polish.exitCode == 0, "\(polish)")
+    for expected in [
+      "walk 150 min/tydzień", "snack 5 razy/tydzień", "breakfast 1 raz/dzień",
+      "swim 2,5 km/miesiąc", "23 lis 2026 – 29 lis 2026", "30 lis 2026 – 6 gru 2026",
+    ] {
+      #expect(polish.stdout.contains(expected), "\(expected) in \(polish.stdout.prefix(3000))")
+    }
+    // The walk logged away from home (UTC-05:00) names its day in the time-zone note.
+    #expect(polish.stdout.contains("w podróży"), "\(polish.stdout.prefix(3000))")
+    #expect(!polish.stdout.contains("2026-11-30"), "\(polish.stdout.prefix(3000))")
+    #expect(!polish.stdout.contains("2026-12-03"), "\(polish.stdout.prefix(3000))")
+    let english = try run(report + ["--lang", "en"])
+    #expect(english.exitCode == 0, "\(english)")
+    for expected in [
+      "walk 150 min/week", "snack 5 times/week", "breakfast 1 times/day", "swim 2.5 km/month",
+      "2026-11-23 to 2026-11-29", "2026-11-30 to 2026-12-06", "away",
+    ] {
+      #expect(english.stdout.contains(expected), "\(expected) in \(english.stdout.prefix(3000))")
+    }
+  }
+
+  /// A night of two sleep entries counts them in the report's language: `(2 wpisy)`.
+  @Test func aNightsEntriesAreCountedInTheReportsLanguage() throws {
+    let nap = ["add", "sleep", "--at", "2026-12-04T21:00:00+01:00", "--duration", "1h"]
+    #expect(try run(nap).exitCode == 0)
+    let report = ["report", "activity", "--by", "day"] + Self.range
+    let polish = try run(report + ["--lang", "pl"])
+    #expect(polish.stdout.contains(" (2 wpisy)"), "\(polish.stdout)")
+    let english = try run(report + ["--lang", "en"])
+    #expect(english.stdout.contains(" (2 entries)"), "\(english.stdout)")
   }
 
   /// Writing to a file, the confirmation is in the report's language too.

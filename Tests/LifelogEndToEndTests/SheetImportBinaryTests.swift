@@ -112,6 +112,30 @@ import Testing
     #expect(decided.stdout.contains("row 2: 2026-03-04T08:00:00+01:00"), "\(decided)")
   }
 
+  /// A sheet of 5,000 columns, the first a header cell of 5,000 characters: an error names its
+  /// first 20 columns (the long one cut short) and how many more there are, not all of them, and
+  /// the proposed `--map` names the long one by its letter.
+  @Test func anErrorNamesTheFirst20ColumnsOfAWideSheetAndCountsTheRest() throws {
+    let path = folder.file("wide-header.csv")
+    let header = [String(repeating: "x", count: 5_000)] + (1..<5_000).map { "c\($0)" }
+    let row = ["6.12.2026 8:00"] + Array(repeating: "obiad", count: 4_999)
+    try (header.joined(separator: ";") + "\n" + row.joined(separator: ";") + "\n").write(
+      toFile: path, atomically: true, encoding: .utf8)
+    let unmapped = try lifelog(["import", path])
+    let missing = try lifelog(["import", path, "--map", "at=Kiedy", "--map", "activity=c1"])
+    for (result, shown) in [
+      (unmapped, "'c19', … and 4980 more)"), (missing, "T 'c19', … and 4980 more"),
+    ] {
+      #expect(result.exitCode == 65, "\(result.stderr.prefix(2000))")
+      #expect(result.stderr.contains(shown), "\(result.stderr.prefix(2000))")
+      #expect(result.stderr.contains("'" + String(repeating: "x", count: 60) + "…'"))
+      #expect(!result.stderr.contains("'c20'"), "\(result.stderr.prefix(2000))")
+      #expect(result.stderr.utf8.count < 2_000, "\(result.stderr.utf8.count) bytes")
+    }
+    #expect(unmapped.stderr.contains("--map at=A --map activity=c1"), "\(unmapped.stderr)")
+    #expect(try entries().isEmpty)
+  }
+
   @Test func invalidRowsAreListedByTheirSheetRowAndNothingIsImported() throws {
     let path = folder.file("bad.csv")
     try "Data;Posiłek\n6.12.2026 8:00;obiad\n\n31.2.2026 8:00;obiad\n".write(

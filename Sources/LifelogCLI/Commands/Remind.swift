@@ -78,14 +78,19 @@ extension LifelogCommand {
         return
       }
       let language = LanguageChoice.resolve(language, setting: due.values[.language], in: context)
-      let message = Translation.$current.withValue(language.translation) { due.message }
-      context.output.write(message + "\n")
-      if notify { Self.sendNotification(message, context: context) }
-      if let command { try Self.execute(command, message: message, context: context) }
+      // The reminder and the notes about delivering it are in one language.
+      try Translation.$current.withValue(language.translation) {
+        let message = due.message
+        context.output.write(message + "\n")
+        if notify { Self.sendNotification(message, context: context) }
+        if let command { try Self.execute(command, message: message, context: context) }
+      }
     }
 
-    /// `notify-send`, when a session bus is there to carry it; otherwise says why not (stderr).
+    /// `notify-send`, when a session bus is there to carry it; otherwise says why not (stderr, in
+    /// the reminder's language).
     static func sendNotification(_ message: String, context: Context) {
+      let tr = Translation.current
       var environment = context.environment
       if (environment["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty {
         let runtime =
@@ -94,16 +99,19 @@ extension LifelogCommand {
         var info = stat()
         guard stat(runtime + "/bus", &info) == 0, (info.st_mode & S_IFMT) == S_IFSOCK else {
           context.errors.write(
-            "Note: no desktop notification: no session bus (DBUS_SESSION_BUS_ADDRESS is not set and there is no "
-              + "\(runtime)/bus); a systemd user timer ('lifelog timer install remind') has one\n")
+            tr.format(
+              "Note: no desktop notification: no session bus (DBUS_SESSION_BUS_ADDRESS is not set and there is no {bus}); a systemd user timer ('lifelog timer install remind') has one",
+              ["bus": runtime + "/bus"]) + "\n")
           return
         }
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(runtime)/bus"
       }
       guard let program = ChildProcess.find("notify-send", environment: environment) else {
         context.errors.write(
-          "Note: no desktop notification: notify-send is not installed (Debian package libnotify-bin)\n"
-        )
+          tr(
+            "Note: no desktop notification: notify-send is not installed (Debian package libnotify-bin)"
+          )
+            + "\n")
         return
       }
       do {
@@ -112,25 +120,34 @@ extension LifelogCommand {
           environment: ChildEnvironment(inheriting: environment))
         if outcome.status != 0 {
           context.errors.write(
-            "Note: notify-send failed (status \(outcome.status)): \(outcome.output.trimmingSpaces())\n"
-          )
+            tr.format(
+              "Note: notify-send failed (status {status}): {output}",
+              ["status": "\(outcome.status)", "output": outcome.output.trimmingSpaces()]) + "\n")
         }
       } catch {
-        context.errors.write("Note: no desktop notification: \(error)\n")
+        context.errors.write(
+          tr.format("Note: no desktop notification: {error}", ["error": "\(error)"]) + "\n")
       }
     }
 
-    /// Runs `command` with `sh -c`, the message in `LIFELOG_MESSAGE`; its output joins ours.
+    /// Runs `command` with `sh -c`, the message in `LIFELOG_MESSAGE`; its output joins ours, and
+    /// a note in the reminder's language says when it failed.
     static func execute(_ command: String, message: String, context: Context) throws {
+      let tr = Translation.current
       let environment = ChildEnvironment(
         inheriting: context.environment, adding: ["LIFELOG_MESSAGE": message])
       let outcome = try ChildProcess.run("/bin/sh", ["-c", command], environment: environment)
       context.output.write(outcome.output)
       if outcome.timedOut {
         context.errors.write(
-          "Note: the --exec command was stopped after \(ChildProcess.timeoutSeconds) s\n")
+          tr.format(
+            "Note: the --exec command was stopped after {seconds} s",
+            ["seconds": "\(ChildProcess.timeoutSeconds)"]) + "\n")
       } else if outcome.status != 0 {
-        context.errors.write("Note: the --exec command exited with status \(outcome.status)\n")
+        context.errors.write(
+          tr.format(
+            "Note: the --exec command exited with status {status}",
+            ["status": "\(outcome.status)"]) + "\n")
       }
     }
   }

@@ -10,8 +10,10 @@ public struct Translation: Sendable {
   /// every line.
   private let weekdayShortNames: [String]
   private let monthShortNames: [String]
-  /// ``dayLabel(_:)``'s template, split once into text and placeholders.
+  /// ``dayLabel(_:)``'s and ``dateLabel(_:)``'s templates, split once into text and
+  /// placeholders.
   private let dayLabelParts: [Part]
+  private let dateLabelParts: [Part]
 
   /// A piece of a template: text as it is, or the name of a placeholder.
   private enum Part: Sendable {
@@ -54,6 +56,7 @@ public struct Translation: Sendable {
       catalog.text(String($0.prefix(3)), context: "month, short")
     }
     dayLabelParts = Self.parts(of: catalog.text("{weekday} {iso}"))
+    dateLabelParts = Self.parts(of: catalog.text("{iso}", context: "date"))
   }
 
   /// Splits `template` at its `{name}` placeholders.
@@ -84,9 +87,12 @@ public struct Translation: Sendable {
     return form.substitutingFirst("%d", with: String(count))
   }
 
-  /// `template` translated, each `{name}` in it replaced by its value.
-  public func format(_ template: String, _ values: KeyValuePairs<String, String>) -> String {
-    var text = catalog.text(template)
+  /// `template` translated (in `context`, as ``callAsFunction(_:context:)``), each `{name}` in
+  /// it replaced by its value.
+  public func format(
+    _ template: String, _ values: KeyValuePairs<String, String>, context: String? = nil
+  ) -> String {
+    var text = catalog.text(template, context: context)
     for (name, value) in values { text = text.substitutingFirst("{" + name + "}", with: value) }
     return text
   }
@@ -120,8 +126,19 @@ public struct Translation: Sendable {
   /// A day in a report's lists: `Sat 2026-12-06` in English (as it always was), `sob. 6 gru 2026`
   /// in Polish.
   public func dayLabel(_ date: CivilDate) -> String {
+    label(date, dayLabelParts)
+  }
+
+  /// A date where no weekday is wanted (the first and last day of a week): `2026-12-06` in
+  /// English (as it always was), `6 gru 2026` in Polish.
+  public func dateLabel(_ date: CivilDate) -> String {
+    label(date, dateLabelParts)
+  }
+
+  /// `date` written by a template's `parts`.
+  private func label(_ date: CivilDate, _ parts: [Part]) -> String {
     var text = ""
-    for part in dayLabelParts {
+    for part in parts {
       switch part {
       case .text(let literal): text += literal
       case .placeholder("weekday"): text += weekdayShortNames[date.weekday]

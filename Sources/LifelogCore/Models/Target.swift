@@ -63,11 +63,14 @@ public struct Target: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// The amount as the canonical text writes it: `150`, `2.5`.
+  public var amountText: String {
+    // Checked, as `amount` is public: an integral amount beyond Int64 would trap in `Int64(_:)`.
+    amount.rounded() == amount && abs(amount) < 1e15 ? String(Int64(amount)) : String(amount)
+  }
+
   /// The canonical text stored and shown: `150 min/week`.
   public var description: String {
-    // Checked, as `amount` is public: an integral amount beyond Int64 would trap in `Int64(_:)`.
-    let amountText =
-      amount.rounded() == amount && abs(amount) < 1e15 ? String(Int64(amount)) : String(amount)
     switch measure {
     case .minutes: return "\(amountText) min/\(period.rawValue)"
     case .count: return "\(amountText) times/\(period.rawValue)"

@@ -204,9 +204,9 @@ public final class SheetImportRecords: ImportRecords {
   private static func proposalRefusal(
     _ table: SheetTable, _ header: [String], _ headerIndex: Int
   ) -> InputError {
-    let shown = header.filter { !$0.isEmpty }.map { "'\($0)'" }.joined(separator: ", ")
+    let shown = SheetNameList.joined(header.filter { !$0.isEmpty }, SheetNameList.quoted)
     var message =
-      "The columns of '\(table.name)' (\(shown)) are not lifelog's own (\(ExchangeColumn.list)); "
+      "The columns of \(SheetNameList.quoted(table.name)) (\(shown)) are not lifelog's own (\(ExchangeColumn.list)); "
       + "say which holds what with --map"
     if let proposal = SheetMappingGuess.propose(table, headerIndex: headerIndex) {
       message +=

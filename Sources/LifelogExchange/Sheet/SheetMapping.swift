@@ -81,10 +81,12 @@ public struct SheetMapping: Sendable, Equatable {
       result[field] = try names.map { name throws(InputError) in
         if let index = keys.firstIndex(of: name.lowercased()) { return index }
         if let index = ColumnLetters.index(name), index < max(header.count, 1) { return index }
-        let shown = header.enumerated().map { "\(ColumnLetters.name($0.offset)) '\($0.element)'" }
+        let shown = SheetNameList.joined(header.indices) {
+          ColumnLetters.name($0) + " " + SheetNameList.quoted(header[$0])
+        }
         throw InputError(
-          "The sheet has no column '\(name)' (for \(field.rawValue)); its columns are "
-            + shown.joined(separator: ", "))
+          "The sheet has no column \(SheetNameList.quoted(name)) (for \(field.rawValue)); its "
+            + "columns are \(shown)")
       }
     }
     return result

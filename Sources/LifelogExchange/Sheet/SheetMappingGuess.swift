@@ -25,8 +25,11 @@ enum SheetMappingGuess {
     let sample = table.rows.dropFirst(headerIndex + 1).prefix(sampleRows(columns: header.count))
     var kinds: [Content] = []
     for column in header.indices { kinds.append(content(sample.map { $0[column] })) }
+    /// The header, or the column's letter when the header is empty or too long to show.
     func name(_ column: Int) -> String {
-      header[column].isEmpty ? ColumnLetters.name(column) : header[column]
+      let text = header[column]
+      return text.isEmpty || text.count > SheetNameList.shownCharacters
+        ? ColumnLetters.name(column) : text
     }
     var mapping = SheetMapping()
     var used: Set<Int> = []

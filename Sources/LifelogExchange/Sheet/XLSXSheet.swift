@@ -99,9 +99,11 @@ enum SheetChoice {
       return index
     }
     if let number = Int(choice), number >= 1, number <= names.count { return number - 1 }
+    let shown = SheetNameList.joined(names.indices) {
+      "\($0 + 1) " + SheetNameList.quoted(names[$0])
+    }
     throw InputError(
-      "'\(path)' has no sheet '\(choice)'; its sheets are "
-        + names.enumerated().map { "\($0.offset + 1) '\($0.element)'" }.joined(separator: ", "))
+      "'\(path)' has no sheet \(SheetNameList.quoted(choice)); its sheets are \(shown)")
   }
 }
 

@@ -105,6 +105,36 @@ import Testing
     #expect(result.stderr.contains("Note: no desktop notification: no session bus"), "\(result)")
   }
 
+  /// The notes on stderr about delivering a reminder (no session bus, a failing `--exec`) are in
+  /// the reminder's language, as the reminder is.
+  @Test(arguments: [
+    (
+      "pl", "Posiłek należał się o",
+      "Uwaga: bez powiadomienia na pulpicie: brak magistrali sesji (DBUS_SESSION_BUS_ADDRESS nie",
+      "Uwaga: polecenie --exec zakończyło się z kodem 3\n"
+    ),
+    (
+      "en", "A meal was due at", "Note: no desktop notification: no session bus",
+      "Note: the --exec command exited with status 3\n"
+    ),
+  ])
+  func theNotesOnStderrAreInTheRemindersLanguage(
+    language: String, reminder: String, noBus: String, failed: String
+  ) throws {
+    fixture.run("add", "lunch", "--at", "2026-12-02T00:30:00+01:00")
+    var cli = fixture.cli
+    cli.now = InProcessCLI.instant("2026-12-02T12:00:00+01:00")
+    let runtime = fixture.folder.file("runtime")
+    try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+    cli.environment = ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime]
+    let result = cli.run(["remind", "--lang", language, "--notify", "--exec", "exit 3"])
+    #expect(result.exitCode == 0, "\(result)")
+    #expect(result.stdout.hasPrefix(reminder), "\(result)")
+    #expect(result.stderr.contains(noBus) && result.stderr.contains(failed), "\(result)")
+    #expect(result.stderr.contains(runtime + "/bus"), "\(result)")
+    if language == "pl" { #expect(!result.stderr.contains("Note"), "\(result)") }
+  }
+
   @Test(arguments: [
     (["settings", "set", "remindQuietHours", "22:00"], "remindQuietHours must be"),
     (["settings", "set", "remindBeforeMinutes", "181"], "from 0 to 180"),

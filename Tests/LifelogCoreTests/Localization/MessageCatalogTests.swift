@@ -29,6 +29,9 @@ import Testing
       polish.dayLabel(try #require(CivilDate(year: 2026, month: 12, day: 5))) == "sob. 5 gru 2026")
     #expect(Language.en.translation.longDate(day) == "Sunday, 6 December 2026")
     #expect(Language.en.translation.dayLabel(day) == "Sun 2026-12-06")
+    // A date without its weekday (a week's first and last day): ISO in English, as it was.
+    #expect(polish.dateLabel(day) == "6 gru 2026")
+    #expect(Language.en.translation.dateLabel(day) == "2026-12-06")
     #expect(polish.decimal("4.5") == "4,5")
   }
 

@@ -95,10 +95,13 @@ struct ActivityReportText {
     return rows
   }
 
-  /// The activities' targets, one line, so the TARGET column can be read.
+  /// The activities' targets, one line in the report's language, so the TARGET column can be
+  /// read.
   func targets() -> String {
     let targets = report.activities.compactMap { totals in
-      totals.activity.target.map { "\(TerminalText.visible(totals.activity.name)) \($0)" }
+      totals.activity.target.map {
+        TerminalText.visible(totals.activity.name) + " " + ReportText.target($0)
+      }
     }
     return targets.isEmpty ? "" : tr("Targets") + ": " + targets.joined(separator: ", ") + "\n"
   }
@@ -139,7 +142,9 @@ struct ActivityReportText {
       let bed = night.bedtime.map { ReportText.clock($0) } ?? ""
       let up = night.wakeTime.map { ReportText.clock($0) } ?? ""
       var slept = night.sleptSeconds > 0 ? ReportText.seconds(night.sleptSeconds) : ""
-      if night.entries > 1 { slept += " (\(night.entries) entries)" }
+      if night.entries > 1 {
+        slept += " (" + tr.plural("%d entry", "%d entries", count: night.entries) + ")"
+      }
       return [ReportText.day(night.date), bed, up, slept]
     }
   }

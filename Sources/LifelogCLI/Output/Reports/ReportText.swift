@@ -180,8 +180,35 @@ enum ReportText {
     }
   }
 
+  /// A target as the report's language writes it: its canonical text in English (`150 min/week`,
+  /// `5 times/week`, `10 km/week`, as `activity list` shows it), `150 min/tydzień`,
+  /// `5 razy/tydzień`, `2,5 km/tydzień` in Polish; the unit is the person's own, never translated.
+  static func target(_ target: Target) -> String {
+    let tr = Translation.current
+    let amount = tr.decimal(target.amountText)
+    let period = tr(target.period.rawValue, context: "target period")
+    switch target.measure {
+    case .minutes:
+      return tr.format(
+        "{amount} min/{period}", ["amount": amount, "period": period], context: "target")
+    case .count:
+      // One time reads differently in some languages ("1 raz", "5 razy"); English keeps its
+      // canonical text.
+      return tr.format(
+        "{amount} times/{period}", ["amount": amount, "period": period],
+        context: target.amount == 1 ? "target, one" : "target")
+    case .quantity(let unit):
+      return tr.format(
+        "{amount} {unit}/{period}", ["amount": amount, "unit": unit, "period": period],
+        context: "target")
+    }
+  }
+
   /// The period of an activity report: `Mon 2026-10-19`, `2026-10-19 to 2026-10-25`, `2026-10`;
   /// with ` (2 of 7 days)` when the range cuts it short.
+  ///
+  /// A week's days are written as the language writes a date: `23 lis 2026 – 29 lis 2026` in
+  /// Polish.
   static func period(_ period: ReportPeriod, by grouping: Target.Period) -> String {
     let tr = Translation.current
     var text: String
@@ -189,7 +216,9 @@ enum ReportText {
     case .day: text = day(period.start)
     case .week:
       text = tr.format(
-        "{first} to {last}", ["first": "\(period.start)", "last": "\(period.end)"])
+        "{first} to {last}",
+        ["first": tr.dateLabel(period.start), "last": tr.dateLabel(period.end)],
+        context: "dates")
     case .month: text = String(period.start.description.prefix(7))
     }
     if period.isPartial {
@@ -217,7 +246,8 @@ enum ReportText {
   }
 
   /// `UTC+02:00 (30 entries), UTC-05:00 (8 entries, away, 2026-10-22 to 2026-10-23)`, or nil
-  /// when every entry was logged at one offset at home.
+  /// when every entry was logged at one offset at home; the days as the language writes a date
+  /// (`3 gru 2026` in Polish).
   static func offsets(_ offsets: [LoggedOffset]) -> String? {
     guard offsets.count > 1 || offsets.contains(where: { $0.awayEntries > 0 }) else { return nil }
     let tr = Translation.current
@@ -229,9 +259,11 @@ enum ReportText {
         text += ", " + tr("away") + " "
         text +=
           offset.firstDay == offset.lastDay
-          ? "\(offset.firstDay)"
+          ? tr.dateLabel(offset.firstDay)
           : tr.format(
-            "{first} to {last}", ["first": "\(offset.firstDay)", "last": "\(offset.lastDay)"])
+            "{first} to {last}",
+            ["first": tr.dateLabel(offset.firstDay), "last": tr.dateLabel(offset.lastDay)],
+            context: "dates")
       }
       return text + ")"
     }.joined(separator: ", ")
