@@ -4,8 +4,9 @@ import PackageDescription
 /// The list of functions the release link lays out side by side.
 ///
 /// The functions the everyday commands run (`scripts/hot-functions.sh` writes the list;
-/// docs/benchmarks.md, "Code layout"). The linker skips names it no longer finds. SwiftPM does not know the link reads this file: after
-/// changing only the list, remove `.build/release/lifelog` so the next build links again.
+/// docs/benchmarks.md, "Where the wall time goes, and the code's layout"). The linker skips
+/// names it no longer finds. SwiftPM does not know the link reads this file: after changing
+/// only the list, remove `.build/release/lifelog` so the next build links again.
 let hotFunctions = "\(Context.packageDirectory)/Sources/lifelog/hot-functions.txt"
 
 let package = Package(
@@ -171,8 +172,8 @@ let metadataByAccessor = SwiftSetting.unsafeFlags(
 // Release code puts each function in a section of its own, so the link can lay out side by side
 // the functions the everyday commands run (`Sources/lifelog/hot-functions.txt`): they then sit in
 // a few pages of the binary instead of being spread over its 8 MB of code, and start-up maps and
-// faults in those few (docs/benchmarks.md, "Code layout"). The static standard library is built
-// this way already.
+// faults in those few (docs/benchmarks.md, "Where the wall time goes, and the code's layout").
+// The static standard library is built this way already.
 let functionSections = SwiftSetting.unsafeFlags(
   ["-Xfrontend", "-function-sections"], .when(configuration: .release))
 let cFunctionSections = CSetting.unsafeFlags(

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # hot-functions.sh LIFELOG [OUT]: the functions lifelog's everyday commands run, in the order they
 # first run, written to OUT (default Sources/lifelog/hot-functions.txt) for the release link's
-# `--symbol-ordering-file` (Package.swift; docs/benchmarks.md, "Code layout").
+# `--symbol-ordering-file` (Package.swift; docs/benchmarks.md, "Where the wall time goes, and
+# the code's layout").
 #
 # Each command runs under callgrind on its own copy of a small log the script makes with LIFELOG
 # itself (a few dozen entries over the last days, so `list`, `due`, `show` and `undo` take their
@@ -24,7 +25,7 @@ for h in 30 27 24 21 18 15 12 9 6 3; do
   "$w/lifelog" add walk --kind exercise --at "-$((h + 2))h" --duration 30m >/dev/null
 done
 
-# The commands the release link lays out first: the issue-27 five, then undo and again.
+# The commands the release link lays out first: the five the floor benchmark pairs, then undo and again.
 commands=("--version" "list --limit 20" "add lunch salad" "due --short" "show last" "undo" "again")
 i=0
 for c in "${commands[@]}"; do
