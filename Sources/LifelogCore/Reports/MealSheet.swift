@@ -151,10 +151,40 @@ public struct MealSheet: Sendable {
 
   /// The note's words, lowercased: runs of letters 3 to ``longestWord`` long, common words left
   /// out.
+  ///
+  /// A note in ASCII (most are) is read byte by byte, with the same result: its letters are
+  /// `A`–`Z` and `a`–`z`, one character each. Splitting by `Character` cost more than writing
+  /// the rest of an HTML report.
   public static func words(in note: String) -> [String] {
-    note.lowercased().split { !$0.isLetter }.compactMap { word in
+    if note.utf8.allSatisfy({ $0 < 0x80 }) { return asciiWords(in: note.utf8) }
+    return note.lowercased().split { !$0.isLetter }.compactMap { word in
       (3...longestWord).contains(word.count) && !commonWords.contains(String(word))
         ? String(word) : nil
     }
+  }
+
+  private static func asciiWords(in note: String.UTF8View) -> [String] {
+    var words: [String] = []
+    var start = note.startIndex
+    while start != note.endIndex {
+      guard isASCIILetter(note[start]) else {
+        note.formIndex(after: &start)
+        continue
+      }
+      var end = note.index(after: start)
+      while end != note.endIndex && isASCIILetter(note[end]) { note.formIndex(after: &end) }
+      let run = note[start..<end]
+      if (3...longestWord).contains(run.count) {
+        // Letters only: setting 0x20 lowercases A–Z and keeps a–z.
+        let word = String(decoding: run.lazy.map { $0 | 0x20 }, as: UTF8.self)
+        if !commonWords.contains(word) { words.append(word) }
+      }
+      start = end
+    }
+    return words
+  }
+
+  private static func isASCIILetter(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
   }
 }
