@@ -151,6 +151,36 @@ import Testing
     if format == "html" { #expect(out.hasSuffix("</html>\n"), "\(out)") }
   }
 
+  /// A diary whose every gap is flagged holds each meal once.
+  ///
+  /// 300,000 snacks a minute apart (every gap far too short), reported by `report`,
+  /// `report meals` and its HTML with the binary's address space limited to 56 MiB (the debug
+  /// binary needs some 47). A meal is held in 24 bytes with its gap and flag; when each day also
+  /// held a record per flagged gap (some 56 bytes, in arrays grown by doubling), even the
+  /// release binary needed 66 MiB here.
+  @Test func aDiaryOfFlaggedGapsHoldsEachMealOnce() throws {
+    let many = folder.file("snacks.db")
+    let store = try LogStore(path: many)
+    let snack = try #require(try store.activities().first { $0.name == "snack" })
+    let start = try ISO8601Time.parse("2026-01-01T00:00:00+01:00")
+    let meals = 300_000
+    try store.add(
+      contentsOf: (0..<meals).map {
+        NewEntry(
+          id: ReportSampleLog.id($0 + 1), activityID: snack.id,
+          time: LoggedTime(instant: start.instant + Int64($0) * 60, offsetMinutes: 60),
+          note: $0 % 3 == 0 ? "apple" : nil)
+      })
+    let range = ["--from", "2026-01-01", "--to", "2026-07-31"]
+    for kind in [["report"], ["report", "meals"], ["report", "meals", "--format", "html"]] {
+      let (status, tail, message) = try runLimited(
+        kilobytes: 57_344, kind + range, after: "tail -c 20 \"$OUTPUT\"; rm -f \"$OUTPUT\"",
+        environment: ["LIFELOG_DB": many])
+      #expect(status == 0, "\(kind): \(message)")
+      if kind.last == "html" { #expect(tail.hasSuffix("</html>\n"), "\(tail)") }
+    }
+  }
+
   /// Runs the binary with `arguments` under `ulimit -v kilobytes`, its output in a file
   /// (`$OUTPUT`) that the shell commands `after` then read; gives the exit status, what `after`
   /// printed and the binary's errors.

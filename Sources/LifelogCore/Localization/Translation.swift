@@ -97,6 +97,22 @@ public struct Translation: Sendable {
     return text
   }
 
+  /// `template` translated with `values` filled in, split at its `{name}` placeholder (all of
+  /// it before when it has none).
+  ///
+  /// For text written many times with one value changing, such as a gap's minutes in the title
+  /// of every band of a timeline: the template is looked up and filled once, not per band.
+  public func split(
+    _ template: String, at name: String, _ values: KeyValuePairs<String, String>
+  ) -> (before: String, after: String) {
+    let text = format(template, values)
+    guard let range = text.utf8Range(of: "{" + name + "}") else { return (text, "") }
+    return (
+      String(text.unicodeScalars[..<range.lowerBound]),
+      String(text.unicodeScalars[range.upperBound...])
+    )
+  }
+
   /// The weekday's full name: "Saturday", "sobota".
   public func weekday(_ date: CivilDate) -> String {
     catalog.text(Self.weekdays[date.weekday], context: "weekday")
@@ -168,10 +184,31 @@ public struct Translation: Sendable {
 
 extension String {
   /// The text with the first `target` replaced (unchanged when there is none).
+  ///
+  /// Found by its UTF-8 bytes, which match only at whole scalars: a report fills a template
+  /// for every day, and searching by `Character` cost ten times as much.
   public func substitutingFirst(_ target: String, with replacement: String) -> String {
-    guard !target.isEmpty, let range = firstRange(of: target) else { return self }
-    var text = self
-    text.replaceSubrange(range, with: replacement)
-    return text
+    guard let range = utf8Range(of: target) else { return self }
+    return String(unicodeScalars[..<range.lowerBound]) + replacement
+      + String(unicodeScalars[range.upperBound...])
+  }
+
+  /// Where `target`'s UTF-8 bytes first occur; nil when they do not (or `target` is empty).
+  func utf8Range(of target: String) -> Range<Index>? {
+    let needle = target.utf8
+    guard let first = needle.first else { return nil }
+    var start = utf8.startIndex
+    while let found = utf8[start...].firstIndex(of: first) {
+      var position = found
+      var matched = needle.startIndex
+      while matched != needle.endIndex, position != utf8.endIndex, utf8[position] == needle[matched]
+      {
+        utf8.formIndex(after: &position)
+        needle.formIndex(after: &matched)
+      }
+      if matched == needle.endIndex { return found..<position }
+      start = utf8.index(after: found)
+    }
+    return nil
   }
 }

@@ -233,8 +233,14 @@ public struct MealDay: Sendable {
   public let overnightGapMinutes: Int?
   /// The longest gap between two meals of this day; nil with fewer than two meals.
   public let longestGapMinutes: Int?
-  /// The gaps outside the rule (too short or too long), in order.
-  public let flaggedGaps: [MealGap]
+  /// How many gaps are outside the rule (too short or too long), and how many of those are
+  /// too short.
+  ///
+  /// Counts, not a list: each meal keeps its own gap and flag, and a diary whose gaps are
+  /// nearly all flagged (a snack every few minutes) would otherwise hold a second record per
+  /// meal, some 50 bytes each.
+  public let flaggedGapCount: Int
+  public let shortGapCount: Int
 
   /// A day without meals: no gaps, no overnight gap.
   init(withoutMealsOn date: CivilDate) {
@@ -242,7 +248,8 @@ public struct MealDay: Sendable {
     meals = []
     overnightGapMinutes = nil
     longestGapMinutes = nil
-    flaggedGaps = []
+    flaggedGapCount = 0
+    shortGapCount = 0
   }
 
   /// - Parameters:
@@ -250,17 +257,17 @@ public struct MealDay: Sendable {
   ///   - previousMealAt: the instant of the previous day's last meal, if it had one.
   init(date: CivilDate, meals: consuming [Meal], previousMealAt: Int64?, settings: ReportSettings) {
     self.date = date
-    var flagged: [MealGap] = []
+    var flagged = 0
+    var short = 0
     var longest: Int?
     for index in meals.indices.dropFirst() {
-      let from = meals[index - 1].time
-      let to = meals[index].time
-      let minutes = Int((to.instant - from.instant) / 60)
+      let minutes = Int((meals[index].time.instant - meals[index - 1].time.instant) / 60)
       meals[index].gapMinutes = minutes
       longest = max(longest ?? minutes, minutes)
       if let flag = settings.gapFlag(minutes: minutes) {
         meals[index].gapFlag = flag
-        flagged.append(MealGap(minutes: minutes, mealIndex: index, from: from, to: to, flag: flag))
+        flagged += 1
+        if flag.isShort { short += 1 }
       }
     }
     if let first = meals.first, let previousMealAt, first.time.instant > previousMealAt {
@@ -270,11 +277,27 @@ public struct MealDay: Sendable {
     }
     self.meals = meals
     longestGapMinutes = longest
-    flaggedGaps = flagged
+    flaggedGapCount = flagged
+    shortGapCount = short
+  }
+
+  /// The gaps outside the rule (too short or too long), in order, read from the meals when
+  /// asked for.
+  public var flaggedGaps: [MealGap] {
+    var gaps: [MealGap] = []
+    gaps.reserveCapacity(flaggedGapCount)
+    for index in meals.indices.dropFirst() {
+      guard let flag = meals[index].gapFlag, let minutes = meals[index].gapMinutes else { continue }
+      gaps.append(
+        MealGap(
+          minutes: minutes, mealIndex: index, from: meals[index - 1].time, to: meals[index].time,
+          flag: flag))
+    }
+    return gaps
   }
 
   /// Whether the day kept the rhythm: it has meals and no flagged gap.
-  public var isOnRhythm: Bool { !meals.isEmpty && flaggedGaps.isEmpty }
+  public var isOnRhythm: Bool { !meals.isEmpty && flaggedGapCount == 0 }
 
   /// The first meal (the earliest by instant).
   public var firstMeal: Meal? { meals.first }

@@ -82,8 +82,14 @@ public struct MealSheet: Sendable {
     daytimeGaps = tally.daytimeGaps
     daytimeGapsWithin = tally.daytimeGapsWithin
     longestFasts = tally.longestFasts
+    var counts = tally.counts
+    for (slot, notes) in tally.notes {
+      for (note, times) in notes {
+        for word in Self.words(in: note) { counts[slot, default: [:]][word, default: 0] += times }
+      }
+    }
     words = Slot.allCases.map { slot in
-      let ranked = (tally.counts[slot] ?? [:]).sorted {
+      let ranked = (counts[slot] ?? [:]).sorted {
         $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key
       }
       return (slot, ranked.prefix(Self.wordCount).map { Word(word: $0.key, count: $0.value) })
@@ -94,6 +100,15 @@ public struct MealSheet: Sendable {
   public struct Tally {
     fileprivate var hours = [Int](repeating: 0, count: 24)
     fileprivate var counts: [Slot: [String: Int]] = [:]
+    /// How many times each short note was written in each slot.
+    ///
+    /// Split into words only when the sheet is made: notes repeat ("apple", "coffee"), and
+    /// counting a note costs a fraction of splitting it. At most ``heldNoteLimit`` notes of at
+    /// most ``heldNoteBytes`` are held; any other note is split when counted.
+    fileprivate var notes: [Slot: [String: Int]] = [:]
+    private var heldNotes = 0
+    static let heldNoteLimit = 4096
+    static let heldNoteBytes = 64
     fileprivate var daysWithMeals = 0
     fileprivate var daytimeGaps = 0
     fileprivate var daytimeGapsWithin = 0
@@ -124,12 +139,21 @@ public struct MealSheet: Sendable {
         }
         previous = meal.time
         if let text = note(meal), !text.isEmpty {
-          let slot = Slot(clockHour: meal.time.local.hour)
-          for word in MealSheet.words(in: text) {
-            counts[slot, default: [:]][word, default: 0] += 1
-          }
+          count(note: text, in: Slot(clockHour: meal.time.local.hour))
         }
       }
+    }
+
+    private mutating func count(note text: String, in slot: Slot) {
+      if text.utf8.count <= Self.heldNoteBytes {
+        let known = notes[slot]?[text] != nil
+        if known || heldNotes < Self.heldNoteLimit {
+          if !known { heldNotes += 1 }
+          notes[slot, default: [:]][text, default: 0] += 1
+          return
+        }
+      }
+      for word in MealSheet.words(in: text) { counts[slot, default: [:]][word, default: 0] += 1 }
     }
 
     /// Keeps the ``MealSheet/fastCount`` longest, longest first (the earlier first among equals).
@@ -151,10 +175,40 @@ public struct MealSheet: Sendable {
 
   /// The note's words, lowercased: runs of letters 3 to ``longestWord`` long, common words left
   /// out.
+  ///
+  /// A note in ASCII (most are) is read byte by byte, with the same result: its letters are
+  /// `A`–`Z` and `a`–`z`, one character each. Splitting by `Character` cost more than writing
+  /// the rest of an HTML report.
   public static func words(in note: String) -> [String] {
-    note.lowercased().split { !$0.isLetter }.compactMap { word in
+    if note.utf8.allSatisfy({ $0 < 0x80 }) { return asciiWords(in: note.utf8) }
+    return note.lowercased().split { !$0.isLetter }.compactMap { word in
       (3...longestWord).contains(word.count) && !commonWords.contains(String(word))
         ? String(word) : nil
     }
+  }
+
+  private static func asciiWords(in note: String.UTF8View) -> [String] {
+    var words: [String] = []
+    var start = note.startIndex
+    while start != note.endIndex {
+      guard isASCIILetter(note[start]) else {
+        note.formIndex(after: &start)
+        continue
+      }
+      var end = note.index(after: start)
+      while end != note.endIndex && isASCIILetter(note[end]) { note.formIndex(after: &end) }
+      let run = note[start..<end]
+      if (3...longestWord).contains(run.count) {
+        // Letters only: setting 0x20 lowercases A–Z and keeps a–z.
+        let word = String(decoding: run.lazy.map { $0 | 0x20 }, as: UTF8.self)
+        if !commonWords.contains(word) { words.append(word) }
+      }
+      start = end
+    }
+    return words
+  }
+
+  private static func isASCIILetter(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
   }
 }

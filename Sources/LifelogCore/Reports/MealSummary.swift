@@ -89,9 +89,8 @@ public struct MealSummary: Hashable, Sendable {
 
     mutating func add(_ day: MealDay) {
       meals += day.meals.count
-      for gap in day.flaggedGaps {
-        if gap.flag.isShort { short += 1 } else { long += 1 }
-      }
+      short += day.shortGapCount
+      long += day.flaggedGapCount - day.shortGapCount
       if let unfinishedFrom, day.date >= unfinishedFrom {
         unfinished += 1
       } else {

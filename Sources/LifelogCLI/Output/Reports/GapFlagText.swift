@@ -94,14 +94,14 @@ extension ReportText {
     if let longest = day.longestGapMinutes {
       text += ", " + tr.format("longest gap {gap}", ["gap": minutes(longest)])
     }
-    if !day.flaggedGaps.isEmpty { text += ", " + emphasis(flagCounts(day, settings)) }
+    if day.flaggedGapCount > 0 { text += ", " + emphasis(flagCounts(day, settings)) }
     return text
   }
 
   /// The flagged gaps of a day by direction: `1 gap under 2h, 2 over 3h`.
   static func flagCounts(_ day: MealDay, _ settings: ReportSettings) -> String {
-    let short = day.flaggedGaps.count { $0.flag.isShort }
-    let long = day.flaggedGaps.count - short
+    let short = day.shortGapCount
+    let long = day.flaggedGapCount - short
     let tr = Translation.current
     var parts: [(count: Int, limit: String)] = []
     if short > 0 {

@@ -18,6 +18,7 @@ extension ReportHTML {
     html += "</section>\n<section class=\"glance\">\n<h2>\(Translation.current("Timeline"))</h2>\n"
     timeline(report.days[...], report, into: &html, flush: flush)
     html += "</section>\n"
+    let marks = GapFlagMarkup()
     for positions in Self.weeks(report.days, startingOn: settings.weekStartsOn) {
       let week = report.days[positions]
       guard let first = week.first, let last = week.last else { continue }
@@ -30,7 +31,7 @@ extension ReportHTML {
       }
       html += "</h2>\n"
       for day in week {
-        dayTable(day, report, into: &html)
+        dayTable(day, report, marks, into: &html)
         flush(&html)
       }
       html += "</section>\n"
@@ -47,7 +48,9 @@ extension ReportHTML {
     html += "</tbody>\n</table>\n"
   }
 
-  func dayTable(_ day: MealDay, _ report: MealReport, into html: inout ReportBytes) {
+  func dayTable(
+    _ day: MealDay, _ report: MealReport, _ marks: GapFlagMarkup, into html: inout ReportBytes
+  ) {
     html += "<div class=\"day\">\n<h3>\(ReportText.day(day.date, settings))</h3>\n"
     guard
       let summary = ReportText.mealDaySummary(
@@ -69,7 +72,7 @@ extension ReportHTML {
     // Written byte by byte: the diary can hold 100,000 meals.
     for meal in day.meals {
       if let flag = meal.gapFlag {
-        html += "<tr class=\"flagged \(flag.htmlClass)\"><td class=\"t\">"
+        html += marks.rowOpening(flag)
       } else {
         html += "<tr><td class=\"t\">"
       }
@@ -83,9 +86,7 @@ extension ReportHTML {
       Self.appendEscaped(report.activityName(of: meal), to: &html)
       html += "</td><td class=\"n\">"
       if let gap = meal.gapMinutes { html.minutes(gap) }
-      if let flag = meal.gapFlag {
-        html += " <span class=\"flag \(flag.htmlClass)\">\(flag.shape) \(flag.words)</span>"
-      }
+      if let flag = meal.gapFlag { html += marks.cellMark(flag) }
       html += "</td><td class=\"note\">"
       if let note = report.note(of: meal) {
         Self.appendEscaped(ReportText.oneLine(note), to: &html)
@@ -111,7 +112,7 @@ extension ReportHTML {
       + "</th></tr></thead>\n<tbody>\n"
     for day in report.days {
       flush(&html)
-      html += day.flaggedGaps.isEmpty ? "<tr>" : "<tr class=\"flagged\">"
+      html += day.flaggedGapCount == 0 ? "<tr>" : "<tr class=\"flagged\">"
       html +=
         "<td>\(ReportText.day(day.date, settings))</td><td class=\"n\">\(day.meals.count)</td>"
       guard let first = day.firstMeal, let last = day.lastMeal else {
@@ -123,7 +124,7 @@ extension ReportHTML {
       html += day.overnightGapMinutes.map(ReportText.minutes) ?? ""
       html += "</td><td class=\"n\">\(day.longestGapMinutes.map(ReportText.minutes) ?? "")</td>"
       html += "<td class=\"n\">"
-      if !day.flaggedGaps.isEmpty { html += "<span class=\"flag\">\(day.flaggedGaps.count)</span>" }
+      if day.flaggedGapCount > 0 { html += "<span class=\"flag\">\(day.flaggedGapCount)</span>" }
       html += "</td></tr>\n"
     }
     html += "</tbody>\n</table>\n"

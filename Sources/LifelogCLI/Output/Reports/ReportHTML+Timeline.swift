@@ -34,6 +34,7 @@ extension ReportHTML {
     html += "aria-label=\"\(Self.escape(Translation.current("Meal timeline, a row per day")))\">\n"
     ticks(axis, top: top, bottom: height - 8, into: &html)
     var used = LegendKeys()
+    let marks = GapFlagMarkup()
     for (row, day) in days.enumerated() {
       flush(&html)
       let y = top + row * rowHeight
@@ -50,7 +51,7 @@ extension ReportHTML {
         continue
       }
       for gap in day.flaggedGaps {
-        gapBand(gap, day, axis, y: y, height: rowHeight, into: &html)
+        gapBand(gap, day, axis, marks, y: y, height: rowHeight, into: &html)
         used.flags.insert(gap.flag)
       }
       html += "<line class=\"span\" x1=\"\(axis.x(day.meals[0].minuteOfDay))\" y1=\"\(middle)\" "
@@ -79,21 +80,38 @@ extension ReportHTML {
 
   /// A flagged gap as a band from meal to meal, coloured by direction, with its shape (▲ too
   /// long, ▼ too short, doubled when far) written on it so grey-scale print reads it too.
+  ///
+  /// Written number by number: a diary of snacks has a band for nearly every meal.
   func gapBand(
-    _ gap: MealGap, _ day: MealDay, _ axis: TimelineAxis, y: Int, height: Int,
-    into html: inout ReportBytes
+    _ gap: MealGap, _ day: MealDay, _ axis: TimelineAxis, _ marks: GapFlagMarkup, y: Int,
+    height: Int, into html: inout ReportBytes
   ) {
     let from = day.meals[gap.mealIndex - 1].minuteOfDay
     let to = day.meals[gap.mealIndex].minuteOfDay
     let left = axis.x(min(from, to))
     let right = axis.x(max(from, to))
-    html += "<rect class=\"gap \(gap.flag.htmlClass)\" x=\"\(left)\" y=\"\(y + 3)\" "
-    html += "width=\"\(max(right - left, 2))\" height=\"\(height - 6)\" rx=\"3\"><title>"
-    html += Translation.current.format(
-      "gap {gap}, {flag}", ["gap": ReportText.minutes(gap.minutes), "flag": gap.flag.words])
-    html += "</title></rect>\n"
-    html += "<text class=\"gapmark\" x=\"\((left + right) / 2)\" y=\"\(y + height - 5)\">"
-    html += "\(gap.flag.shape)</text>\n"
+    html += "<rect class=\"gap "
+    html += gap.flag.htmlClass
+    html += "\" x=\""
+    html.number(left)
+    html += "\" y=\""
+    html.number(y + 3)
+    html += "\" width=\""
+    html.number(max(right - left, 2))
+    html += "\" height=\""
+    html.number(height - 6)
+    html += "\" rx=\"3\"><title>"
+    let title = marks.bandTitle(gap.flag)
+    html += title.before
+    html.minutes(gap.minutes)
+    html += title.after
+    html += "</title></rect>\n<text class=\"gapmark\" x=\""
+    html.number((left + right) / 2)
+    html += "\" y=\""
+    html.number(y + height - 5)
+    html += "\">"
+    html += gap.flag.shape
+    html += "</text>\n"
   }
 
   /// A tick and its clock time at every ``TimelineAxis/step`` from one end to the other.

@@ -276,6 +276,10 @@ struct ReportStyle {
 
   func bold(_ text: String) -> String { wrap(text, "1") }
   func flagged(_ text: String) -> String { wrap(text, "1;31") }
+  /// What ``flagged(_:)`` writes before and after a text that is not empty, for text written
+  /// byte by byte.
+  var flaggedStart: String { colour ? "\u{1B}[1;31m" : "" }
+  var flaggedEnd: String { colour ? "\u{1B}[0m" : "" }
   func dim(_ text: String) -> String { wrap(text, "2") }
   func warning(_ text: String) -> String { wrap(text, "33") }
 
