@@ -28,7 +28,7 @@ enum SheetMappingGuess {
     /// The header, or the column's letter when the header is empty or too long to show.
     func name(_ column: Int) -> String {
       let text = header[column]
-      return text.isEmpty || text.count > SheetNameList.shownCharacters
+      return text.isEmpty || SheetNameList.isLong(text)
         ? ColumnLetters.name(column) : text
     }
     var mapping = SheetMapping()

@@ -4,7 +4,8 @@
 enum SheetNameList {
   /// How many names a message shows.
   static let shownCount = 20
-  /// How many characters of one name a message shows.
+  /// How many characters of one name a message shows, counted as Unicode scalars: one
+  /// `Character` can hold any number of combining marks, so counting those would not bound it.
   static let shownCharacters = 60
 
   /// `items` written by `show` and joined with commas; past ``shownCount``, `… and N more`.
@@ -19,7 +20,13 @@ enum SheetNameList {
 
   /// `name` quoted, cut to ``shownCharacters`` with `…` when longer.
   static func quoted(_ name: String) -> String {
-    guard name.count > shownCharacters else { return "'\(name)'" }
-    return "'\(name.prefix(shownCharacters))…'"
+    guard isLong(name) else { return "'\(name)'" }
+    let shown = String(String.UnicodeScalarView(name.unicodeScalars.prefix(shownCharacters)))
+    return "'\(shown)…'"
+  }
+
+  /// Whether `name` has more than ``shownCharacters`` scalars (without counting all of them).
+  static func isLong(_ name: String) -> Bool {
+    name.unicodeScalars.dropFirst(shownCharacters).first != nil
   }
 }

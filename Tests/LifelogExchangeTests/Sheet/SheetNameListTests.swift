@@ -24,6 +24,15 @@ import Testing
     #expect(cut == "'" + String(repeating: "ż", count: 60) + "…'")
   }
 
+  /// One `Character` of a letter and 100,000 combining marks is cut like 100,001 characters.
+  @Test func aNameOfOneCharacterWithManyCombiningMarksIsCutToo() {
+    let name = "e" + String(repeating: "\u{301}", count: 100_000)
+    let cut = SheetNameList.quoted(name)
+    #expect(cut.unicodeScalars.count == 60 + 3, "\(cut.utf8.count) bytes")
+    #expect(SheetNameList.isLong(name))
+    #expect(!SheetNameList.isLong(String(repeating: "ż", count: 60)))
+  }
+
   /// A workbook of 300 sheets, asked for one it does not have, names its first 20.
   @Test func aMissingSheetNamesTheFirst20Sheets() {
     let names = (1...300).map { "Sheet \($0)" }
