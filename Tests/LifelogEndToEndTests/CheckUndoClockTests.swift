@@ -120,4 +120,24 @@ import Testing
     let next = try laptop.run("undo")
     #expect(next.exitCode == 0 && next.stdout.contains("tomato soup"), "\(next)")
   }
+
+  /// A step numbered exactly the largest number lifelog gives (written by hand): the next `add`
+  /// numbers the steps again before it writes its step as a row, so `check` finds nothing, and
+  /// `undo` reverts that add.
+  @Test func anAddAfterAStepNumberedTheLargestNumberLeavesCheckClean() throws {
+    let laptop = SyncMachine("laptop", in: folder)
+    let soup = try laptop.add("lunch", "soup", "--at", "2026-12-01 12:10")
+    let log = try Database(path: laptop.databasePath, mode: .readWrite)
+    try log.execute(
+      sql: "UPDATE entry SET add_step = json_set(add_step, '$[0]', 9007199254740992)")
+    #expect(try laptop.run("check").exitCode == 0)
+    let salad = try laptop.add("lunch", "salad", "--at", "2026-12-01 12:20")
+    let checked = try laptop.run("check")
+    #expect(checked.exitCode == 0, "\(checked)")
+    let undone = try laptop.run("undo")
+    #expect(undone.exitCode == 0 && undone.stdout.contains("salad"), "\(undone)")
+    let listed = try laptop.run("list", "--format", "json").stdout
+    #expect(listed.contains(soup) && !listed.contains(salad), "\(listed)")
+    #expect(try laptop.run("check").exitCode == 0)
+  }
 }

@@ -101,6 +101,30 @@ struct StorageFaultTests {
     #expect(try notes() == ["apple", "pear"])
   }
 
+  /// An undo that first numbered the steps again (one was numbered past the range by hand) and
+  /// then failed to write: the log still has the old numbers, so reading the step back by its
+  /// new number tells nothing, and the message must not say the undo was saved.
+  ///
+  /// The connection that numbered a step by hand stays open, so the shared-memory file exists
+  /// and the first write to fail is the `COMMIT`'s.
+  @Test func aFailedWriteOfAnUndoThatNumberedTheStepsAgainDoesNotSayItWasSaved() throws {
+    _ = try run("add", "snack", "apple")
+    _ = try run("add", "snack", "pear")
+    let log = try Database(path: database, mode: .readWrite)
+    try log.execute(
+      sql: """
+        UPDATE entry SET add_step = json_set(add_step, '$[0]', 9223372036854775807)
+        WHERE rowid = (SELECT max(rowid) FROM entry)
+        """)
+    let undo = try faulted("posix/io/rw/pwrite", "undo")
+    #expect(undo.exitCode == 74, "\(undo)")
+    #expect(!undo.stderr.contains("was saved"), "\(undo)")
+    #expect(undo.stderr.contains("lifelog cannot tell if the log holds the change"), "\(undo)")
+    #expect(!undo.stderr.contains("do not run the command again"), "\(undo)")
+    expectNoSQLiteText(undo)
+    #expect(try notes() == ["apple", "pear"])
+  }
+
   /// A failed read is an I/O error naming the file, not "malformed" (the log is intact);
   /// `--verbose` adds SQLite's report on a second line.
   @Test func aFailedReadIsAnIOErrorNotDamage() throws {

@@ -161,6 +161,8 @@ extension LogStore {
   /// nothing (the step decides).
   package func markEntriesAddedOutsideAStep() throws {
     guard hasAddStepInEntry, undoCapture?.isRecording != true else { return }
+    // A seq past `Int64` (read as a real number) could not become a table row's.
+    try keepStepSeqsInRange()
     try moveEntryStepsToTable()
     try markEntryStepsMoved()
   }

@@ -33,10 +33,12 @@ extension LogStore {
     ).first([LogStore.largestStepSeq]) { ($0[0] as Int64) != 0 } ?? false
   }
 
-  /// Renumbers the steps when a seq is out of range (``stepSeqsOutOfRange()``); call inside a
-  /// write transaction, before recording, reverting or moving steps.
+  /// Renumbers the steps when a seq is out of range (``stepSeqsOutOfRange()``) or the next one
+  /// would be (the newest is ``largestStepSeq``: the step recorded next would pass it); call
+  /// inside a write transaction, before recording, reverting or moving steps.
   func keepStepSeqsInRange() throws {
-    if try stepSeqsOutOfRange() { try renumberUndoSteps() }
+    guard try stepSeqsOutOfRange() || nextStepSeq() > LogStore.largestStepSeq else { return }
+    try renumberUndoSteps()
   }
 
   /// Numbers the kept steps 1, 2, … in the order they had: the rows of `local_undo_step` by seq,
@@ -45,9 +47,13 @@ extension LogStore {
   /// The rows are copied out and back rather than updated in place, so no seq can collide with
   /// one not yet renumbered. The mark stays where it was: it is read from the newest row, which
   /// stays the newest. Call inside a write transaction.
+  ///
+  /// The write then leaves no mark to read back (``stepsRenumbered``): its step is found by its
+  /// new seq, which in the log as last saved may be another step's or none.
   func renumberUndoSteps() throws {
     guard hasOneRowUndo else { return }
     stepBase = nil
+    stepsRenumbered = true
     let mark = try entryStepMark()
     let columns = try database.makeStatement(
       sql: "SELECT name FROM pragma_table_info('local_undo_step') WHERE name != 'seq' ORDER BY cid"

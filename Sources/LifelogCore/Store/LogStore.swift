@@ -32,6 +32,9 @@ public final class LogStore {
   public private(set) var hasAddStepInEntry = false
   /// What the write transaction now running leaves for a read-back after a failed `COMMIT`.
   package var pendingWriteMark: WriteMark?
+  /// Whether the write transaction now running numbered the undo steps again: a failed `COMMIT`
+  /// then has no mark to read back (``LogStore/renumberUndoSteps()``), so it says it cannot tell.
+  var stepsRenumbered = false
   /// Whether this connection keeps the WAL on close: every read-write connection to a file, once
   /// it has opened the log (a log refused on opening is closed as SQLite always closes).
   private var keepsWAL = false
@@ -137,7 +140,10 @@ public final class LogStore {
   /// and a failed `COMMIT` into ``StoreError/commitFailed(path:cause:mark:)``.
   package func write<T>(_ body: () throws -> T) throws -> T {
     let outermost = !database.isInTransaction
-    if outermost { pendingWriteMark = nil }
+    if outermost {
+      pendingWriteMark = nil
+      stepsRenumbered = false
+    }
     do {
       guard outermost else { return try database.inTransaction(body) }
       let result = try database.inTransaction {
@@ -148,7 +154,8 @@ public final class LogStore {
       CommitProgress.commitReturned()
       return result
     } catch let error as SQLiteError where outermost && error.sql == "COMMIT" {
-      throw StoreError.commitFailed(path: path, cause: error, mark: pendingWriteMark)
+      throw StoreError.commitFailed(
+        path: path, cause: error, mark: stepsRenumbered ? nil : pendingWriteMark)
     } catch let error as SQLiteError {
       throw StoreError.wrapping(error, path: path)
     }

@@ -67,6 +67,37 @@ import Testing
     #expect(try store.undoLastStep() == nil)
   }
 
+  /// A step numbered exactly the largest seq lifelog gives (written by hand): the next add's
+  /// step cannot be kept in its entry, and the row it takes instead is numbered after the steps
+  /// are numbered again, inside the range, so nothing is left for `check` to name.
+  @Test func anAddAfterAStepNumberedTheLargestSeqKeepsEveryStepInRange() throws {
+    let store = try LogStore(path: folder.file("top.db"))
+    let soup = try add(store, "soup", 0)
+    try store.database.execute(
+      sql: "UPDATE entry SET add_step = json_set(add_step, '$[0]', 9007199254740992)")
+    let salad = try add(store, "salad", 1)
+    #expect(try store.stepSeqsOutOfRange() == false)
+    #expect(try store.undoSteps(limit: 10).map(\.seq) == [2, 1])
+    #expect(try store.undoLastStep()?.description == "add salad")
+    #expect(try store.entry(id: salad.id)?.deleted == true)
+    #expect(try store.entry(id: soup.id)?.deleted == false)
+  }
+
+  /// An entry's step numbered past the largest integer (written by hand), which SQLite reads as a
+  /// real number: a library add outside any step numbers the steps again before it moves them
+  /// to the table, so the move does not fail on a seq that is not an integer.
+  @Test func anAddOutsideAStepAfterASeqPastTheLargestIntegerStillWorks() throws {
+    let store = try LogStore(path: folder.file("real.db"))
+    let soup = try add(store, "soup", 0)
+    try store.database.execute(
+      sql: "UPDATE entry SET add_step = json_set(add_step, '$[0]', json('99999999999999999999'))")
+    try store.add(NewEntry(activityID: lunch, time: at(1), note: "bread"))
+    #expect(try store.undoSteps(limit: 10).map(\.seq) == [1])
+    #expect(try store.stepSeqsOutOfRange() == false)
+    #expect(try store.undoLastStep()?.description == "add soup")
+    #expect(try store.entry(id: soup.id)?.deleted == true)
+  }
+
   /// Schema v7, where every step is a row: a row numbered with the largest integer made SQLite
   /// give the next step a random free seq, below it; the steps are numbered again first.
   @Test func aTableSeqAtTheLargestIntegerStillLetsTheNextStepBeUndoneFirst() throws {
