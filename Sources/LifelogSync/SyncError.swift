@@ -89,11 +89,17 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
     return String(cString: strerror(code))
   }
 
+  /// What to do about the lock file: removing what is at its path is the remedy only when
+  /// something is there; a wrong folder path or a process out of descriptors needs its own.
   private static func lockRemedy(_ code: Int32?) -> String {
     switch code {
     case EIO: "Check the disk (see `dmesg`) and try again"
     case ENOSPC, EDQUOT: "Free space on its disk and try again"
     case EACCES, EPERM, EROFS: "Check that the log's folder is writable, then try again"
+    case ENOENT, ENOTDIR, ENAMETOOLONG:
+      "The log's folder path is wrong: check the --db path (or LIFELOG_DB), then try again"
+    case EMFILE, ENFILE:
+      "Too many files are open: close other programs or raise the limit (`ulimit -n`), then try again"
     default: "It is lifelog's own lock: remove what is at that path and try again"
     }
   }

@@ -186,4 +186,41 @@ import Testing
     let kept = try String(contentsOfFile: history, encoding: .utf8)
     #expect(kept == (501...1_500).map { "list --limit \($0)\n" }.joined())
   }
+
+  /// Shells at once: the first one's trim on leaving replaces the file; the second one, which
+  /// opened the old file, still appends to the file at the path, and its own trim keeps what a
+  /// third shell added meanwhile instead of writing its old copy back over it.
+  @Test func shellsAtOnceKeepTheLinesOfEach() throws {
+    try #require(Subprocess.exists("tmux"), "tmux is needed (make test installs it)")
+    let history = try writeHistory(Array((1...1_005).map { "list --limit \($0)\n" }.joined().utf8))
+    func keptLines() throws -> [Substring] {
+      try String(contentsOfFile: history, encoding: .utf8).split(separator: "\n")
+    }
+    let shell = {
+      try TerminalSession(
+        [LifelogProcess.binaryPath, "shell"], environment: self.environment, folder: self.folder)
+    }
+    let first = try shell()
+    let second = try shell()
+    try first.waitFor("lifelog> ")
+    try second.waitFor("lifelog> ")
+    try first.enter("list --limit 3000", expecting: "lifelog> list --limit 3000")
+    try first.waitForLastLine("lifelog>")
+    try first.press("C-d")
+    try first.waitForExit()
+    let third = try shell()
+    try third.waitFor("lifelog> ")
+    try third.enter("status --format json", expecting: "\"pendingRows\"")
+    try third.press("C-d")
+    try third.waitForExit()
+    try second.enter("list --limit 2000", expecting: "lifelog> list --limit 2000")
+    try second.waitForLastLine("lifelog>")
+    #expect(try keptLines().last == "list --limit 2000")
+    try second.press("C-d")
+    try second.waitForExit()
+    let kept = try keptLines()
+    #expect(kept.count == 1_000)
+    let typed: [Substring] = ["list --limit 3000", "status --format json", "list --limit 2000"]
+    #expect(kept.suffix(3) == typed[...], "\(kept.suffix(4))")
+  }
 }

@@ -23,14 +23,11 @@ struct ShellHistory {
     }
   }
 
-  /// Creates the missing folders (0700) and the file (0600), makes an existing file 0600, and
-  /// opens it: every later read and write goes through that descriptor (``HistoryFile``).
+  /// Creates the missing folders (0700) and opens the file (``HistoryFile``, which creates it
+  /// 0600, makes an existing one 0600, and refuses a symbolic link or something that is not a
+  /// regular file there): every later read and write goes through that.
   ///
-  /// A symbolic link at the path is refused, not followed: planted there, it would have the
-  /// shell append what is typed to the file it names (and make that file 0600). Something that is
-  /// not a regular file (a FIFO, a device) is refused too, and never blocks the open.
-  ///
-  /// - Throws: a ``ConfigurationError`` naming the path that could not be made.
+  /// - Throws: a ``ConfigurationError`` naming the path that could not be made or opened.
   func open() throws -> HistoryFile {
     do {
       try LocalFile.createFolders(above: path)
@@ -38,24 +35,6 @@ struct ShellHistory {
       throw ConfigurationError(
         "Cannot create '\(error.path)' for the shell history: \(error.reason)")
     }
-    let descriptor = Glibc.open(
-      path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      if errno == ELOOP {
-        throw ConfigurationError(
-          "The shell history '\(path)' is a symbolic link, which lifelog does not follow; "
-            + "remove it")
-      }
-      throw ConfigurationError(
-        "Cannot open the shell history '\(path)': \(String(cString: strerror(errno)))")
-    }
-    let file = HistoryFile(descriptor: descriptor, path: path)
-    var status = stat()
-    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-      throw ConfigurationError(
-        "The shell history '\(path)' is not a regular file; remove it")
-    }
-    fchmod(descriptor, 0o600)
-    return file
+    return try HistoryFile(path: path)
   }
 }
